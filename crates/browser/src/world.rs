@@ -1,0 +1,768 @@
+//! The simulated browser's state: navigables, documents, agent clusters and event loops with one
+//! task queue per task source, microtask queues, "in parallel" blocks and parallel queues,
+//! promises, abort signals, and virtual-time timers.
+//!
+//! `World<S>` is generic over `S`, the payload of a unit of work (a task's steps, a microtask, a
+//! parallel block, an abort algorithm, a promise reaction). The `webmcp` crate defines `S` as plain
+//! data, so a whole world can be cloned, compared and fingerprinted.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fmt;
+
+use sched::Lane;
+use url::Url;
+
+use crate::origin::{is_url_potentially_trustworthy, Origin, Site};
+use crate::policy::{self, PermissionsPolicy, Policy};
+use crate::value::JsValue;
+
+macro_rules! id_type {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A navigable (a tab's traversable or an iframe's child navigable).
+    NavId
+);
+id_type!(
+    /// A document.
+    DocId
+);
+id_type!(
+    /// An event loop (one per similar-origin window agent, i.e. per agent cluster).
+    LoopId
+);
+id_type!(
+    /// A promise.
+    PromiseId
+);
+id_type!(
+    /// An `AbortController` and its `AbortSignal` (one-to-one).
+    SignalId
+);
+
+/// HTML task sources the simulator distinguishes. Each event loop has one FIFO queue per source.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum TaskSource {
+    /// WebMCP's "webmcp task source".
+    WebMcp,
+    /// HTML "timer task source".
+    Timer,
+    /// HTML "DOM manipulation task source".
+    DomManipulation,
+    /// HTML "networking task source" (document scripts run from it, as the parser does).
+    Networking,
+    /// HTML "navigation and traversal task source".
+    NavigationAndTraversal,
+    /// HTML "posted message task source".
+    PostedMessage,
+}
+
+impl TaskSource {
+    pub const ALL: [TaskSource; 6] = [
+        TaskSource::WebMcp,
+        TaskSource::Timer,
+        TaskSource::DomManipulation,
+        TaskSource::Networking,
+        TaskSource::NavigationAndTraversal,
+        TaskSource::PostedMessage,
+    ];
+
+    /// Short label used in lane names.
+    pub fn label(self) -> &'static str {
+        match self {
+            TaskSource::WebMcp => "webmcp",
+            TaskSource::Timer => "timer",
+            TaskSource::DomManipulation => "dom",
+            TaskSource::Networking => "net",
+            TaskSource::NavigationAndTraversal => "nav",
+            TaskSource::PostedMessage => "msg",
+        }
+    }
+
+    /// The spec's name for the task source.
+    pub fn spec_name(self) -> &'static str {
+        match self {
+            TaskSource::WebMcp => "webmcp task source",
+            TaskSource::Timer => "timer task source",
+            TaskSource::DomManipulation => "DOM manipulation task source",
+            TaskSource::Networking => "networking task source",
+            TaskSource::NavigationAndTraversal => "navigation and traversal task source",
+            TaskSource::PostedMessage => "posted message task source",
+        }
+    }
+}
+
+/// A navigable's container attributes (iframes only).
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ContainerAttributes {
+    pub allow: Option<String>,
+    pub sandbox: Option<String>,
+}
+
+impl ContainerAttributes {
+    /// The sandbox attribute without `allow-same-origin` sets the "sandboxed origin browsing context flag".
+    pub fn sandboxed_origin(&self) -> bool {
+        match &self.sandbox {
+            None => false,
+            Some(tokens) => !tokens.split_ascii_whitespace().any(|t| t.eq_ignore_ascii_case("allow-same-origin")),
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Navigable {
+    /// The scenario's name for it.
+    pub name: String,
+    pub parent: Option<NavId>,
+    /// The document whose iframe is this navigable's container (None for a traversable).
+    pub container_document: Option<DocId>,
+    pub container: ContainerAttributes,
+    pub children: Vec<NavId>,
+    pub active_document: Option<DocId>,
+    /// The tab (top-level traversable) this navigable belongs to.
+    pub traversable: NavId,
+    /// The iframe was removed: the navigable is destroyed.
+    pub destroyed: bool,
+}
+
+/// Where a document is in its lifecycle.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DocumentState {
+    /// Its navigable's active document (fully active if its ancestors are too).
+    Active,
+    /// In the back/forward cache: not fully active, not unloaded; its tasks wait.
+    Bfcached,
+    /// Unloaded and destroyed (navigated away from, or its iframe was removed).
+    Destroyed,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Document {
+    /// Trace label: the navigable's name, plus `@N` for the N-th document of that navigable.
+    pub label: String,
+    pub navigable: NavId,
+    pub url: Url,
+    pub origin: Origin,
+    pub event_loop: LoopId,
+    pub origin_keyed: bool,
+    pub secure_context: bool,
+    pub policy: PermissionsPolicy,
+    pub state: DocumentState,
+}
+
+/// What a lane's next unit is.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Task<S> {
+    /// The document whose relevant global object the task was queued for (None: no document).
+    pub document: Option<DocId>,
+    pub steps: S,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct EventLoop<S> {
+    pub label: String,
+    /// The agent cluster key, for the trace legend.
+    pub cluster: String,
+    pub tab: NavId,
+    pub queues: [VecDeque<Task<S>>; 6],
+    pub microtasks: VecDeque<S>,
+}
+
+/// A promise's state.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PromiseState {
+    Pending,
+    Fulfilled(JsValue),
+    Rejected(JsValue),
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Promise<S> {
+    /// The document whose relevant realm created it; its reactions run on that document's event loop.
+    pub realm: DocId,
+    pub state: PromiseState,
+    pub reactions: Vec<S>,
+    /// The scenario's name for it, if it has one.
+    pub name: Option<String>,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct AbortSignal<S> {
+    pub realm: DocId,
+    pub name: Option<String>,
+    pub aborted: bool,
+    pub reason: JsValue,
+    pub abort_algorithms: Vec<S>,
+    /// `abort` event listeners (event handler and added listeners), in order.
+    pub listeners: Vec<S>,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Timer<S> {
+    deadline: u64,
+    seq: u64,
+    document: DocId,
+    steps: S,
+}
+
+/// One runnable lane and the unit it would run.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum LaneRef {
+    Task { event_loop: LoopId, source: TaskSource },
+    /// An unordered in-parallel block, by its sequence number.
+    Parallel(u64),
+    /// The browser-side FIFO parallel queue.
+    ParallelQueue,
+    /// The browser agent's AI agent queue.
+    Agent,
+    /// The user's actions in the browser UI.
+    User,
+}
+
+/// A unit taken off a lane, ready to run.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Unit<S> {
+    Task { event_loop: LoopId, source: TaskSource, task: Task<S> },
+    Parallel { id: u64, steps: S },
+    Agent(S),
+    User(S),
+}
+
+/// How "in parallel" blocks are scheduled.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ParallelMode {
+    Unordered,
+    Fifo,
+}
+
+/// The simulated browser.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct World<S> {
+    pub navigables: Vec<Navigable>,
+    pub documents: Vec<Document>,
+    pub event_loops: Vec<EventLoop<S>>,
+    pub promises: Vec<Promise<S>>,
+    pub signals: Vec<AbortSignal<S>>,
+    pub parallel_mode: ParallelMode,
+    /// Unordered in-parallel blocks, by sequence number.
+    parallel_blocks: BTreeMap<u64, S>,
+    parallel_queue: VecDeque<(u64, S)>,
+    next_parallel: u64,
+    pub agent_queue: VecDeque<S>,
+    pub user_queue: VecDeque<S>,
+    timers: Vec<Timer<S>>,
+    next_timer: u64,
+    /// Virtual time in milliseconds.
+    pub now: u64,
+    next_opaque: u32,
+    /// Per tab (browsing context group): HTML's historical agent cluster key map, origin → key.
+    historical_agent_cluster_keys: BTreeMap<(NavId, Origin), ClusterKey>,
+    /// Agent cluster → event loop.
+    clusters: BTreeMap<(NavId, ClusterKey), LoopId>,
+}
+
+/// An agent cluster key: a site, or an origin when origin-keyed.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum ClusterKey {
+    Site(Site),
+    Origin(Origin),
+}
+
+impl fmt::Display for ClusterKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClusterKey::Site(site) => write!(f, "site {site}"),
+            ClusterKey::Origin(origin) => write!(f, "origin {origin} (origin-keyed)"),
+        }
+    }
+}
+
+/// What a new document is made from.
+pub struct DocumentInit<'a> {
+    pub url: &'a Url,
+    /// `Permissions-Policy` header value, if any.
+    pub permissions_policy: Option<&'a str>,
+    /// The document asks for an origin-keyed agent cluster (`Origin-Agent-Cluster` is not `?0`
+    /// and it does not set `document.domain`).
+    pub requests_origin_keyed: bool,
+}
+
+/// Errors creating a document that a scenario can cause.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum WorldError {
+    BadPermissionsPolicy(String),
+}
+
+impl<S: Clone> World<S> {
+    pub fn new(parallel_mode: ParallelMode) -> World<S> {
+        World {
+            navigables: Vec::new(),
+            documents: Vec::new(),
+            event_loops: Vec::new(),
+            promises: Vec::new(),
+            signals: Vec::new(),
+            parallel_mode,
+            parallel_blocks: BTreeMap::new(),
+            parallel_queue: VecDeque::new(),
+            next_parallel: 0,
+            agent_queue: VecDeque::new(),
+            user_queue: VecDeque::new(),
+            timers: Vec::new(),
+            next_timer: 0,
+            now: 0,
+            next_opaque: 0,
+            historical_agent_cluster_keys: BTreeMap::new(),
+            clusters: BTreeMap::new(),
+        }
+    }
+
+    pub fn nav(&self, id: NavId) -> &Navigable {
+        &self.navigables[id.index()]
+    }
+
+    pub fn doc(&self, id: DocId) -> &Document {
+        &self.documents[id.index()]
+    }
+
+    /// Creates a top-level traversable (`container_document` None) or a child navigable.
+    pub fn create_navigable(
+        &mut self,
+        name: &str,
+        container_document: Option<DocId>,
+        container: ContainerAttributes,
+    ) -> NavId {
+        let id = NavId(self.navigables.len() as u32);
+        let (parent, traversable) = match container_document {
+            Some(doc) => {
+                let parent = self.doc(doc).navigable;
+                (Some(parent), self.nav(parent).traversable)
+            }
+            None => (None, id),
+        };
+        self.navigables.push(Navigable {
+            name: name.to_string(),
+            parent,
+            container_document,
+            container,
+            children: Vec::new(),
+            active_document: None,
+            traversable,
+            destroyed: false,
+        });
+        if let Some(parent) = parent {
+            self.navigables[parent.index()].children.push(id);
+        }
+        id
+    }
+
+    /// Creates a document in `navigable` and makes it the active document.
+    pub fn create_document(&mut self, navigable: NavId, init: DocumentInit) -> Result<DocId, WorldError> {
+        let nav = self.nav(navigable).clone();
+        let origin = if nav.container.sandboxed_origin() {
+            self.new_opaque_origin()
+        } else if matches!(init.url.scheme(), "about") {
+            // about:blank and about:srcdoc inherit the container document's origin.
+            match nav.container_document {
+                Some(parent) => self.doc(parent).origin.clone(),
+                None => self.new_opaque_origin(),
+            }
+        } else {
+            Origin::of_url(init.url, &mut self.next_opaque)
+        };
+        let declared = match init.permissions_policy {
+            Some(header) => policy::parse_permissions_policy_header(header).map_err(WorldError::BadPermissionsPolicy)?,
+            None => Policy::default(),
+        };
+        let container_policy = nav.container.allow.as_deref().map(policy::parse_allow_attribute).unwrap_or_default();
+        let permissions = match nav.container_document {
+            Some(parent) => {
+                let parent = self.doc(parent);
+                // The origin 'src' stands for: the iframe's declared origin. For a sandboxed iframe
+                // we use the document's own opaque origin (see docs/model.md).
+                let container = policy::Container {
+                    parent_origin: &parent.origin,
+                    parent_policy: &parent.policy,
+                    container_policy: &container_policy,
+                    declared_origin: &origin,
+                };
+                policy::create_a_permissions_policy(Some(&container), &origin, declared)
+            }
+            None => policy::create_a_permissions_policy(None, &origin, declared),
+        };
+        let secure_context = is_url_potentially_trustworthy(init.url)
+            && nav.container_document.is_none_or(|parent| self.doc(parent).secure_context);
+        let tab = nav.traversable;
+        let key = self.obtain_agent_cluster_key(tab, &origin, init.requests_origin_keyed);
+        let origin_keyed = matches!(key, ClusterKey::Origin(_));
+        let event_loop = match self.clusters.get(&(tab, key.clone())) {
+            Some(id) => *id,
+            None => {
+                let id = LoopId(self.event_loops.len() as u32);
+                self.event_loops.push(EventLoop {
+                    label: format!("el{}", id.0),
+                    cluster: key.to_string(),
+                    tab,
+                    queues: Default::default(),
+                    microtasks: VecDeque::new(),
+                });
+                self.clusters.insert((tab, key), id);
+                id
+            }
+        };
+        let generation = self.documents.iter().filter(|d| d.navigable == navigable).count();
+        let label = if generation == 0 { nav.name.clone() } else { format!("{}@{}", nav.name, generation + 1) };
+        let id = DocId(self.documents.len() as u32);
+        self.documents.push(Document {
+            label,
+            navigable,
+            url: init.url.clone(),
+            origin,
+            event_loop,
+            origin_keyed,
+            secure_context,
+            policy: permissions,
+            state: DocumentState::Active,
+        });
+        self.navigables[navigable.index()].active_document = Some(id);
+        Ok(id)
+    }
+
+    fn new_opaque_origin(&mut self) -> Origin {
+        let id = self.next_opaque;
+        self.next_opaque += 1;
+        Origin::Opaque(id)
+    }
+
+    /// HTML "obtain a similar-origin window agent", the part that picks the agent cluster key:
+    /// the site, or the origin when the origin asks to be origin-keyed; the first answer for an
+    /// origin in a browsing context group sticks (the historical agent cluster key map).
+    fn obtain_agent_cluster_key(&mut self, tab: NavId, origin: &Origin, requests_origin_keyed: bool) -> ClusterKey {
+        if origin.is_opaque() {
+            return ClusterKey::Origin(origin.clone());
+        }
+        if let Some(key) = self.historical_agent_cluster_keys.get(&(tab, origin.clone())) {
+            return key.clone();
+        }
+        let key = if requests_origin_keyed {
+            ClusterKey::Origin(origin.clone())
+        } else {
+            ClusterKey::Site(origin.site())
+        };
+        self.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
+        key
+    }
+
+    /// HTML "fully active": the active document of its navigable, and its container document
+    /// (if any) is fully active.
+    pub fn is_fully_active(&self, doc: DocId) -> bool {
+        let d = self.doc(doc);
+        if d.state != DocumentState::Active {
+            return false;
+        }
+        let nav = self.nav(d.navigable);
+        if nav.destroyed || nav.active_document != Some(doc) {
+            return false;
+        }
+        match nav.container_document {
+            None => true,
+            Some(parent) => self.is_fully_active(parent),
+        }
+    }
+
+    /// HTML "allowed to use" a policy-controlled feature.
+    pub fn is_allowed_to_use(&self, doc: DocId, feature: &str) -> bool {
+        let d = self.doc(doc);
+        // 1. If document's browsing context is null, then return false.
+        if d.state == DocumentState::Destroyed {
+            return false;
+        }
+        // 2. If document is not fully active, then return false.
+        if !self.is_fully_active(doc) {
+            return false;
+        }
+        // 3. If the result of running is feature enabled in document for origin on feature,
+        //    document, and document's origin is "Enabled", then return true.
+        // 4. Return false.
+        policy::is_feature_enabled_in_document_for_origin(feature, &d.policy, &d.origin, &d.origin)
+    }
+
+    /// HTML "inclusive descendant navigables" of a navigable, in tree order (skipping destroyed ones).
+    pub fn inclusive_descendant_navigables(&self, nav: NavId) -> Vec<NavId> {
+        let mut out = Vec::new();
+        self.collect_descendants(nav, &mut out);
+        out
+    }
+
+    fn collect_descendants(&self, nav: NavId, out: &mut Vec<NavId>) {
+        let n = self.nav(nav);
+        if n.destroyed {
+            return;
+        }
+        out.push(nav);
+        // Children are those whose container document is the navigable's active document.
+        for &child in &n.children {
+            if self.nav(child).container_document == n.active_document {
+                self.collect_descendants(child, out);
+            }
+        }
+    }
+
+    /// The traversable navigable of a document's node navigable.
+    pub fn traversable_of(&self, doc: DocId) -> NavId {
+        self.nav(self.doc(doc).navigable).traversable
+    }
+
+    // --- Tasks and microtasks -------------------------------------------------------------
+
+    /// HTML "queue a global task" on `source` given `document`'s relevant global object.
+    pub fn queue_global_task(&mut self, source: TaskSource, document: DocId, steps: S) {
+        let el = self.doc(document).event_loop;
+        self.event_loops[el.index()].queues[source_index(source)].push_back(Task { document: Some(document), steps });
+    }
+
+    /// HTML "queue a microtask" on `document`'s event loop.
+    pub fn queue_microtask(&mut self, document: DocId, steps: S) {
+        let el = self.doc(document).event_loop;
+        self.event_loops[el.index()].microtasks.push_back(steps);
+    }
+
+    pub fn take_microtask(&mut self, el: LoopId) -> Option<S> {
+        self.event_loops[el.index()].microtasks.pop_front()
+    }
+
+    /// Removes the tasks of a destroyed document from every queue (HTML "destroy a document":
+    /// "remove all tasks whose document is document"). Returns how many were removed.
+    pub fn remove_tasks_of(&mut self, doc: DocId) -> usize {
+        let mut removed = 0;
+        for el in &mut self.event_loops {
+            for queue in &mut el.queues {
+                let before = queue.len();
+                queue.retain(|t| t.document != Some(doc));
+                removed += before - queue.len();
+            }
+        }
+        let before = self.timers.len();
+        self.timers.retain(|t| t.document != doc);
+        removed + before - self.timers.len()
+    }
+
+    /// A task is runnable when it has no document or its document is fully active.
+    fn task_runnable(&self, task: &Task<S>) -> bool {
+        task.document.is_none_or(|d| self.is_fully_active(d))
+    }
+
+    // --- In parallel ------------------------------------------------------------------------
+
+    /// HTML "in parallel": starts a block. Returns its sequence number.
+    pub fn start_in_parallel(&mut self, steps: S) -> u64 {
+        let id = self.next_parallel;
+        self.next_parallel += 1;
+        match self.parallel_mode {
+            ParallelMode::Unordered => {
+                self.parallel_blocks.insert(id, steps);
+            }
+            ParallelMode::Fifo => self.parallel_queue.push_back((id, steps)),
+        }
+        id
+    }
+
+    /// Enqueues steps on the browser agent's AI agent queue (a parallel queue).
+    pub fn enqueue_on_agent_queue(&mut self, steps: S) {
+        self.agent_queue.push_back(steps);
+    }
+
+    // --- Timers -----------------------------------------------------------------------------
+
+    /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
+    /// task source for `document`. Timers with an earlier or equal deadline are queued first.
+    pub fn run_steps_after_a_timeout(&mut self, document: DocId, ms: u64, steps: S) {
+        let seq = self.next_timer;
+        self.next_timer += 1;
+        self.timers.push(Timer { deadline: self.now + ms, seq, document, steps });
+        self.queue_due_timers();
+    }
+
+    fn queue_due_timers(&mut self) {
+        let now = self.now;
+        let mut due: Vec<Timer<S>> = Vec::new();
+        self.timers.retain(|t| {
+            if t.deadline <= now {
+                due.push(t.clone());
+                false
+            } else {
+                true
+            }
+        });
+        due.sort_by_key(|t| (t.deadline, t.seq));
+        for t in due {
+            self.queue_global_task(TaskSource::Timer, t.document, t.steps);
+        }
+    }
+
+    /// Pending timers (not yet due).
+    pub fn pending_timers(&self) -> usize {
+        self.timers.len()
+    }
+
+    /// When nothing is runnable, advance virtual time to the next timer deadline and queue the
+    /// timers that are then due. Returns the new time, or None when no timer is pending.
+    pub fn advance_time(&mut self) -> Option<u64> {
+        let next = self.timers.iter().map(|t| t.deadline).min()?;
+        self.now = next;
+        self.queue_due_timers();
+        Some(next)
+    }
+
+    // --- Lanes ------------------------------------------------------------------------------
+
+    /// Every lane with a runnable unit, sorted by label.
+    pub fn runnable_lanes(&self) -> Vec<(Lane, LaneRef)> {
+        let mut lanes = Vec::new();
+        for (i, el) in self.event_loops.iter().enumerate() {
+            for source in TaskSource::ALL {
+                if el.queues[source_index(source)].iter().any(|t| self.task_runnable(t)) {
+                    lanes.push((
+                        Lane::new(format!("{}.{}", el.label, source.label())),
+                        LaneRef::Task { event_loop: LoopId(i as u32), source },
+                    ));
+                }
+            }
+        }
+        for &id in self.parallel_blocks.keys() {
+            lanes.push((Lane::new(format!("par#{id}")), LaneRef::Parallel(id)));
+        }
+        if !self.parallel_queue.is_empty() {
+            lanes.push((Lane::new("par"), LaneRef::ParallelQueue));
+        }
+        if !self.agent_queue.is_empty() {
+            lanes.push((Lane::new("agent"), LaneRef::Agent));
+        }
+        if !self.user_queue.is_empty() {
+            lanes.push((Lane::new("user"), LaneRef::User));
+        }
+        lanes.sort_by(|a, b| a.0.cmp(&b.0));
+        lanes
+    }
+
+    /// Takes the next unit of a runnable lane: for a task queue, the first runnable task
+    /// (HTML: "the first runnable task in the chosen queue").
+    pub fn take(&mut self, lane: LaneRef) -> Option<Unit<S>> {
+        match lane {
+            LaneRef::Task { event_loop, source } => {
+                let queue = &self.event_loops[event_loop.index()].queues[source_index(source)];
+                let pos = queue.iter().position(|t| self.task_runnable(t))?;
+                let task = self.event_loops[event_loop.index()].queues[source_index(source)].remove(pos)?;
+                Some(Unit::Task { event_loop, source, task })
+            }
+            LaneRef::Parallel(id) => self.parallel_blocks.remove(&id).map(|steps| Unit::Parallel { id, steps }),
+            LaneRef::ParallelQueue => self.parallel_queue.pop_front().map(|(id, steps)| Unit::Parallel { id, steps }),
+            LaneRef::Agent => self.agent_queue.pop_front().map(Unit::Agent),
+            LaneRef::User => self.user_queue.pop_front().map(Unit::User),
+        }
+    }
+
+    /// Tasks still queued (runnable or not), per event loop and source, for quiescence reports.
+    pub fn waiting_tasks(&self) -> Vec<(LoopId, TaskSource, &Task<S>)> {
+        let mut out = Vec::new();
+        for (i, el) in self.event_loops.iter().enumerate() {
+            for source in TaskSource::ALL {
+                for t in &el.queues[source_index(source)] {
+                    out.push((LoopId(i as u32), source, t));
+                }
+            }
+        }
+        out
+    }
+
+    // --- Promises ---------------------------------------------------------------------------
+
+    /// WebIDL "a new promise" created in `realm`'s relevant realm.
+    pub fn new_promise(&mut self, realm: DocId, name: Option<String>) -> PromiseId {
+        let id = PromiseId(self.promises.len() as u32);
+        self.promises.push(Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name });
+        id
+    }
+
+    /// Resolves or rejects a pending promise and queues its reactions as microtasks.
+    /// Returns false (and changes nothing) when the promise was already settled: WebIDL's
+    /// resolve/reject of a settled promise is a no-op.
+    pub fn settle_promise(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>) -> bool {
+        let p = &mut self.promises[promise.index()];
+        if p.state != PromiseState::Pending {
+            return false;
+        }
+        p.state = match result {
+            Ok(v) => PromiseState::Fulfilled(v),
+            Err(e) => PromiseState::Rejected(e),
+        };
+        let reactions = std::mem::take(&mut p.reactions);
+        let realm = p.realm;
+        for r in reactions {
+            self.queue_microtask(realm, r);
+        }
+        true
+    }
+
+    /// WebIDL "react to" / `then`: a reaction runs as a microtask once the promise settles.
+    pub fn react(&mut self, promise: PromiseId, reaction: S) {
+        let p = &mut self.promises[promise.index()];
+        if p.state == PromiseState::Pending {
+            p.reactions.push(reaction);
+        } else {
+            let realm = p.realm;
+            self.queue_microtask(realm, reaction);
+        }
+    }
+
+    // --- Abort signals ----------------------------------------------------------------------
+
+    /// `new AbortController()` in `realm`.
+    pub fn new_abort_controller(&mut self, realm: DocId, name: Option<String>) -> SignalId {
+        let id = SignalId(self.signals.len() as u32);
+        self.signals.push(AbortSignal {
+            realm,
+            name,
+            aborted: false,
+            reason: JsValue::Undefined,
+            abort_algorithms: Vec::new(),
+            listeners: Vec::new(),
+        });
+        id
+    }
+
+    /// DOM "add" an abort algorithm: does nothing if the signal is already aborted.
+    pub fn add_abort_algorithm(&mut self, signal: SignalId, algorithm: S) {
+        let s = &mut self.signals[signal.index()];
+        if !s.aborted {
+            s.abort_algorithms.push(algorithm);
+        }
+    }
+
+    /// DOM "signal abort" steps 1–2 and the first half of "run the abort steps": marks the signal
+    /// aborted with `reason` (default: a new "AbortError" DOMException) and returns its abort
+    /// algorithms (in order, emptied from the signal) and its `abort` listeners, for the caller to
+    /// run. Returns None when the signal was already aborted.
+    pub fn signal_abort(&mut self, signal: SignalId, reason: Option<JsValue>) -> Option<(Vec<S>, Vec<S>)> {
+        let s = &mut self.signals[signal.index()];
+        if s.aborted {
+            return None;
+        }
+        s.aborted = true;
+        s.reason = reason.unwrap_or_else(|| JsValue::dom_exception("AbortError"));
+        Some((std::mem::take(&mut s.abort_algorithms), s.listeners.clone()))
+    }
+}
+
+fn source_index(source: TaskSource) -> usize {
+    TaskSource::ALL.iter().position(|s| *s == source).unwrap_or(0)
+}

@@ -1,0 +1,35 @@
+//! Malformed scenarios: the binary exits with code 2 and names file:line:col.
+
+use std::process::Command;
+
+use crate::workspace_root;
+
+#[test]
+fn malformed_scenarios_exit_2_with_a_location() {
+    let dir = workspace_root().join("fixtures/scenario-errors");
+    let files = cli::scenario_files(&dir).unwrap();
+    assert!(files.len() >= 4, "fixtures/scenario-errors is missing its cases");
+    for file in files {
+        let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim")).arg("run").arg(&file).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", file.display());
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        let located = stderr.lines().any(|l| {
+            l.contains(&name) && l.split(':').filter(|part| part.trim().parse::<usize>().is_ok()).count() >= 2
+        });
+        assert!(located, "{}: no file:line:col in {stderr}", file.display());
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_bad_schedule_is_a_clear_error() {
+    let scenario = workspace_root().join("scenarios/spec/notify-task-ordering.jsonc");
+    let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+        .args(["replay", scenario.to_str().unwrap(), "--schedule", "par#0,nowhere"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("schedule choice 1 picks `nowhere`, which is not runnable here"), "{stderr}");
+}

@@ -1,0 +1,20 @@
+//! Integration tests of the `webmcp-sim` command line and the shipped scenario corpus.
+
+mod corpus;
+mod errors;
+mod spec_example;
+
+use std::path::{Path, PathBuf};
+
+use cli::{load_program, run_program, Driver, Format};
+
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+/// Runs a scenario file with a seed and returns the rendered trace.
+#[track_caller]
+pub fn run_file(path: &Path, seed: u64, format: Format) -> String {
+    let program = load_program(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    run_program(&program, &Driver::Seed(seed), format, 10_000).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

@@ -1,0 +1,399 @@
+//! The scenario file's data model: what a `.jsonc` scenario says, in the spec's vocabulary.
+//!
+//! Field names follow the WebIDL dictionaries they stand for (`ModelContextTool`,
+//! `ModelContextRegisterToolOptions`, …) so a spec editor can read a scenario without our source.
+//! Every struct denies unknown fields: a typo is an error, never silently ignored.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A JavaScript value written in JSON.
+///
+/// Plain JSON means itself. An object whose only key is `"$js"` stands for a value JSON cannot
+/// write: `{"$js": "undefined"}`, `{"$js": "bigint"}` (a BigInt, which JSON serialization rejects),
+/// `{"$js": "cycle"}` (an object that contains itself), `{"$js": "toJSON-undefined"}` (an object
+/// whose `toJSON()` returns undefined), `{"$js": "function"}`.
+pub type JsValueText = serde_json::Value;
+
+/// One scenario: a set of top-level traversables (tabs), their frame trees, scripts and options.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Scenario {
+    /// Format version; always 1.
+    pub version: u32,
+    /// Short name, shown in trace headers.
+    pub name: String,
+    /// What race this scenario shows, in a sentence or two.
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub options: Options,
+    /// Top-level traversables (tabs), each with its nested navigables.
+    pub tabs: Vec<Frame>,
+    /// Steps the user takes in the browser UI, in order, each one a unit on the `user` lane
+    /// (navigate a tab, put it in the back/forward cache and restore it).
+    #[serde(default)]
+    pub user: Vec<Action>,
+    /// Steps the browser's agent takes, in order, on the AI agent queue.
+    #[serde(default)]
+    pub agent: Vec<AgentAction>,
+    /// What the scenario expects of every run (checked by `webmcp-sim check`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<serde_json::Value>,
+}
+
+/// Scenario-wide options.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Options {
+    #[serde(default)]
+    pub parallel: ParallelModel,
+    /// Opt-in variants that model a proposal instead of today's text, by name.
+    #[serde(default)]
+    pub variants: Vec<String>,
+}
+
+/// How "in parallel" steps are scheduled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ParallelModel {
+    /// Each in-parallel block is its own lane: blocks run atomically, unordered among themselves.
+    #[default]
+    Unordered,
+    /// All in-parallel blocks run in FIFO order on one browser-side parallel queue
+    /// (the spec's "single, authoritative browser process" reading).
+    Fifo,
+}
+
+/// A navigable and its initial document: a tab (top-level traversable) or an iframe.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Frame {
+    /// Name of the navigable, used by actions and in traces (for example `"tab"`, `"child"`).
+    pub id: String,
+    /// The document's URL (its origin comes from it, unless sandboxed).
+    pub url: String,
+    /// The iframe's `allow` attribute, e.g. `"tools"` or `"tools https://b.example"`. Iframes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow: Option<String>,
+    /// The iframe's `sandbox` attribute, e.g. `"allow-scripts"`. Without `allow-same-origin`
+    /// the document gets an opaque origin. Iframes only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
+    /// Response headers of the document: `Permissions-Policy`, `Origin-Agent-Cluster`.
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// The document sets `document.domain`, which needs a site-keyed agent cluster
+    /// (modelled as `Origin-Agent-Cluster: ?0`; see docs/model.md).
+    #[serde(default)]
+    pub sets_document_domain: bool,
+    /// The document's script, run as one task when the document has loaded.
+    #[serde(default)]
+    pub script: Vec<Action>,
+    /// Child navigables (iframes) of this document, in tree order.
+    #[serde(default)]
+    pub frames: Vec<Frame>,
+}
+
+/// One statement of a document script (or of a callback, handler or continuation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub enum Action {
+    /// `console.log(text)`.
+    Log(String),
+    /// `document.modelContext.registerTool(tool, options)`.
+    RegisterTool(RegisterTool),
+    /// `document.modelContext.getTools(options)`.
+    GetTools(GetTools),
+    /// `document.modelContext.executeTool(tool, inputObject, options)`.
+    ExecuteTool(ExecuteTool),
+    /// `const <name> = new AbortController()`.
+    NewAbortController(String),
+    /// `controller.abort(reason)`.
+    Abort(Abort),
+    /// `setTimeout(() => { do }, ms)`.
+    SetTimeout(SetTimeout),
+    /// `promise.then(onFulfilled, onRejected)`.
+    Then(Then),
+    /// `target.on<event> = () => { do }`: set an event handler.
+    On(On),
+    /// `throw new <name>(message)`: the rest of the current script or callback does not run.
+    Throw(Throw),
+    /// Navigate a navigable to a new document (user lane, or a script navigating a same-origin
+    /// navigable).
+    Navigate(Navigate),
+    /// `iframe.remove()`: remove an iframe; its document is unloaded and destroyed.
+    RemoveIframe(String),
+    /// The tab's active document enters the back/forward cache (the user navigated away and
+    /// the document was kept). User lane only.
+    EnterBfcache(String),
+    /// The tab's document is restored from the back/forward cache. User lane only.
+    RestoreFromBfcache(String),
+}
+
+/// Arguments of `registerTool`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RegisterTool {
+    /// Whose `modelContext`: the id of a navigable whose active document is same origin with,
+    /// and on the same event loop as, the script's (like `iframe.contentDocument.modelContext`).
+    /// Default: the script's own document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
+    pub tool: ModelContextTool,
+    #[serde(default)]
+    pub options: RegisterToolOptions,
+    /// Name for the returned promise, to use in `then` and in the outcome.
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
+    pub as_: Option<String>,
+}
+
+/// The `ModelContextTool` dictionary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ModelContextTool {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub description: String,
+    /// Any JavaScript value (see `JsValueText`); absent means the member does not exist.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<JsValueText>,
+    /// What the `execute` callback does when invoked.
+    pub execute: Execute,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<ToolAnnotations>,
+}
+
+/// The `ToolAnnotations` dictionary (with the seeds' `consequentialHint`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    #[serde(default)]
+    pub read_only_hint: bool,
+    #[serde(default)]
+    pub untrusted_content_hint: bool,
+    #[serde(default)]
+    pub consequential_hint: bool,
+}
+
+/// The behaviour of a tool's `execute(inputObject, {signal})` callback.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Execute {
+    /// Statements run first, synchronously, inside the callback.
+    #[serde(default, rename = "do")]
+    pub do_: Vec<Action>,
+    /// Statements run when the callback's `signal` fires `abort`.
+    #[serde(default)]
+    pub on_abort: Vec<Action>,
+    /// How the returned promise settles.
+    #[serde(default)]
+    pub result: ExecuteResult,
+}
+
+/// How the promise returned by `execute` settles.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub enum ExecuteResult {
+    /// Fulfil with this value (default: `undefined`, like `async () => {}`).
+    Resolve(JsValueText),
+    /// Reject with this value.
+    Reject(JsValueText),
+    /// Throw synchronously (a `TypeError` with this message); the callback's promise rejects.
+    Throw(String),
+    /// Never settle.
+    #[default]
+    Never,
+    /// Settle after a timer: `setTimeout(settle, ms)` in the tool's document.
+    After(Box<After>),
+    /// Reject with `signal.reason` when the signal aborts; never settle otherwise.
+    RejectOnAbort,
+}
+
+/// A settlement deferred by a timer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct After {
+    pub ms: u64,
+    /// `{"resolve": value}` or `{"reject": value}`.
+    pub then: ExecuteResult,
+}
+
+/// The `ModelContextRegisterToolOptions` dictionary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RegisterToolOptions {
+    /// Origins (as URL strings) the tool is exposed to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposed_to: Option<Vec<String>>,
+    /// The name of an `AbortController` whose signal unregisters the tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+}
+
+/// Arguments of `getTools`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GetTools {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
+    #[serde(default)]
+    pub options: GetToolsOptions,
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
+    pub as_: Option<String>,
+}
+
+/// The `ModelContextGetToolOptions` dictionary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GetToolsOptions {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_origins: Option<Vec<String>>,
+}
+
+/// Arguments of `executeTool`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExecuteTool {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
+    pub tool: ToolRef,
+    /// The `inputObject` argument (default `{}`); any JavaScript value (see `JsValueText`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_object: Option<JsValueText>,
+    #[serde(default)]
+    pub options: ExecuteToolOptions,
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
+    pub as_: Option<String>,
+}
+
+/// Which `RegisteredTool` to pass to `executeTool`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub enum ToolRef {
+    /// The entry named `name` of the array a fulfilled `getTools` promise gave.
+    FromGetTools { promise: String, name: String },
+    /// A hand-built `RegisteredTool` dictionary.
+    Dictionary(RegisteredToolText),
+}
+
+/// A hand-built `RegisteredTool` dictionary: any name, any origin string, any window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RegisteredToolText {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The `origin` member, any string.
+    pub origin: String,
+    /// The `window` member: the id of a navigable whose active document's Window is meant.
+    pub window: String,
+}
+
+/// The `ModelContextExecuteToolOptions` dictionary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExecuteToolOptions {
+    /// The name of an `AbortController` whose signal cancels the execution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+}
+
+/// `controller.abort(reason)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Abort {
+    pub controller: String,
+    /// The abort reason (default: an "AbortError" DOMException).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<JsValueText>,
+}
+
+/// `setTimeout(() => { do }, ms)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SetTimeout {
+    #[serde(default)]
+    pub ms: u64,
+    #[serde(rename = "do")]
+    pub do_: Vec<Action>,
+}
+
+/// `promise.then(onFulfilled, onRejected)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Then {
+    /// The name given with `as` when the promise was made.
+    pub promise: String,
+    #[serde(default)]
+    pub on_fulfilled: Vec<Action>,
+    #[serde(default)]
+    pub on_rejected: Vec<Action>,
+}
+
+/// `target.on<event> = () => { do }`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct On {
+    /// The event type: `toolchange` (on a `ModelContext`) or `abort` (on a controller's signal).
+    pub event: String,
+    /// For `toolchange`: the navigable whose document's `modelContext` gets the handler
+    /// (default: the script's own). For `abort`: the `AbortController` name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    #[serde(rename = "do")]
+    pub do_: Vec<Action>,
+}
+
+/// `throw new <name>(message)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Throw {
+    /// `TypeError`, or a DOMException name such as `NotAllowedError`.
+    pub name: String,
+    #[serde(default)]
+    pub message: String,
+}
+
+/// Navigate a navigable to a new document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Navigate {
+    /// The navigable's id.
+    pub navigable: String,
+    pub url: String,
+    #[serde(default)]
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// The new document's script.
+    #[serde(default)]
+    pub script: Vec<Action>,
+    /// The new document's iframes.
+    #[serde(default)]
+    pub frames: Vec<Frame>,
+}
+
+/// A step of the browser's agent, run on the AI agent queue.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub enum AgentAction {
+    /// Perform an observation of a tab.
+    Observe(String),
+    /// Call a tool seen in the latest observation of `tab`.
+    CallTool(AgentCallTool),
+}
+
+/// An agent-initiated tool call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AgentCallTool {
+    pub tab: String,
+    /// The navigable whose document registered the tool.
+    pub navigable: String,
+    pub name: String,
+    /// The input arguments, as a JSON value (serialized by the agent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<serde_json::Value>,
+    #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
+    pub as_: Option<String>,
+}

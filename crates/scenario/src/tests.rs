@@ -1,0 +1,1 @@
+//! Unit tests of the crate root: a valid scenario round-trips.

@@ -1,0 +1,469 @@
+//! Semantic validation of a deserialized `Scenario`: the format version, navigable ids and the
+//! references to them, promise and controller names, URLs, events, where user steps may appear,
+//! and the action limit. It lists every problem, each at a path in the file.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::model::{
+    Action, AgentAction, ExecuteTool, Frame, Navigate, On, RegisterTool, Scenario, ToolRef,
+};
+use crate::parse::quoted;
+use crate::path::JsonPath;
+use crate::source::Anchor;
+use crate::suggest::closest;
+
+/// Most actions (script statements, user steps and agent steps, counted everywhere they nest)
+/// in one scenario.
+pub const MAX_ACTIONS: usize = 10_000;
+
+/// How many names a hint lists before it stops with `…`.
+const HINT_NAMES: usize = 20;
+
+/// One problem validation found in a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Where the problem is.
+    pub path: JsonPath,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it, when we can tell.
+    pub hint: Option<String>,
+    /// Whether a diagnostic points at the value at `path` or at its key.
+    pub(crate) anchor: Anchor,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Every problem in `scenario`, in the order the scenario's text lists the places they are at
+/// (references are checked against the names declared anywhere in the scenario).
+pub fn validate(scenario: &Scenario) -> Vec<Problem> {
+    let mut validator = Validator::default();
+    validator.scenario(scenario);
+    validator.finish()
+}
+
+/// Whether a navigable is a tab (top-level traversable) or an iframe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Tab,
+    Iframe,
+}
+
+/// Which actions a list may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lane {
+    /// The top-level `user` list: user steps such as the back/forward cache.
+    User,
+    /// A document script, a callback or a handler.
+    Script,
+}
+
+/// What a reference must name.
+#[derive(Clone, Copy, Debug)]
+enum Wants {
+    /// Any declared navigable.
+    Navigable,
+    /// A tab; the string names the action, for the message.
+    Tab(&'static str),
+    /// An iframe; the string names the action, for the message.
+    Iframe(&'static str),
+    /// A promise named with `as`.
+    Promise,
+    /// An `AbortController` made with `newAbortController`.
+    Controller,
+}
+
+/// Names declared in one namespace, in declaration order.
+struct Names<'s, T> {
+    order: Vec<&'s str>,
+    by_name: BTreeMap<&'s str, (T, JsonPath)>,
+}
+
+impl<T> Default for Names<'_, T> {
+    fn default() -> Self {
+        Self { order: Vec::new(), by_name: BTreeMap::new() }
+    }
+}
+
+impl<'s, T> Names<'s, T> {
+    /// Declares `name`; if it was declared before, returns where.
+    fn declare(&mut self, name: &'s str, value: T, path: &JsonPath) -> Option<&JsonPath> {
+        if self.by_name.contains_key(name) {
+            return self.by_name.get(name).map(|(_, first)| first);
+        }
+        self.order.push(name);
+        self.by_name.insert(name, (value, path.clone()));
+        None
+    }
+
+    fn get(&self, name: &str) -> Option<&T> {
+        self.by_name.get(name).map(|(value, _)| value)
+    }
+}
+
+/// A reference to check once every name is known.
+struct Use<'s> {
+    wants: Wants,
+    name: &'s str,
+    path: JsonPath,
+}
+
+#[derive(Default)]
+struct Validator<'s> {
+    /// Where the walk is.
+    path: JsonPath,
+    navigables: Names<'s, Kind>,
+    promises: Names<'s, ()>,
+    controllers: Names<'s, ()>,
+    uses: Vec<Use<'s>>,
+    problems: Vec<Problem>,
+    actions: usize,
+}
+
+impl<'s> Validator<'s> {
+    fn scenario(&mut self, scenario: &'s Scenario) {
+        if scenario.version != 1 {
+            self.problem_at(
+                "version",
+                Anchor::Value,
+                format!("unsupported format version {}", scenario.version),
+                Some("this simulator reads format version 1".to_owned()),
+            );
+        }
+        self.within("options", |v| {
+            v.within("variants", |v| {
+                let mut seen = BTreeMap::new();
+                for (index, variant) in scenario.options.variants.iter().enumerate() {
+                    if let Some(first) = seen.insert(variant.as_str(), index) {
+                        v.path.push_index(index);
+                        v.problem(
+                            Anchor::Value,
+                            format!("variant {} is listed twice", quoted(variant)),
+                            Some(format!("it is already options.variants[{first}]")),
+                        );
+                        v.path.pop();
+                        seen.insert(variant.as_str(), first);
+                    }
+                }
+            });
+        });
+        self.each("tabs", &scenario.tabs, |v, tab| v.frame(tab, Kind::Tab));
+        self.actions("user", &scenario.user, Lane::User);
+        self.each("agent", &scenario.agent, |v, action| v.agent_action(action));
+    }
+
+    fn frame(&mut self, frame: &'s Frame, kind: Kind) {
+        self.within("id", |v| v.declare_navigable(&frame.id, kind));
+        if kind == Kind::Tab {
+            for (attribute, present) in [("allow", frame.allow.is_some()), ("sandbox", frame.sandbox.is_some())] {
+                if present {
+                    self.problem_at(
+                        attribute,
+                        Anchor::Key,
+                        format!("`{attribute}` is an iframe attribute, but this is a tab"),
+                        Some(format!("move the document into a parent's `frames` to give it `{attribute}`, or remove it")),
+                    );
+                }
+            }
+        }
+        self.within("url", |v| v.url(&frame.url));
+        self.actions("script", &frame.script, Lane::Script);
+        self.each("frames", &frame.frames, |v, child| v.frame(child, Kind::Iframe));
+    }
+
+    fn agent_action(&mut self, action: &'s AgentAction) {
+        self.count_action();
+        match action {
+            AgentAction::Observe(tab) => self.within("observe", |v| v.uses(Wants::Tab("observe"), tab)),
+            AgentAction::CallTool(call) => self.within("callTool", |v| {
+                v.within("tab", |v| v.uses(Wants::Tab("callTool.tab"), &call.tab));
+                v.within("navigable", |v| v.uses(Wants::Navigable, &call.navigable));
+                if let Some(name) = &call.as_ {
+                    v.within("as", |v| v.declare_promise(name));
+                }
+            }),
+        }
+    }
+
+    fn actions(&mut self, key: &str, actions: &'s [Action], lane: Lane) {
+        self.each(key, actions, |v, action| v.action(action, lane));
+    }
+
+    fn action(&mut self, action: &'s Action, lane: Lane) {
+        self.count_action();
+        match action {
+            Action::Log(_) | Action::Throw(_) => {}
+            Action::RegisterTool(register) => self.within("registerTool", |v| v.register_tool(register)),
+            Action::GetTools(get) => self.within("getTools", |v| {
+                v.optional_navigable("document", get.document.as_deref());
+                if let Some(name) = &get.as_ {
+                    v.within("as", |v| v.declare_promise(name));
+                }
+            }),
+            Action::ExecuteTool(execute) => self.within("executeTool", |v| v.execute_tool(execute)),
+            Action::NewAbortController(name) => self.within("newAbortController", |v| v.declare_controller(name)),
+            Action::Abort(abort) => self.within("abort", |v| {
+                v.within("controller", |v| v.uses(Wants::Controller, &abort.controller));
+            }),
+            Action::SetTimeout(timeout) => self.within("setTimeout", |v| v.actions("do", &timeout.do_, Lane::Script)),
+            Action::Then(then) => self.within("then", |v| {
+                v.within("promise", |v| v.uses(Wants::Promise, &then.promise));
+                v.actions("onFulfilled", &then.on_fulfilled, Lane::Script);
+                v.actions("onRejected", &then.on_rejected, Lane::Script);
+            }),
+            Action::On(on) => self.within("on", |v| v.on(on)),
+            Action::Navigate(navigate) => self.within("navigate", |v| v.navigate(navigate)),
+            Action::RemoveIframe(id) => self.within("removeIframe", |v| v.uses(Wants::Iframe("removeIframe"), id)),
+            Action::EnterBfcache(id) => self.user_step("enterBfcache", id, lane),
+            Action::RestoreFromBfcache(id) => self.user_step("restoreFromBfcache", id, lane),
+        }
+    }
+
+    fn register_tool(&mut self, register: &'s RegisterTool) {
+        self.optional_navigable("document", register.document.as_deref());
+        self.within("tool", |v| {
+            v.within("execute", |v| {
+                v.actions("do", &register.tool.execute.do_, Lane::Script);
+                v.actions("onAbort", &register.tool.execute.on_abort, Lane::Script);
+            });
+        });
+        if let Some(signal) = &register.options.signal {
+            self.within("options", |v| v.within("signal", |v| v.uses(Wants::Controller, signal)));
+        }
+        if let Some(name) = &register.as_ {
+            self.within("as", |v| v.declare_promise(name));
+        }
+    }
+
+    fn execute_tool(&mut self, execute: &'s ExecuteTool) {
+        self.optional_navigable("document", execute.document.as_deref());
+        self.within("tool", |v| match &execute.tool {
+            ToolRef::FromGetTools { promise, .. } => v.within("fromGetTools", |v| {
+                v.within("promise", |v| v.uses(Wants::Promise, promise));
+            }),
+            ToolRef::Dictionary(tool) => v.within("dictionary", |v| {
+                v.within("window", |v| v.uses(Wants::Navigable, &tool.window));
+            }),
+        });
+        if let Some(signal) = &execute.options.signal {
+            self.within("options", |v| v.within("signal", |v| v.uses(Wants::Controller, signal)));
+        }
+        if let Some(name) = &execute.as_ {
+            self.within("as", |v| v.declare_promise(name));
+        }
+    }
+
+    fn on(&mut self, on: &'s On) {
+        match on.event.as_str() {
+            "toolchange" => self.optional_navigable("target", on.target.as_deref()),
+            "abort" => match &on.target {
+                Some(target) => self.within("target", |v| v.uses(Wants::Controller, target)),
+                None => self.problem(
+                    Anchor::Value,
+                    "an `abort` handler needs a `target`".to_owned(),
+                    Some(r#"name the AbortController whose signal it listens to: "target": "controller""#.to_owned()),
+                ),
+            },
+            other => {
+                let events = ["toolchange", "abort"];
+                let hint = match closest(other, events) {
+                    Some(near) => format!("did you mean \"{near}\"? "),
+                    None => String::new(),
+                };
+                self.problem_at(
+                    "event",
+                    Anchor::Value,
+                    format!("unknown event {}", quoted(other)),
+                    Some(format!(
+                        "{hint}events are \"toolchange\" (on a modelContext) and \"abort\" (on an AbortController's signal)"
+                    )),
+                );
+            }
+        }
+        self.actions("do", &on.do_, Lane::Script);
+    }
+
+    fn navigate(&mut self, navigate: &'s Navigate) {
+        self.within("navigable", |v| v.uses(Wants::Navigable, &navigate.navigable));
+        self.within("url", |v| v.url(&navigate.url));
+        self.actions("script", &navigate.script, Lane::Script);
+        self.each("frames", &navigate.frames, |v, child| v.frame(child, Kind::Iframe));
+    }
+
+    /// A back/forward cache step: it names a tab and only the user takes it.
+    fn user_step(&mut self, key: &'static str, tab: &'s str, lane: Lane) {
+        if lane != Lane::User {
+            self.problem_at(
+                key,
+                Anchor::Key,
+                format!("`{key}` is a user step, but this list is a script"),
+                Some("put it in the top-level `user` list".to_owned()),
+            );
+        }
+        self.within(key, |v| v.uses(Wants::Tab(key), tab));
+    }
+
+    fn count_action(&mut self) {
+        self.actions += 1;
+        if self.actions == MAX_ACTIONS + 1 {
+            self.problem(
+                Anchor::Value,
+                format!("the scenario has more than {MAX_ACTIONS} actions"),
+                Some("a scenario shows one race; split a larger one into several files".to_owned()),
+            );
+        }
+    }
+
+    fn url(&mut self, text: &str) {
+        if let Err(error) = url::Url::parse(text) {
+            self.problem(
+                Anchor::Value,
+                format!("invalid URL {}: {error}", quoted(text)),
+                Some("write an absolute URL such as https://a.example/".to_owned()),
+            );
+        }
+    }
+
+    fn declare_navigable(&mut self, id: &'s str, kind: Kind) {
+        if id.is_empty() {
+            self.problem(Anchor::Value, "a navigable id cannot be empty".to_owned(), Some(ID_HINT.to_owned()));
+        } else if !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+            self.problem(
+                Anchor::Value,
+                format!("navigable id {} has a character other than a letter, digit, `-` or `_`", quoted(id)),
+                Some(ID_HINT.to_owned()),
+            );
+        }
+        if let Some(first) = self.navigables.declare(id, kind, &self.path) {
+            let hint = format!("it is already the id at {first}; ids are unique across the scenario");
+            self.problem(Anchor::Value, format!("duplicate navigable id {}", quoted(id)), Some(hint));
+        }
+    }
+
+    fn declare_promise(&mut self, name: &'s str) {
+        if let Some(first) = self.promises.declare(name, (), &self.path) {
+            let hint = format!("it already names the promise at {first}");
+            self.problem(Anchor::Value, format!("duplicate promise name {}", quoted(name)), Some(hint));
+        }
+    }
+
+    fn declare_controller(&mut self, name: &'s str) {
+        if let Some(first) = self.controllers.declare(name, (), &self.path) {
+            let hint = format!("it already names the AbortController at {first}");
+            self.problem(Anchor::Value, format!("duplicate AbortController name {}", quoted(name)), Some(hint));
+        }
+    }
+
+    fn optional_navigable(&mut self, key: &str, id: Option<&'s str>) {
+        if let Some(id) = id {
+            self.within(key, |v| v.uses(Wants::Navigable, id));
+        }
+    }
+
+    /// Records a reference at the current path, checked in [`Self::finish`].
+    fn uses(&mut self, wants: Wants, name: &'s str) {
+        self.uses.push(Use { wants, name, path: self.path.clone() });
+    }
+
+    /// Checks the references and returns every problem.
+    fn finish(mut self) -> Vec<Problem> {
+        for Use { wants, name, path } in std::mem::take(&mut self.uses) {
+            let (message, hint) = match wants {
+                Wants::Navigable | Wants::Tab(_) | Wants::Iframe(_) => match (self.navigables.get(name), wants) {
+                    (None, _) => unknown("navigable", name, &self.navigables.order),
+                    (Some(Kind::Iframe), Wants::Tab(action)) => (
+                        format!("{} is an iframe, but `{action}` names a tab (a top-level navigable)", quoted(name)),
+                        Some(format!("tabs: {}", self.names_of(Kind::Tab))),
+                    ),
+                    (Some(Kind::Tab), Wants::Iframe(action)) => (
+                        format!("{} is a tab, but `{action}` names an iframe", quoted(name)),
+                        Some(format!("iframes: {}", self.names_of(Kind::Iframe))),
+                    ),
+                    _ => continue,
+                },
+                Wants::Promise if self.promises.get(name).is_none() => {
+                    let (message, hint) = unknown("promise", name, &self.promises.order);
+                    let how = r#"name a promise with "as" on registerTool, getTools, executeTool or callTool"#;
+                    (message, Some(hint.unwrap_or_else(|| how.to_owned())))
+                }
+                Wants::Controller if self.controllers.get(name).is_none() => {
+                    let (message, hint) = unknown("AbortController", name, &self.controllers.order);
+                    let how = r#"make one with {"newAbortController": "name"}"#;
+                    (message, Some(hint.unwrap_or_else(|| how.to_owned())))
+                }
+                Wants::Promise | Wants::Controller => continue,
+            };
+            self.problems.push(Problem { path, message, hint, anchor: Anchor::Value });
+        }
+        self.problems
+    }
+
+    /// The declared navigables of one kind, for a hint.
+    fn names_of(&self, kind: Kind) -> String {
+        let names = self.navigables.order.iter().filter(|name| self.navigables.get(name) == Some(&kind));
+        list(names.copied())
+    }
+
+    /// Runs `f` with the path extended by `key`.
+    fn within(&mut self, key: &str, f: impl FnOnce(&mut Self)) {
+        self.path.push_key(key);
+        f(self);
+        self.path.pop();
+    }
+
+    /// Runs `f` on each element of the list at `key`, with the path extended to the element.
+    fn each<T>(&mut self, key: &str, items: &'s [T], mut f: impl FnMut(&mut Self, &'s T)) {
+        self.path.push_key(key);
+        for (index, item) in items.iter().enumerate() {
+            self.path.push_index(index);
+            f(self, item);
+            self.path.pop();
+        }
+        self.path.pop();
+    }
+
+    /// Records a problem at the current path.
+    fn problem(&mut self, anchor: Anchor, message: String, hint: Option<String>) {
+        self.problems.push(Problem { path: self.path.clone(), message, hint, anchor });
+    }
+
+    /// Records a problem at the member `key` of the current path.
+    fn problem_at(&mut self, key: &str, anchor: Anchor, message: String, hint: Option<String>) {
+        self.problems.push(Problem { path: self.path.key(key), message, hint, anchor });
+    }
+}
+
+const ID_HINT: &str = "ids use ASCII letters, digits, `-` and `_`, e.g. \"tab\" or \"child-1\"";
+
+/// The message and hint for a name that was never declared: `unknown <what> "x" (declared: a, b)`
+/// and, when one is close, `did you mean "y"?`.
+fn unknown(what: &str, name: &str, declared: &[&str]) -> (String, Option<String>) {
+    let message = format!("unknown {what} {} (declared: {})", quoted(name), list(declared.iter().copied()));
+    let hint = closest(name, declared.iter().copied()).map(|near| format!("did you mean {}?", quoted(near)));
+    (message, hint)
+}
+
+/// Names for a message: `a, b, c`, at most [`HINT_NAMES`] of them, or `none`.
+fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut names = names.peekable();
+    if names.peek().is_none() {
+        return "none".to_owned();
+    }
+    let mut shown: Vec<&str> = names.by_ref().take(HINT_NAMES).collect();
+    if names.next().is_some() {
+        shown.push("…");
+    }
+    shown.join(", ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,283 @@
+//! Deterministic scheduling primitives: lane labels, the `Chooser` trait, and recorded schedules.
+//!
+//! A simulated world offers, at each step, the set of lanes that have a runnable unit.
+//! A `Chooser` picks one of them.
+//! Every pick made among two or more lanes is a *choice*; the sequence of choices is the
+//! run's `Schedule`, printed as a compact string of lane labels and accepted back by
+//! `ReplayChooser`, which reproduces the run exactly.
+//! This crate knows nothing about browsers: a lane is an opaque, stable, human-readable label.
+
+use std::fmt;
+
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+#[cfg(test)]
+mod tests;
+
+/// A stable label for a source of runnable units (an event loop's task queue, a parallel queue …).
+///
+/// Labels are plain ASCII without commas, spaces or `*`, so a schedule string stays parseable.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Lane(pub String);
+
+impl Lane {
+    pub fn new(label: impl Into<String>) -> Lane {
+        let label = label.into();
+        debug_assert!(Lane::is_valid_label(&label), "invalid lane label {label:?}");
+        Lane(label)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A label may hold ASCII letters, digits and `.`, `_`, `-`, `:`, `/`, `#`, `@`.
+    pub fn is_valid_label(label: &str) -> bool {
+        !label.is_empty()
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b".:_-/#@".contains(&b))
+    }
+}
+
+impl fmt::Display for Lane {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why a chooser could not pick.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ChooseError {
+    /// A replayed schedule names a lane that is not runnable at this choice.
+    NotRunnable { choice: usize, wanted: Lane, runnable: Vec<Lane> },
+    /// A replayed schedule ended while the run still had choices to make.
+    Exhausted { choice: usize, runnable: Vec<Lane> },
+}
+
+impl fmt::Display for ChooseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChooseError::NotRunnable { choice, wanted, runnable } => write!(
+                f,
+                "schedule choice {choice} picks `{wanted}`, which is not runnable here (runnable: {})",
+                join(runnable)
+            ),
+            ChooseError::Exhausted { choice, runnable } => write!(
+                f,
+                "schedule ended at choice {choice}, but the run still has to choose among: {}",
+                join(runnable)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ChooseError {}
+
+fn join(lanes: &[Lane]) -> String {
+    lanes.iter().map(Lane::as_str).collect::<Vec<_>>().join(", ")
+}
+
+/// Picks which runnable lane goes next.
+///
+/// `runnable` always holds at least two lanes, sorted and without duplicates: a world
+/// with one runnable lane does not ask.
+pub trait Chooser {
+    fn choose(&mut self, runnable: &[Lane]) -> Result<usize, ChooseError>;
+}
+
+impl<C: Chooser + ?Sized> Chooser for &mut C {
+    fn choose(&mut self, runnable: &[Lane]) -> Result<usize, ChooseError> {
+        (**self).choose(runnable)
+    }
+}
+
+/// Seeded uniform choice (ChaCha8, so the same seed picks the same lanes on every machine).
+pub struct RandomChooser {
+    rng: ChaCha8Rng,
+}
+
+impl RandomChooser {
+    pub fn new(seed: u64) -> RandomChooser {
+        RandomChooser { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl Chooser for RandomChooser {
+    fn choose(&mut self, runnable: &[Lane]) -> Result<usize, ChooseError> {
+        // Lemire's multiply-shift on a u64 draw; the bias for n < 2^32 is below 2^-32 and,
+        // more importantly, the mapping is fixed, so results are identical everywhere.
+        let n = runnable.len() as u128;
+        Ok(((self.rng.next_u64() as u128 * n) >> 64) as usize)
+    }
+}
+
+/// Always the first runnable lane in label order: a deterministic default with no seed.
+pub struct FirstChooser;
+
+impl Chooser for FirstChooser {
+    fn choose(&mut self, _runnable: &[Lane]) -> Result<usize, ChooseError> {
+        Ok(0)
+    }
+}
+
+/// Replays a recorded schedule, failing loudly when the run diverges from it.
+pub struct ReplayChooser {
+    picks: Vec<Lane>,
+    next: usize,
+}
+
+impl ReplayChooser {
+    pub fn new(schedule: &Schedule) -> ReplayChooser {
+        ReplayChooser { picks: schedule.picks.clone(), next: 0 }
+    }
+
+    /// Choices of the schedule that the run did not consume.
+    pub fn remaining(&self) -> usize {
+        self.picks.len() - self.next
+    }
+}
+
+impl Chooser for ReplayChooser {
+    fn choose(&mut self, runnable: &[Lane]) -> Result<usize, ChooseError> {
+        let choice = self.next;
+        let Some(wanted) = self.picks.get(choice) else {
+            return Err(ChooseError::Exhausted { choice, runnable: runnable.to_vec() });
+        };
+        let Some(index) = runnable.iter().position(|lane| lane == wanted) else {
+            return Err(ChooseError::NotRunnable {
+                choice,
+                wanted: wanted.clone(),
+                runnable: runnable.to_vec(),
+            });
+        };
+        self.next += 1;
+        Ok(index)
+    }
+}
+
+/// Wraps a chooser and records every pick it makes.
+pub struct Recorder<C> {
+    pub inner: C,
+    pub schedule: Schedule,
+}
+
+impl<C: Chooser> Recorder<C> {
+    pub fn new(inner: C) -> Recorder<C> {
+        Recorder { inner, schedule: Schedule::default() }
+    }
+}
+
+impl<C: Chooser> Chooser for Recorder<C> {
+    fn choose(&mut self, runnable: &[Lane]) -> Result<usize, ChooseError> {
+        let index = self.inner.choose(runnable)?;
+        self.schedule.picks.push(runnable[index].clone());
+        Ok(index)
+    }
+}
+
+/// The choices of one run, in order.
+///
+/// Text form: lane labels separated by commas; a run of the same label may be written
+/// `label*N`. Example: `el0.webmcp*2,par#1,el1.timer`. The empty schedule is `-`.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct Schedule {
+    pub picks: Vec<Lane>,
+}
+
+/// Why a schedule string could not be read.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct ScheduleParseError {
+    /// 0-based byte offset of the offending item in the input.
+    pub offset: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScheduleParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "schedule column {}: {}", self.offset + 1, self.message)
+    }
+}
+
+impl std::error::Error for ScheduleParseError {}
+
+impl Schedule {
+    pub fn len(&self) -> usize {
+        self.picks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.picks.is_empty()
+    }
+
+    pub fn parse(text: &str) -> Result<Schedule, ScheduleParseError> {
+        let text = text.trim();
+        if text == "-" || text.is_empty() {
+            return Ok(Schedule::default());
+        }
+        let mut picks = Vec::new();
+        let mut offset = 0;
+        for item in text.split(',') {
+            let item_offset = offset + (item.len() - item.trim_start().len());
+            offset += item.len() + 1;
+            let item = item.trim();
+            let (label, count) = match item.split_once('*') {
+                Some((label, count)) => {
+                    let count: usize = count.parse().map_err(|_| ScheduleParseError {
+                        offset: item_offset,
+                        message: format!(
+                            "`{item}`: the repeat count after `*` must be a whole number ≥ 1"
+                        ),
+                    })?;
+                    if count == 0 || count > 1_000_000 {
+                        return Err(ScheduleParseError {
+                            offset: item_offset,
+                            message: format!("`{item}`: repeat count must be 1 to 1000000"),
+                        });
+                    }
+                    (label, count)
+                }
+                None => (item, 1),
+            };
+            if !Lane::is_valid_label(label) {
+                return Err(ScheduleParseError {
+                    offset: item_offset,
+                    message: format!(
+                        "`{label}` is not a lane label (letters, digits and . : _ - / # @; \
+                         copy the schedule from a trace's `schedule:` line)"
+                    ),
+                });
+            }
+            picks.extend(std::iter::repeat_n(Lane(label.to_string()), count));
+        }
+        Ok(Schedule { picks })
+    }
+}
+
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.picks.is_empty() {
+            return f.write_str("-");
+        }
+        let mut first = true;
+        let mut i = 0;
+        while i < self.picks.len() {
+            let mut j = i + 1;
+            while j < self.picks.len() && self.picks[j] == self.picks[i] {
+                j += 1;
+            }
+            if !first {
+                f.write_str(",")?;
+            }
+            first = false;
+            if j - i > 1 {
+                write!(f, "{}*{}", self.picks[i], j - i)?;
+            } else {
+                write!(f, "{}", self.picks[i])?;
+            }
+            i = j;
+        }
+        Ok(())
+    }
+}

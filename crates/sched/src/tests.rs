@@ -1,0 +1,62 @@
+//! Unit tests for choosers and schedule strings.
+
+use super::*;
+
+fn lanes(labels: &[&str]) -> Vec<Lane> {
+    labels.iter().map(|l| Lane::new(*l)).collect()
+}
+
+#[test]
+fn schedule_round_trips_with_run_length() {
+    let s = Schedule { picks: lanes(&["a", "a", "b", "c", "c", "c"]) };
+    assert_eq!(s.to_string(), "a*2,b,c*3");
+    assert_eq!(Schedule::parse("a*2,b,c*3").unwrap(), s);
+    assert_eq!(Schedule::parse(" a*2 , b ,c*3 ").unwrap(), s);
+}
+
+#[test]
+fn empty_schedule_is_dash() {
+    assert_eq!(Schedule::default().to_string(), "-");
+    assert_eq!(Schedule::parse("-").unwrap(), Schedule::default());
+}
+
+#[test]
+fn schedule_parse_errors_name_the_column() {
+    let err = Schedule::parse("a,b c").unwrap_err();
+    assert_eq!(err.offset, 2);
+    let err = Schedule::parse("a,b*0").unwrap_err();
+    assert!(err.message.contains("repeat count"), "{err}");
+    let err = Schedule::parse("a,b*x").unwrap_err();
+    assert!(err.message.contains("whole number"), "{err}");
+}
+
+#[test]
+fn random_chooser_is_seeded() {
+    let runnable = lanes(&["a", "b", "c", "d"]);
+    let picks = |seed| {
+        let mut c = RandomChooser::new(seed);
+        (0..64).map(|_| c.choose(&runnable).unwrap()).collect::<Vec<_>>()
+    };
+    assert_eq!(picks(7), picks(7));
+    assert_ne!(picks(7), picks(8));
+    assert!(picks(7).iter().all(|&i| i < 4));
+    // Every lane is reachable.
+    let seen: std::collections::BTreeSet<_> = picks(7).into_iter().collect();
+    assert_eq!(seen.len(), 4);
+}
+
+#[test]
+fn replay_reproduces_and_reports_divergence() {
+    let runnable = lanes(&["a", "b"]);
+    let mut rec = Recorder::new(RandomChooser::new(3));
+    let original: Vec<_> = (0..10).map(|_| rec.choose(&runnable).unwrap()).collect();
+    let mut replay = ReplayChooser::new(&rec.schedule);
+    let replayed: Vec<_> = (0..10).map(|_| replay.choose(&runnable).unwrap()).collect();
+    assert_eq!(original, replayed);
+    assert_eq!(replay.remaining(), 0);
+    assert!(matches!(replay.choose(&runnable), Err(ChooseError::Exhausted { choice: 10, .. })));
+
+    let mut replay = ReplayChooser::new(&Schedule::parse("z").unwrap());
+    let err = replay.choose(&runnable).unwrap_err();
+    assert!(err.to_string().contains("`z`, which is not runnable here (runnable: a, b)"), "{err}");
+}

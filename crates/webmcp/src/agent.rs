@@ -1,0 +1,95 @@
+//! The browser's agent: "perform an observation" on the AI agent queue, and agent-initiated tool
+//! calls, which the spec leaves to the implementation (our model is in docs/model.md).
+
+use browser::{DocumentState, TaskSource};
+
+use crate::algorithms::{AGENT_CALL, OBSERVE};
+use crate::program::AgentStep;
+use crate::sim::{Caller, CompletionSteps, Context, PendingToolExecution, RunError, Sim, Work};
+
+impl Sim<'_> {
+    pub fn run_agent_step(&mut self, index: u32) -> Result<(), RunError> {
+        match self.program.agent[index as usize].clone() {
+            AgentStep::Observe(tab) => {
+                let nav = self.nav_by_name[&tab];
+                self.perform_an_observation(nav);
+            }
+            AgentStep::CallTool { tab, navigable, name, input, .. } => {
+                let tab = self.nav_by_name[&tab];
+                let nav = self.nav_by_name[&navigable];
+                self.agent_call_tool(tab, nav, &name, input);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn describe_agent_step(&self, index: u32) -> String {
+        match &self.program.agent[index as usize] {
+            AgentStep::Observe(tab) => format!("observe {tab}"),
+            AgentStep::CallTool { navigable, name, .. } => format!("call tool {name:?} of {navigable}"),
+        }
+    }
+
+    /// <https://webmachinelearning.github.io/webmcp/#perform-an-observation>
+    pub fn perform_an_observation(&mut self, traversable: browser::NavId) {
+        let a = OBSERVE;
+        // Step 1. Assert: This algorithm is running in the browser agent's AI agent queue.
+        let on_queue = self.context == Context::AgentQueue;
+        self.spec_assert(on_queue, (a, "1"), "running in the browser agent's AI agent queue");
+        let Some(active) = self.world.nav(traversable).active_document else { return };
+        if self.world.doc(active).state == DocumentState::Bfcached {
+            self.interpretation((a, "2"), "the tab's document is in the bfcache; the page the tab shows instead is not modelled, so there is nothing to observe");
+            self.latest_observation.insert(traversable, Vec::new());
+            return;
+        }
+        // Step 2. Assert: traversable's active document is fully active.
+        let fully_active = self.world.is_fully_active(active);
+        self.spec_assert(fully_active, (a, "2"), "traversable's active document is fully active");
+        // Step 3. Let observation be a new observation.
+        let mut observation = Vec::new();
+        // Step 4. Let flat descendants be the inclusive descendant navigables of traversable's active document.
+        let flat_descendants = self.world.inclusive_descendant_navigables(traversable);
+        // Step 5. For each navigable descendant of flat descendants:
+        for descendant in flat_descendants {
+            // Step 5.1. Let document be descendant's active document.
+            let Some(document) = self.world.nav(descendant).active_document else { continue };
+            // Step 5.2. Let id be document's unique ID.
+            // Step 5.3. Set observation's tool map[id] = document's … tool map's values.
+            let tools: Vec<String> = self.model_contexts[document.index()].tool_map.iter().map(|(n, _)| n.clone()).collect();
+            self.note((a, "5.3"), format!("observation tool map[{}] = [{}]", self.label(document), tools.join(", ")));
+            observation.push((document, tools));
+        }
+        // Steps 6–7 are implementation-defined: the observation is kept for the agent's later calls.
+        self.latest_observation.insert(traversable, observation);
+    }
+
+    /// An agent-initiated call of a tool it observed (not defined by the spec; see docs/model.md):
+    /// the browser records a pending tool execution whose caller is the agent, and queues the tool
+    /// execute steps on the target, as executeTool 15.10–15.13 do for a document caller.
+    pub fn agent_call_tool(&mut self, tab: browser::NavId, navigable: browser::NavId, name: &str, input_arguments: String) {
+        let a = AGENT_CALL;
+        self.interpretation((a, "1"), "the spec does not define how the browser's agent calls a tool; modelled on executeTool 15.10–15.13");
+        let call = self.agent_calls;
+        self.agent_calls += 1;
+        let observed = self.latest_observation.get(&tab).and_then(|obs| {
+            obs.iter().find(|(d, tools)| self.world.doc(*d).navigable == navigable && tools.iter().any(|t| t == name)).map(|(d, _)| *d)
+        });
+        let Some(target) = observed else {
+            self.note((a, "2"), format!("tool {name:?} of {} is not in the agent's latest observation of the tab", self.world.nav(navigable).name));
+            self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
+            return;
+        };
+        let uuid = self.new_uuid();
+        let completion = CompletionSteps::Agent { target, call, uuid };
+        let traversable = self.world.traversable_of(target);
+        let execution = PendingToolExecution { caller_document: Caller::Agent(call), target_document: target, tool_name: name.to_string(), completion_steps: completion };
+        self.pending_map(traversable).push((uuid, execution));
+        self.note((a, "3"), format!("pending tool executions map[{}] set (caller: the agent)", uuid.0));
+        self.queue_global_task(
+            TaskSource::WebMcp,
+            target,
+            Work::ToolExecuteSteps { tool_name: name.to_string(), target, input_arguments, completion, uuid },
+            (a, "4"),
+        );
+    }
+}

@@ -1,0 +1,93 @@
+//! WebMCP on the simulated browser: the spec's algorithms (one function each), the script
+//! interpreter, document lifecycle, the browser agent, and `run`, which turns a scenario, a
+//! chooser and limits into a `trace::Trace`.
+
+pub mod agent;
+pub mod algorithms;
+pub mod lifecycle;
+pub mod program;
+pub mod script;
+pub mod sim;
+
+pub use program::{compile, Program};
+pub use sim::{Limits, RunError, Sim};
+
+use sched::{Chooser, Recorder};
+
+/// The spec text this model follows.
+pub const SPEC_REVISION: &str =
+    "WebMCP CG draft, reference copy shared/reference/webmcp-spec.md, with the seeds' consequentialHint";
+
+/// Runs a compiled scenario to quiescence (or the unit limit) and returns its trace.
+///
+/// The trace does not say how choices were made: a seeded run and the replay of its schedule
+/// give byte-identical traces.
+pub fn run(program: &Program, chooser: &mut dyn Chooser, limits: Limits) -> Result<trace::Trace, RunError> {
+    let mut recorder = Recorder::new(chooser);
+    let mut sim = Sim::new(program)?;
+    sim.run(&mut recorder, limits)?;
+    let stopped = sim.units.len() >= limits.max_units;
+    Ok(sim.into_trace(&recorder.schedule, stopped))
+}
+
+impl Sim<'_> {
+    fn into_trace(self, schedule: &sched::Schedule, stopped: bool) -> trace::Trace {
+        let mut outcome = self.outcome(stopped);
+        outcome.agent = self.agent_results.clone();
+        let documents = (0..self.world.documents.len())
+            .map(|i| {
+                let id = browser::DocId(i as u32);
+                let d = self.world.doc(id);
+                trace::DocumentLegend {
+                    label: d.label.clone(),
+                    url: d.url.to_string(),
+                    origin: d.origin.serialize(),
+                    event_loop: self.world.event_loops[d.event_loop.index()].label.clone(),
+                    secure_context: d.secure_context,
+                    tools_allowed: browser::policy::is_feature_enabled_in_document_for_origin(
+                        browser::policy::TOOLS,
+                        &d.policy,
+                        &d.origin,
+                        &d.origin,
+                    ),
+                }
+            })
+            .collect();
+        let event_loops = self
+            .world
+            .event_loops
+            .iter()
+            .enumerate()
+            .map(|(i, el)| trace::LoopLegend {
+                label: el.label.clone(),
+                agent_cluster: el.cluster.clone(),
+                documents: self
+                    .world
+                    .documents
+                    .iter()
+                    .filter(|d| d.event_loop.index() == i)
+                    .map(|d| d.label.clone())
+                    .collect(),
+            })
+            .collect();
+        let mut options = vec![format!(
+            "parallel={}",
+            match self.program.parallel {
+                scenario::ParallelModel::Unordered => "unordered",
+                scenario::ParallelModel::Fifo => "fifo",
+            }
+        )];
+        options.extend(self.program.variants.iter().map(|v| format!("variant={v}")));
+        trace::Trace {
+            version: trace::VERSION,
+            scenario: self.program.name.clone(),
+            options,
+            spec_revision: SPEC_REVISION.to_string(),
+            documents,
+            event_loops,
+            units: self.units,
+            schedule: schedule.to_string(),
+            outcome,
+        }
+    }
+}

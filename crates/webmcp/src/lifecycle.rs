@@ -1,0 +1,111 @@
+//! Document lifecycle: navigation, iframe removal, and the back/forward cache, with HTML's
+//! "unload a document" running this spec's unloading document cleanup steps.
+
+use browser::{DocId, DocumentState, NavId};
+
+use crate::program::NavigateSpec;
+use crate::sim::{RunError, Sim};
+
+const HTML: &str = "HTML";
+
+impl Sim<'_> {
+    /// Navigates a navigable to a new document: the old document and its descendants are unloaded
+    /// and destroyed, the new one is created and its script queued.
+    pub fn navigate(&mut self, spec: &NavigateSpec) -> Result<(), RunError> {
+        let Some(&nav) = self.nav_by_name.get(&spec.navigable) else {
+            return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
+        };
+        if self.world.nav(nav).destroyed {
+            self.note((HTML, "navigate"), format!("navigable {} was destroyed: nothing to navigate", spec.navigable));
+            return Ok(());
+        }
+        self.interpretation(
+            (HTML, "navigate"),
+            "navigation is one step: no fetch, no beforeunload; the old document is not kept in bfcache",
+        );
+        if let Some(old) = self.world.nav(nav).active_document {
+            self.unload_a_document_and_its_descendants(old);
+        }
+        let first_new = self.world.documents.len() as u32;
+        let doc = self.create_document_tree(nav, &spec.document)?;
+        self.note((HTML, "navigate"), format!("{} is now the active document of {}", self.label(doc), spec.navigable));
+        for d in first_new..self.world.documents.len() as u32 {
+            self.queue_script(DocId(d));
+        }
+        Ok(())
+    }
+
+    /// HTML "destroy a child navigable" for an iframe's removal.
+    pub fn remove_iframe(&mut self, nav: NavId) {
+        if self.world.nav(nav).destroyed {
+            self.note((HTML, "destroy a child navigable"), "already destroyed");
+            return;
+        }
+        if let Some(doc) = self.world.nav(nav).active_document {
+            self.unload_a_document_and_its_descendants(doc);
+        }
+        self.destroy_navigables(nav);
+        self.note((HTML, "destroy a child navigable"), format!("navigable {} destroyed", self.world.nav(nav).name));
+    }
+
+    fn destroy_navigables(&mut self, nav: NavId) {
+        self.world.navigables[nav.index()].destroyed = true;
+        let children = self.world.nav(nav).children.clone();
+        for c in children {
+            self.destroy_navigables(c);
+        }
+    }
+
+    /// HTML "unload a document and its descendants": children first, then the document; each
+    /// runs the unloading document cleanup steps and is destroyed (its queued tasks removed).
+    fn unload_a_document_and_its_descendants(&mut self, doc: DocId) {
+        let nav = self.world.doc(doc).navigable;
+        let children = self.world.nav(nav).children.clone();
+        for child in children {
+            let child_nav = self.world.nav(child).clone();
+            if child_nav.container_document == Some(doc) && !child_nav.destroyed {
+                if let Some(child_doc) = child_nav.active_document {
+                    self.unload_a_document_and_its_descendants(child_doc);
+                }
+                self.destroy_navigables(child);
+            }
+        }
+        if self.world.doc(doc).state == DocumentState::Destroyed {
+            return;
+        }
+        self.note((HTML, "unload a document"), format!("unload {}", self.label(doc)));
+        // HTML "unload": run the unloading document cleanup steps given document.
+        self.unloading_document_cleanup_steps(doc);
+        // HTML "destroy a document": remove all tasks whose document is document.
+        self.world.documents[doc.index()].state = DocumentState::Destroyed;
+        let removed = self.world.remove_tasks_of(doc);
+        if removed > 0 {
+            self.note((HTML, "destroy a document"), format!("{removed} queued task(s) of {} removed", self.label(doc)));
+        }
+    }
+
+    /// The tab's document enters the back/forward cache: not fully active, not unloaded.
+    pub fn enter_bfcache(&mut self, tab: NavId) {
+        let Some(doc) = self.world.nav(tab).active_document else { return };
+        if self.world.doc(doc).state != DocumentState::Active {
+            self.note((HTML, "bfcache"), format!("{} is not active: nothing to cache", self.label(doc)));
+            return;
+        }
+        self.world.documents[doc.index()].state = DocumentState::Bfcached;
+        self.interpretation(
+            (HTML, "bfcache"),
+            format!("{} and its descendants are no longer fully active; the page the tab shows meanwhile is not modelled", self.label(doc)),
+        );
+    }
+
+    /// The tab's document is restored from the back/forward cache and is fully active again.
+    pub fn restore_from_bfcache(&mut self, tab: NavId) {
+        let Some(doc) = self.world.nav(tab).active_document else { return };
+        if self.world.doc(doc).state != DocumentState::Bfcached {
+            self.note((HTML, "bfcache"), format!("{} is not in the bfcache: nothing to restore", self.label(doc)));
+            return;
+        }
+        self.world.documents[doc.index()].state = DocumentState::Active;
+        self.note((HTML, "bfcache"), format!("{} is fully active again; its waiting tasks can run", self.label(doc)));
+    }
+}

@@ -1,0 +1,336 @@
+//! Compiles a parsed `Scenario` into a `Program`: every action list gets a `ScriptId`, JSON
+//! values become `JsValue`s, and promise and controller names become slots. The engine only ever
+//! runs a `Program`, so its state holds small indices instead of scenario text.
+
+use std::collections::BTreeMap;
+
+use browser::JsValue;
+use scenario as sc;
+
+/// An action list (a script, callback body, handler or continuation).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ScriptId(pub u32);
+
+/// A `registerTool` call site, whose `ModelContextTool` dictionary a tool definition keeps.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ToolDictId(pub u32);
+
+/// A promise name (`as`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct PromiseSlot(pub u32);
+
+/// An `AbortController` name.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ControllerSlot(pub u32);
+
+#[derive(Clone, Debug)]
+pub enum Op {
+    Log(String),
+    RegisterTool { document: Option<String>, tool: ToolDictId, exposed_to: Option<Vec<String>>, signal: Option<ControllerSlot>, as_: Option<PromiseSlot> },
+    GetTools { document: Option<String>, from_origins: Option<Vec<String>>, as_: Option<PromiseSlot> },
+    ExecuteTool { document: Option<String>, tool: ToolRef, input_object: JsValue, signal: Option<ControllerSlot>, as_: Option<PromiseSlot> },
+    NewAbortController(ControllerSlot),
+    Abort { controller: ControllerSlot, reason: Option<JsValue> },
+    SetTimeout { ms: u64, body: ScriptId },
+    Then { promise: PromiseSlot, on_fulfilled: ScriptId, on_rejected: ScriptId },
+    OnToolchange { target: Option<String>, body: ScriptId },
+    OnAbort { controller: ControllerSlot, body: ScriptId },
+    Throw { name: String, message: String },
+    Navigate(NavigateId),
+    RemoveIframe(String),
+    EnterBfcache(String),
+    RestoreFromBfcache(String),
+}
+
+#[derive(Clone, Debug)]
+pub enum ToolRef {
+    FromGetTools { promise: PromiseSlot, name: String },
+    Dictionary { name: String, description: String, origin: String, window: String },
+}
+
+/// A `navigate` action's target document description.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct NavigateId(pub u32);
+
+/// A `ModelContextTool` dictionary as registered.
+#[derive(Clone, Debug)]
+pub struct ToolDict {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub input_schema: Option<JsValue>,
+    pub annotations: Option<sc::ToolAnnotations>,
+    pub execute_body: ScriptId,
+    pub on_abort: ScriptId,
+    pub result: Settle,
+}
+
+/// How an `execute` callback's promise settles.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Settle {
+    Resolve(JsValue),
+    Reject(JsValue),
+    Throw(String),
+    Never,
+    After(u64, Box<Settle>),
+    RejectOnAbort,
+}
+
+/// A document to create: a tab's or iframe's initial document, or a navigation's new one.
+#[derive(Clone, Debug)]
+pub struct DocSpec {
+    pub url: String,
+    pub headers: BTreeMap<String, String>,
+    pub sets_document_domain: bool,
+    pub script: ScriptId,
+    pub frames: Vec<FrameSpec>,
+}
+
+#[derive(Clone, Debug)]
+pub struct FrameSpec {
+    pub id: String,
+    pub allow: Option<String>,
+    pub sandbox: Option<String>,
+    pub document: DocSpec,
+}
+
+#[derive(Clone, Debug)]
+pub struct NavigateSpec {
+    pub navigable: String,
+    pub document: DocSpec,
+}
+
+#[derive(Clone, Debug)]
+pub enum AgentStep {
+    Observe(String),
+    CallTool { tab: String, navigable: String, name: String, input: String, as_: Option<PromiseSlot> },
+}
+
+/// A compiled scenario.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub name: String,
+    pub parallel: sc::ParallelModel,
+    pub variants: Vec<String>,
+    pub scripts: Vec<Vec<Op>>,
+    pub tool_dicts: Vec<ToolDict>,
+    pub navigations: Vec<NavigateSpec>,
+    pub tabs: Vec<FrameSpec>,
+    pub user: ScriptId,
+    pub agent: Vec<AgentStep>,
+    pub promise_names: Vec<String>,
+    pub controller_names: Vec<String>,
+}
+
+/// The variants (opt-in proposals) this engine knows.
+pub const VARIANTS: &[(&str, &str)] = &[
+    ("completion-steps-in-parallel", "tool execute steps 3 and the imperative execute steps run completionSteps in a new in-parallel block instead of on the event loop (today's text asserts in parallel, see docs/model.md)"),
+    ("title-undefined", "issue #224: getTools leaves `title` out (undefined) instead of defaulting it to the empty string"),
+    ("cross-traversable-execution", "issue #227: executeTool across top-level traversables is allowed (step 15.1 does not reject)"),
+];
+
+/// Compiling fails only for things the scenario validator cannot see (bad `$js` values).
+pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
+    let mut c = Compiler::default();
+    let tabs = s.tabs.iter().map(|f| c.frame(f)).collect::<Result<Vec<_>, _>>()?;
+    let user = c.script(&s.user)?;
+    let mut agent = Vec::new();
+    for a in &s.agent {
+        agent.push(match a {
+            sc::AgentAction::Observe(tab) => AgentStep::Observe(tab.clone()),
+            sc::AgentAction::CallTool(call) => AgentStep::CallTool {
+                tab: call.tab.clone(),
+                navigable: call.navigable.clone(),
+                name: call.name.clone(),
+                input: call.input.clone().unwrap_or_else(|| serde_json::json!({})).to_string(),
+                as_: call.as_.as_deref().map(|n| c.promise(n)),
+            },
+        });
+    }
+    for v in &s.options.variants {
+        if !VARIANTS.iter().any(|(name, _)| name == v) {
+            let known: Vec<_> = VARIANTS.iter().map(|(n, _)| *n).collect();
+            return Err(format!("unknown variant \"{v}\" (known: {})", known.join(", ")));
+        }
+    }
+    Ok(Program {
+        name: s.name.clone(),
+        parallel: s.options.parallel,
+        variants: s.options.variants.clone(),
+        scripts: c.scripts,
+        tool_dicts: c.tool_dicts,
+        navigations: c.navigations,
+        tabs,
+        user,
+        agent,
+        promise_names: c.promise_names,
+        controller_names: c.controller_names,
+    })
+}
+
+impl Program {
+    pub fn has_variant(&self, name: &str) -> bool {
+        self.variants.iter().any(|v| v == name)
+    }
+
+    pub fn ops(&self, script: ScriptId) -> &[Op] {
+        &self.scripts[script.0 as usize]
+    }
+}
+
+#[derive(Default)]
+struct Compiler {
+    scripts: Vec<Vec<Op>>,
+    tool_dicts: Vec<ToolDict>,
+    navigations: Vec<NavigateSpec>,
+    promise_names: Vec<String>,
+    controller_names: Vec<String>,
+}
+
+fn js(v: &serde_json::Value) -> Result<JsValue, String> {
+    JsValue::from_json_text(v)
+}
+
+impl Compiler {
+    fn promise(&mut self, name: &str) -> PromiseSlot {
+        slot(&mut self.promise_names, name, PromiseSlot)
+    }
+
+    fn controller(&mut self, name: &str) -> ControllerSlot {
+        slot(&mut self.controller_names, name, ControllerSlot)
+    }
+
+    fn frame(&mut self, f: &sc::Frame) -> Result<FrameSpec, String> {
+        Ok(FrameSpec {
+            id: f.id.clone(),
+            allow: f.allow.clone(),
+            sandbox: f.sandbox.clone(),
+            document: DocSpec {
+                url: f.url.clone(),
+                headers: f.headers.clone(),
+                sets_document_domain: f.sets_document_domain,
+                script: self.script(&f.script)?,
+                frames: f.frames.iter().map(|c| self.frame(c)).collect::<Result<_, _>>()?,
+            },
+        })
+    }
+
+    fn script(&mut self, actions: &[sc::Action]) -> Result<ScriptId, String> {
+        let id = ScriptId(self.scripts.len() as u32);
+        self.scripts.push(Vec::new());
+        let mut ops = Vec::with_capacity(actions.len());
+        for a in actions {
+            ops.push(self.op(a)?);
+        }
+        self.scripts[id.0 as usize] = ops;
+        Ok(id)
+    }
+
+    fn settle(&mut self, r: &sc::ExecuteResult) -> Result<Settle, String> {
+        Ok(match r {
+            sc::ExecuteResult::Resolve(v) => Settle::Resolve(js(v)?),
+            sc::ExecuteResult::Reject(v) => Settle::Reject(js(v)?),
+            sc::ExecuteResult::Throw(m) => Settle::Throw(m.clone()),
+            sc::ExecuteResult::Never => Settle::Never,
+            sc::ExecuteResult::After(a) => Settle::After(a.ms, Box::new(self.settle(&a.then)?)),
+            sc::ExecuteResult::RejectOnAbort => Settle::RejectOnAbort,
+        })
+    }
+
+    fn op(&mut self, a: &sc::Action) -> Result<Op, String> {
+        Ok(match a {
+            sc::Action::Log(t) => Op::Log(t.clone()),
+            sc::Action::RegisterTool(r) => {
+                let t = &r.tool;
+                let dict = ToolDict {
+                    name: t.name.clone(),
+                    title: t.title.clone(),
+                    description: t.description.clone(),
+                    input_schema: t.input_schema.as_ref().map(js).transpose()?,
+                    annotations: t.annotations.clone(),
+                    execute_body: self.script(&t.execute.do_)?,
+                    on_abort: self.script(&t.execute.on_abort)?,
+                    result: self.settle(&t.execute.result)?,
+                };
+                let tool = ToolDictId(self.tool_dicts.len() as u32);
+                self.tool_dicts.push(dict);
+                Op::RegisterTool {
+                    document: r.document.clone(),
+                    tool,
+                    exposed_to: r.options.exposed_to.clone(),
+                    signal: r.options.signal.as_deref().map(|n| self.controller(n)),
+                    as_: r.as_.as_deref().map(|n| self.promise(n)),
+                }
+            }
+            sc::Action::GetTools(g) => Op::GetTools {
+                document: g.document.clone(),
+                from_origins: g.options.from_origins.clone(),
+                as_: g.as_.as_deref().map(|n| self.promise(n)),
+            },
+            sc::Action::ExecuteTool(e) => Op::ExecuteTool {
+                document: e.document.clone(),
+                tool: match &e.tool {
+                    sc::ToolRef::FromGetTools { promise, name } => {
+                        ToolRef::FromGetTools { promise: self.promise(promise), name: name.clone() }
+                    }
+                    sc::ToolRef::Dictionary(d) => ToolRef::Dictionary {
+                        name: d.name.clone(),
+                        description: d.description.clone(),
+                        origin: d.origin.clone(),
+                        window: d.window.clone(),
+                    },
+                },
+                input_object: match &e.input_object {
+                    Some(v) => js(v)?,
+                    None => JsValue::Object(Vec::new()),
+                },
+                signal: e.options.signal.as_deref().map(|n| self.controller(n)),
+                as_: e.as_.as_deref().map(|n| self.promise(n)),
+            },
+            sc::Action::NewAbortController(n) => Op::NewAbortController(self.controller(n)),
+            sc::Action::Abort(a) => Op::Abort {
+                controller: self.controller(&a.controller),
+                reason: a.reason.as_ref().map(js).transpose()?,
+            },
+            sc::Action::SetTimeout(t) => Op::SetTimeout { ms: t.ms, body: self.script(&t.do_)? },
+            sc::Action::Then(t) => Op::Then {
+                promise: self.promise(&t.promise),
+                on_fulfilled: self.script(&t.on_fulfilled)?,
+                on_rejected: self.script(&t.on_rejected)?,
+            },
+            sc::Action::On(on) => {
+                let body = self.script(&on.do_)?;
+                match on.event.as_str() {
+                    "abort" => Op::OnAbort { controller: self.controller(on.target.as_deref().unwrap_or("")), body },
+                    _ => Op::OnToolchange { target: on.target.clone(), body },
+                }
+            }
+            sc::Action::Throw(t) => Op::Throw { name: t.name.clone(), message: t.message.clone() },
+            sc::Action::Navigate(n) => {
+                let document = DocSpec {
+                    url: n.url.clone(),
+                    headers: n.headers.clone(),
+                    sets_document_domain: false,
+                    script: self.script(&n.script)?,
+                    frames: n.frames.iter().map(|f| self.frame(f)).collect::<Result<_, _>>()?,
+                };
+                let id = NavigateId(self.navigations.len() as u32);
+                self.navigations.push(NavigateSpec { navigable: n.navigable.clone(), document });
+                Op::Navigate(id)
+            }
+            sc::Action::RemoveIframe(n) => Op::RemoveIframe(n.clone()),
+            sc::Action::EnterBfcache(n) => Op::EnterBfcache(n.clone()),
+            sc::Action::RestoreFromBfcache(n) => Op::RestoreFromBfcache(n.clone()),
+        })
+    }
+}
+
+fn slot<T>(names: &mut Vec<String>, name: &str, make: fn(u32) -> T) -> T {
+    match names.iter().position(|n| n == name) {
+        Some(i) => make(i as u32),
+        None => {
+            names.push(name.to_string());
+            make(names.len() as u32 - 1)
+        }
+    }
+}

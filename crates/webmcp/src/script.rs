@@ -1,0 +1,251 @@
+//! The script interpreter: runs a scenario's statements in a document, the way a page's script
+//! would call the APIs. A thrown exception stops the rest of the statement list.
+
+use browser::{DocId, DocumentState, JsValue, PromiseState};
+use trace::{ConsoleLine, EventKind};
+
+use crate::algorithms::{RegisterToolArgs, RegisteredToolArg, EXECUTE_TOOL};
+use crate::program::{ControllerSlot, Op, PromiseSlot, ScriptId, ToolRef};
+use crate::sim::{Context, RunError, Sim, Work};
+
+const SCRIPT: &str = "script";
+
+impl Sim<'_> {
+    /// Runs a statement list in `doc`; an exception that escapes is reported as uncaught.
+    pub fn run_script(&mut self, doc: DocId, script: ScriptId) {
+        if let Err(error) = self.run_ops(doc, script) {
+            let document = self.label(doc);
+            let text = error.to_string();
+            self.event((SCRIPT, "uncaught exception"), EventKind::Uncaught { document: document.clone(), error: text.clone() });
+            self.uncaught.push(ConsoleLine { document, text });
+        }
+    }
+
+    /// Runs a statement list in `doc`, returning the first exception thrown.
+    pub fn run_ops(&mut self, doc: DocId, script: ScriptId) -> Result<(), JsValue> {
+        let ops = self.program.ops(script);
+        for op in ops {
+            self.run_op(doc, op)?;
+        }
+        Ok(())
+    }
+
+    fn run_op(&mut self, doc: DocId, op: &Op) -> Result<(), JsValue> {
+        match op {
+            Op::Log(text) => {
+                let document = self.label(doc);
+                self.event(("console", "log"), EventKind::Console { document: document.clone(), text: text.clone() });
+                self.console.push(ConsoleLine { document, text: text.clone() });
+            }
+            Op::RegisterTool { document, tool, exposed_to, signal, as_ } => {
+                let this = self.model_context_of(doc, document.as_deref(), "registerTool")?;
+                self.model_context_register_tool(
+                    this,
+                    RegisterToolArgs { tool: *tool, exposed_to: exposed_to.clone(), signal: *signal, as_: *as_ },
+                );
+            }
+            Op::GetTools { document, from_origins, as_ } => {
+                let this = self.model_context_of(doc, document.as_deref(), "getTools")?;
+                self.model_context_get_tools(this, from_origins.as_deref(), *as_);
+            }
+            Op::ExecuteTool { document, tool, input_object, signal, as_ } => {
+                let this = self.model_context_of(doc, document.as_deref(), "executeTool")?;
+                let tool = self.registered_tool_argument(tool)?;
+                let signal = match signal {
+                    Some(slot) => Some(self.controller_or_throw(*slot)?),
+                    None => None,
+                };
+                self.model_context_execute_tool(this, tool, input_object, signal, *as_);
+            }
+            Op::NewAbortController(slot) => {
+                let name = self.program.controller_names[slot.0 as usize].clone();
+                let id = self.world.new_abort_controller(doc, Some(name));
+                self.controller_slots[slot.0 as usize] = Some(id);
+            }
+            Op::Abort { controller, reason } => {
+                let signal = self.controller_or_throw(*controller)?;
+                let name = &self.program.controller_names[controller.0 as usize];
+                self.note(("DOM", "AbortController abort()"), format!("{name}.abort()"));
+                self.signal_abort(signal, reason.clone(), ("DOM", "signal abort 4.3"));
+            }
+            Op::SetTimeout { ms, body } => {
+                self.note(("HTML", "setTimeout"), format!("timer set for {ms} ms"));
+                self.world.run_steps_after_a_timeout(doc, *ms, Work::Timer { doc, script: *body });
+            }
+            Op::Then { promise, on_fulfilled, on_rejected } => {
+                let p = self.promise_or_throw(*promise)?;
+                self.world.react(p, Work::Then { doc, promise: p, on_fulfilled: *on_fulfilled, on_rejected: *on_rejected });
+            }
+            Op::OnToolchange { target, body } => {
+                let this = self.model_context_of(doc, target.as_deref(), "ontoolchange")?;
+                self.model_contexts[this.index()].ontoolchange = Some((doc, *body));
+            }
+            Op::OnAbort { controller, body } => {
+                let signal = self.controller_or_throw(*controller)?;
+                self.world.signals[signal.index()].listeners.push(Work::AbortListener { doc, script: *body });
+            }
+            Op::Throw { name, message } => {
+                return Err(if browser::value::DOM_EXCEPTION_NAMES.contains(&name.as_str()) {
+                    JsValue::DomException { name: name.clone(), message: message.clone() }
+                } else {
+                    JsValue::Error { name: name.clone(), message: message.clone() }
+                });
+            }
+            Op::Navigate(id) => {
+                let spec = self.program.navigations[id.0 as usize].clone();
+                self.navigate(&spec).map_err(|e| JsValue::type_error(e.to_string()))?;
+            }
+            Op::RemoveIframe(name) => {
+                let nav = self.nav_by_name[name];
+                if self.world.nav(nav).container_document != Some(doc) {
+                    return Err(JsValue::type_error(format!("iframe {name} is not in this document")));
+                }
+                self.remove_iframe(nav);
+            }
+            Op::EnterBfcache(_) | Op::RestoreFromBfcache(_) => {
+                return Err(JsValue::type_error("the back/forward cache is the user's: use it in `user` steps"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `document.modelContext` of the script's own document, or of another document the script
+    /// reaches as `iframe.contentDocument` / `parent.document` (same origin, same event loop).
+    fn model_context_of(&mut self, doc: DocId, document: Option<&str>, member: &str) -> Result<DocId, JsValue> {
+        let target = match document {
+            None => doc,
+            Some(name) => {
+                let nav = self.nav_by_name.get(name).copied();
+                let Some(target) = nav.and_then(|n| self.world.nav(n).active_document) else {
+                    return Err(JsValue::type_error(format!("navigable {name} has no document")));
+                };
+                let (d, t) = (self.world.doc(doc), self.world.doc(target));
+                if target != doc && (!d.origin.same_origin(&t.origin) || d.event_loop != t.event_loop) {
+                    let (from, to) = (d.label.clone(), t.label.clone());
+                    self.note((SCRIPT, "cross-origin access"), format!("{from} cannot reach {to}'s document"));
+                    return Err(JsValue::DomException {
+                        name: "SecurityError".into(),
+                        message: format!("Blocked a frame from accessing the cross-origin document {to}"),
+                    });
+                }
+                target
+            }
+        };
+        // [SecureContext]: `document.modelContext` is undefined outside secure contexts.
+        if !self.world.doc(target).secure_context {
+            self.note(("WebIDL", "[SecureContext]"), format!("{} is not a secure context: document.modelContext is undefined", self.label(target)));
+            return Err(JsValue::type_error(format!("Cannot read properties of undefined (reading '{member}')")));
+        }
+        Ok(target)
+    }
+
+    fn controller_or_throw(&mut self, slot: ControllerSlot) -> Result<browser::SignalId, JsValue> {
+        self.controller(slot).ok_or_else(|| {
+            let name = &self.program.controller_names[slot.0 as usize];
+            JsValue::Error { name: "ReferenceError".into(), message: format!("{name} is not defined") }
+        })
+    }
+
+    fn promise_or_throw(&mut self, slot: PromiseSlot) -> Result<browser::PromiseId, JsValue> {
+        self.promise_slots[slot.0 as usize].ok_or_else(|| {
+            let name = &self.program.promise_names[slot.0 as usize];
+            JsValue::Error { name: "ReferenceError".into(), message: format!("{name} is not defined") }
+        })
+    }
+
+    /// The `RegisteredTool` a script passes to `executeTool`.
+    fn registered_tool_argument(&mut self, tool: &ToolRef) -> Result<RegisteredToolArg, JsValue> {
+        match tool {
+            ToolRef::Dictionary { name, origin, window, .. } => {
+                let nav = self.nav_by_name.get(window).copied();
+                let Some(doc) = nav.and_then(|n| self.world.nav(n).active_document) else {
+                    return Err(JsValue::type_error(format!("navigable {window} has no window")));
+                };
+                Ok(RegisteredToolArg { name: name.clone(), origin: origin.clone(), window: doc })
+            }
+            ToolRef::FromGetTools { promise, name } => {
+                let p = self.promise_or_throw(*promise)?;
+                let label = self.program.promise_names[promise.0 as usize].clone();
+                let tools = match &self.world.promises[p.index()].state {
+                    PromiseState::Fulfilled(JsValue::Array(items)) => items.clone(),
+                    _ => {
+                        return Err(JsValue::type_error(format!(
+                            "{label} is not a fulfilled getTools() result (use executeTool inside `then` of {label})"
+                        )))
+                    }
+                };
+                let member = |v: &JsValue, key: &str| match v {
+                    JsValue::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
+                    _ => None,
+                };
+                let found = tools.iter().find(|t| member(t, "name") == Some(JsValue::string(name)));
+                let Some(found) = found else {
+                    self.note((EXECUTE_TOOL, "argument"), format!("{label} has no tool named {name:?}"));
+                    return Err(JsValue::type_error("Cannot read properties of undefined (reading 'name')"));
+                };
+                let origin = match member(found, "origin") {
+                    Some(JsValue::String(s)) => s,
+                    _ => String::new(),
+                };
+                let window = match member(found, "window") {
+                    Some(JsValue::Window(d)) => DocId(d),
+                    _ => return Err(JsValue::type_error("RegisteredTool has no window")),
+                };
+                Ok(RegisteredToolArg { name: name.clone(), origin, window })
+            }
+        }
+    }
+
+    /// Runs the `index`-th user step.
+    pub fn run_user_step(&mut self, script: ScriptId, index: u32) -> Result<(), RunError> {
+        let op = self.program.ops(script)[index as usize].clone();
+        match &op {
+            Op::Navigate(id) => {
+                let spec = self.program.navigations[id.0 as usize].clone();
+                self.navigate(&spec)
+            }
+            Op::RemoveIframe(name) => {
+                let nav = self.nav_by_name[name];
+                self.remove_iframe(nav);
+                Ok(())
+            }
+            Op::EnterBfcache(name) => {
+                let nav = self.nav_by_name[name];
+                self.enter_bfcache(nav);
+                Ok(())
+            }
+            Op::RestoreFromBfcache(name) => {
+                let nav = self.nav_by_name[name];
+                self.restore_from_bfcache(nav);
+                Ok(())
+            }
+            _ => Err(RunError::Scenario(format!(
+                "user step {} is a script statement; user steps can navigate, removeIframe, enterBfcache and restoreFromBfcache",
+                index + 1
+            ))),
+        }
+    }
+
+    pub fn describe_user_step(&self, script: ScriptId, index: u32) -> String {
+        match &self.program.ops(script)[index as usize] {
+            Op::Navigate(id) => {
+                let spec = &self.program.navigations[id.0 as usize];
+                format!("navigate {} to {}", spec.navigable, spec.document.url)
+            }
+            Op::RemoveIframe(n) => format!("remove iframe {n}"),
+            Op::EnterBfcache(n) => format!("{n}'s document enters the back/forward cache"),
+            Op::RestoreFromBfcache(n) => format!("{n}'s document is restored from the back/forward cache"),
+            _ => "script statement".to_string(),
+        }
+    }
+
+    /// True when the document is still around to run script.
+    pub fn is_alive(&self, doc: DocId) -> bool {
+        self.world.doc(doc).state != DocumentState::Destroyed
+    }
+
+    /// For assertions in tests: the context now running.
+    pub fn current_context(&self) -> Context {
+        self.context
+    }
+}

@@ -1,0 +1,580 @@
+//! The simulator: a `World` of WebMCP steps, the model contexts and pending-execution maps the
+//! spec adds to it, the run loop that asks a `Chooser` which lane goes next, and the trace.
+
+use std::collections::BTreeMap;
+
+use browser::{
+    ContainerAttributes, DocId, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode,
+    PromiseId, PromiseState, SignalId, TaskSource, Unit, World,
+};
+use sched::{ChooseError, Chooser};
+use trace::{Cite, ConsoleLine, Event, EventKind, Finding, Outcome, PromiseOutcome};
+
+use crate::program::{ControllerSlot, DocSpec, FrameSpec, Program, PromiseSlot, ScriptId, Settle, ToolDictId};
+
+/// A unique internal value identifying one tool execution.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Uuid(pub u32);
+
+/// A spec citation: algorithm name and step number.
+pub type Step = (&'static str, &'static str);
+
+pub fn cite(step: Step) -> Cite {
+    Cite::new(step.0, step.1)
+}
+
+/// WebMCP "annotations" struct (with the seeds' consequential hint).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Annotations {
+    pub read_only_hint: bool,
+    pub untrusted_content_hint: bool,
+    pub consequential_hint: bool,
+}
+
+/// WebMCP "tool definition".
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ToolDefinition {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub input_schema: String,
+    /// The execute steps: the imperative execute steps given this `ModelContextTool`.
+    pub execute: ToolDictId,
+    pub annotations: Option<Annotations>,
+    pub exposed_origins: Vec<browser::Origin>,
+}
+
+/// WebMCP "model context" (a `ModelContext`'s internal context) plus the object's event handler.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ModelContext {
+    /// tool map: name → tool definition, in insertion order.
+    pub tool_map: Vec<(String, ToolDefinition)>,
+    /// local pending tool executions map: uuid → abort controller.
+    pub local_pending_tool_executions: Vec<(Uuid, SignalId)>,
+    /// `ontoolchange`.
+    pub ontoolchange: Option<(DocId, ScriptId)>,
+}
+
+impl ModelContext {
+    pub fn tool(&self, name: &str) -> Option<&ToolDefinition> {
+        self.tool_map.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+}
+
+/// Who is waiting for an execution's result.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Caller {
+    Document(DocId),
+    /// The browser's agent (agent call number).
+    Agent(u32),
+}
+
+/// A pending tool execution's completion steps, as data.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CompletionSteps {
+    /// executeTool 15.10, settling `promise` in the caller document.
+    ExecuteTool { target: DocId, caller: DocId, promise: PromiseId, uuid: Uuid },
+    /// An agent-initiated call (see docs/model.md): the result goes back to the AI agent queue.
+    Agent { target: DocId, call: u32, uuid: Uuid },
+}
+
+/// WebMCP "pending tool execution".
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PendingToolExecution {
+    pub caller_document: Caller,
+    pub target_document: DocId,
+    pub tool_name: String,
+    pub completion_steps: CompletionSteps,
+}
+
+/// Every unit of work, as data: tasks, microtasks, in-parallel blocks, abort algorithms,
+/// promise reactions, agent and user steps.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Work {
+    /// Run a document's script (HTML: the parser runs it from a networking task).
+    RunScript { doc: DocId, script: ScriptId },
+    /// A `setTimeout` callback.
+    Timer { doc: DocId, script: ScriptId },
+    /// Settle a tool's own promise after a timer (`"result": {"after": …}`).
+    SettleLater { promise: PromiseId, settle: Settle },
+    /// `promise.then(onFulfilled, onRejected)` in `doc`.
+    Then { doc: DocId, promise: PromiseId, on_fulfilled: ScriptId, on_rejected: ScriptId },
+    /// Resolve or reject a promise (a queued task's whole body).
+    SettlePromise { promise: PromiseId, result: Result<JsValue, JsValue>, step: Step },
+    /// registerTool 21.
+    RegisterToolInParallel { tool_owner: DocId, exposed_origins: Vec<browser::Origin>, promise: PromiseId },
+    /// unregister a tool 7.
+    NotifyInParallel { tool_owner: DocId, exposed_origins: Vec<browser::Origin> },
+    /// notify documents of a tool change 3.3: fire `toolchange`.
+    FireToolchange { doc: DocId },
+    /// getTools 9.
+    GetToolsInParallel { requestor: DocId, from_origins: Vec<browser::Origin>, promise: PromiseId },
+    /// executeTool 15.
+    ExecuteToolInParallel {
+        caller: DocId,
+        target: DocId,
+        expected_target_origin: browser::Origin,
+        tool_name: String,
+        input_arguments: String,
+        promise: PromiseId,
+        uuid: Uuid,
+    },
+    /// executeTool 15.13: the tool execute steps, on the target's event loop.
+    ToolExecuteSteps { tool_name: String, target: DocId, input_arguments: String, completion: CompletionSteps, uuid: Uuid },
+    /// The imperative execute steps' reaction to toolPromise (step 9).
+    ReactToToolPromise { target: DocId, tool_promise: PromiseId, completion: CompletionSteps, uuid: Uuid },
+    /// Run completion steps in a new in-parallel block (variant `completion-steps-in-parallel`).
+    CompletionInParallel { completion: CompletionSteps, result: Option<String>, success: bool },
+    /// executeTool 14.4.2: cancel a pending tool execution, in parallel.
+    CancelInParallel { traversable: NavId, uuid: Uuid },
+    /// cancel a pending tool execution 6: the task on the target's event loop.
+    CancelLocal { target: DocId, uuid: Uuid },
+    /// This spec's unloading document cleanup steps 2.
+    UnloadCleanupInParallel { document: DocId, traversable: NavId },
+    // Abort algorithms.
+    /// registerTool 18.3.
+    AbortUnregister { model_context: DocId, tool_name: String, promise: PromiseId, signal: SignalId },
+    /// executeTool 14.4.
+    AbortExecution { promise: PromiseId, signal: SignalId, traversable: NavId, uuid: Uuid },
+    /// A tool that rejects its promise with the signal's reason when aborted.
+    AbortRejectsToolPromise { promise: PromiseId, signal: SignalId },
+    /// An `abort` event listener running a script in `doc`.
+    AbortListener { doc: DocId, script: ScriptId },
+    /// A user step.
+    User { script: ScriptId, index: u32 },
+    /// An agent step.
+    Agent { index: u32 },
+    /// The agent receives a tool call's result.
+    AgentResult { call: u32, result: Option<String>, success: bool },
+}
+
+/// How a run ended early.
+#[derive(Debug)]
+pub enum RunError {
+    /// The chooser could not pick (a replayed schedule diverged).
+    Choose(ChooseError),
+    /// The scenario asks for something the simulator does not model.
+    NotModelled(String),
+    /// The scenario asks for something impossible (bad header, unknown variant …).
+    Scenario(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Choose(e) => write!(f, "{e}"),
+            RunError::NotModelled(m) => write!(f, "not modelled: {m}"),
+            RunError::Scenario(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Limits that keep every run finite.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_units: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_units: 10_000 }
+    }
+}
+
+/// Where the steps now running are.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Context {
+    EventLoop(LoopId),
+    InParallel,
+    AgentQueue,
+    User,
+    Setup,
+}
+
+/// The simulator state.
+pub struct Sim<'p> {
+    pub program: &'p Program,
+    pub world: World<Work>,
+    /// Each document's associated ModelContext's internal context (by document index).
+    pub model_contexts: Vec<ModelContext>,
+    /// Each traversable's pending tool executions map (by navigable index; empty for non-traversables).
+    pub pending_tool_executions: BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>,
+    pub promise_slots: Vec<Option<PromiseId>>,
+    pub controller_slots: Vec<Option<SignalId>>,
+    /// Labels of API promises, for the outcome (promise → label).
+    pub promise_labels: BTreeMap<PromiseId, String>,
+    next_uuid: u32,
+    pub nav_by_name: BTreeMap<String, NavId>,
+    /// Each document's script (by document index).
+    pub script_of: Vec<ScriptId>,
+    pub context: Context,
+    // Trace.
+    pub units: Vec<trace::Unit>,
+    events: Vec<Event>,
+    pub console: Vec<ConsoleLine>,
+    pub uncaught: Vec<ConsoleLine>,
+    pub findings: Vec<Finding>,
+    pub agent_calls: u32,
+    pub agent_results: Vec<String>,
+    pub latest_observation: BTreeMap<NavId, Vec<(DocId, Vec<String>)>>,
+}
+
+impl<'p> Sim<'p> {
+    /// Builds the world from the program: tabs, frame trees, documents, and their scripts queued.
+    pub fn new(program: &'p Program) -> Result<Sim<'p>, RunError> {
+        let mode = match program.parallel {
+            scenario::ParallelModel::Unordered => ParallelMode::Unordered,
+            scenario::ParallelModel::Fifo => ParallelMode::Fifo,
+        };
+        let mut sim = Sim {
+            program,
+            world: World::new(mode),
+            model_contexts: Vec::new(),
+            pending_tool_executions: BTreeMap::new(),
+            promise_slots: vec![None; program.promise_names.len()],
+            controller_slots: vec![None; program.controller_names.len()],
+            promise_labels: BTreeMap::new(),
+            next_uuid: 0,
+            nav_by_name: BTreeMap::new(),
+            script_of: Vec::new(),
+            context: Context::Setup,
+            units: Vec::new(),
+            events: Vec::new(),
+            console: Vec::new(),
+            uncaught: Vec::new(),
+            findings: Vec::new(),
+            agent_calls: 0,
+            agent_results: Vec::new(),
+            latest_observation: BTreeMap::new(),
+        };
+        for tab in &program.tabs {
+            let nav = sim.world.create_navigable(&tab.id, None, ContainerAttributes::default());
+            sim.nav_by_name.insert(tab.id.clone(), nav);
+            sim.pending_tool_executions.insert(nav, Vec::new());
+            sim.create_document_tree(nav, &tab.document)?;
+        }
+        // Scripts are queued after the whole tree exists, parents before children.
+        let docs: Vec<DocId> = (0..sim.world.documents.len() as u32).map(DocId).collect();
+        for doc in docs {
+            sim.queue_script(doc);
+        }
+        for (index, _) in sim.program.ops(program.user).iter().enumerate() {
+            sim.world.user_queue.push_back(Work::User { script: program.user, index: index as u32 });
+        }
+        for index in 0..program.agent.len() {
+            sim.world.enqueue_on_agent_queue(Work::Agent { index: index as u32 });
+        }
+        sim.context = Context::User;
+        Ok(sim)
+    }
+
+    /// Creates the document described by `spec` in `nav`, then its iframes (without queuing scripts).
+    pub fn create_document_tree(&mut self, nav: NavId, spec: &DocSpec) -> Result<DocId, RunError> {
+        let url = url::Url::parse(&spec.url).map_err(|e| RunError::Scenario(format!("url {:?}: {e}", spec.url)))?;
+        let header = |name: &str| {
+            spec.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string())
+        };
+        let oac = header("Origin-Agent-Cluster");
+        let requests_origin_keyed = oac.as_deref() != Some("?0") && !spec.sets_document_domain;
+        let pp = header("Permissions-Policy");
+        let doc = self
+            .world
+            .create_document(nav, DocumentInit { url: &url, permissions_policy: pp.as_deref(), requests_origin_keyed })
+            .map_err(|e| match e {
+                browser::WorldError::BadPermissionsPolicy(m) => {
+                    RunError::Scenario(format!("document {}: Permissions-Policy header: {m}", spec.url))
+                }
+            })?;
+        self.model_contexts.push(ModelContext::default());
+        self.script_of.push(spec.script);
+        for frame in &spec.frames {
+            self.create_iframe(doc, frame)?;
+        }
+        Ok(doc)
+    }
+
+    fn create_iframe(&mut self, container_document: DocId, frame: &FrameSpec) -> Result<NavId, RunError> {
+        let attrs = ContainerAttributes { allow: frame.allow.clone(), sandbox: frame.sandbox.clone() };
+        let nav = self.world.create_navigable(&frame.id, Some(container_document), attrs);
+        self.nav_by_name.insert(frame.id.clone(), nav);
+        self.create_document_tree(nav, &frame.document)?;
+        Ok(nav)
+    }
+
+    /// Queues a document's script on the networking task source.
+    pub fn queue_script(&mut self, doc: DocId) {
+        let script = self.script_of[doc.index()];
+        if !self.program.ops(script).is_empty() {
+            self.world.queue_global_task(TaskSource::Networking, doc, Work::RunScript { doc, script });
+        }
+    }
+
+    pub fn new_uuid(&mut self) -> Uuid {
+        self.next_uuid += 1;
+        Uuid(self.next_uuid)
+    }
+
+    pub fn label(&self, doc: DocId) -> String {
+        self.world.doc(doc).label.clone()
+    }
+
+    pub fn promise_label(&self, p: PromiseId) -> String {
+        match self.promise_labels.get(&p) {
+            Some(l) => l.clone(),
+            None => format!("promise#{}", p.0),
+        }
+    }
+
+    /// Creates an API promise in `realm`, labelled by its `as` name or `method#N`.
+    pub fn api_promise(&mut self, realm: DocId, method: &str, as_: Option<PromiseSlot>) -> PromiseId {
+        let label = match as_ {
+            Some(slot) => self.program.promise_names[slot.0 as usize].clone(),
+            None => {
+                let n = self.promise_labels.values().filter(|l| l.starts_with(&format!("{method}#"))).count();
+                format!("{method}#{}", n + 1)
+            }
+        };
+        let p = self.world.new_promise(realm, Some(label.clone()));
+        self.promise_labels.insert(p, label);
+        if let Some(slot) = as_ {
+            self.promise_slots[slot.0 as usize] = Some(p);
+        }
+        p
+    }
+
+    pub fn controller(&self, slot: ControllerSlot) -> Option<SignalId> {
+        self.controller_slots[slot.0 as usize]
+    }
+
+    // --- Trace ------------------------------------------------------------------------------
+
+    pub fn event(&mut self, step: Step, kind: EventKind) {
+        self.events.push(Event { cite: cite(step), kind });
+    }
+
+    pub fn note(&mut self, step: Step, message: impl Into<String>) {
+        self.event(step, EventKind::Note { message: message.into() });
+    }
+
+    pub fn interpretation(&mut self, step: Step, message: impl Into<String>) {
+        self.event(step, EventKind::Interpretation { message: message.into() });
+    }
+
+    /// Checks a spec `Assert:`. A failure is a finding about the spec: recorded, and the steps go on.
+    pub fn spec_assert(&mut self, holds: bool, step: Step, message: &str) {
+        if !holds {
+            self.event(step, EventKind::AssertFailed { message: message.to_string() });
+            self.findings.push(Finding { unit: self.units.len(), cite: cite(step), message: message.to_string() });
+        }
+    }
+
+    pub fn assert_in_parallel(&mut self, step: Step) {
+        let holds = self.context == Context::InParallel;
+        self.spec_assert(holds, step, "these steps are running in parallel");
+    }
+
+    pub fn assert_on_event_loop_of(&mut self, doc: DocId, step: Step) {
+        let holds = self.context == Context::EventLoop(self.world.doc(doc).event_loop);
+        let msg = format!("these steps are running on {}'s relevant agent's event loop", self.label(doc));
+        self.spec_assert(holds, step, &msg);
+    }
+
+    /// HTML "queue a global task" with a trace event.
+    pub fn queue_global_task(&mut self, source: TaskSource, doc: DocId, work: Work, step: Step) {
+        let el = self.world.doc(doc).event_loop;
+        let lane = format!("{}.{}", self.world.event_loops[el.index()].label, source.label());
+        let document = Some(self.label(doc));
+        self.event(step, EventKind::Queued { lane, document });
+        self.world.queue_global_task(source, doc, work);
+    }
+
+    /// HTML "in parallel" with a trace event.
+    pub fn in_parallel(&mut self, work: Work, step: Step) {
+        let id = self.world.start_in_parallel(work);
+        let lane = match self.world.parallel_mode {
+            ParallelMode::Unordered => format!("par#{id}"),
+            ParallelMode::Fifo => "par".to_string(),
+        };
+        self.event(step, EventKind::InParallel { lane });
+    }
+
+    /// WebIDL resolve / reject, tracing a settlement or the no-op of settling twice.
+    pub fn settle(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>, step: Step) {
+        let attempted = describe_settlement(&result);
+        let label = self.promise_label(promise);
+        if self.world.settle_promise(promise, result) {
+            if self.promise_labels.contains_key(&promise) {
+                self.event(step, EventKind::Settled { promise: label, state: attempted });
+            }
+        } else {
+            self.event(step, EventKind::SettleNoOp { promise: label, attempted });
+        }
+    }
+
+    /// WebIDL "a promise rejected with".
+    pub fn rejected_promise(&mut self, realm: DocId, method: &str, as_: Option<PromiseSlot>, error: JsValue, step: Step) -> PromiseId {
+        let p = self.api_promise(realm, method, as_);
+        self.settle(p, Err(error), step);
+        p
+    }
+
+    // --- The run loop -----------------------------------------------------------------------
+
+    /// Runs until quiescence (or the unit limit), asking `chooser` at every choice point.
+    pub fn run(&mut self, chooser: &mut dyn Chooser, limits: Limits) -> Result<(), RunError> {
+        loop {
+            if self.units.len() >= limits.max_units {
+                return Ok(());
+            }
+            let lanes = self.world.runnable_lanes();
+            if lanes.is_empty() {
+                match self.world.advance_time() {
+                    Some(t) => {
+                        self.record_unit("time".into(), Vec::new(), None, format!("virtual time advances to {t} ms"), ("HTML", "run steps after a timeout"));
+                        continue;
+                    }
+                    None => return Ok(()),
+                }
+            }
+            let (index, choice_among) = if lanes.len() == 1 {
+                (0, Vec::new())
+            } else {
+                let labels: Vec<sched::Lane> = lanes.iter().map(|(l, _)| l.clone()).collect();
+                let i = chooser.choose(&labels).map_err(RunError::Choose)?;
+                (i, labels.iter().map(|l| l.to_string()).collect())
+            };
+            let (lane, lane_ref) = lanes[index].clone();
+            let Some(unit) = self.world.take(lane_ref) else {
+                return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
+            };
+            self.run_unit(lane.to_string(), choice_among, unit, lane_ref)?;
+        }
+    }
+
+    fn run_unit(&mut self, lane: String, choice_among: Vec<String>, unit: Unit<Work>, lane_ref: LaneRef) -> Result<(), RunError> {
+        let _ = lane_ref;
+        match unit {
+            Unit::Task { event_loop, task, .. } => {
+                self.context = Context::EventLoop(event_loop);
+                let (what, step) = self.describe(&task.steps);
+                let doc = task.document.map(|d| self.label(d));
+                self.run_work(task.steps)?;
+                self.perform_a_microtask_checkpoint(event_loop)?;
+                self.record_unit(lane, choice_among, doc, what, step);
+            }
+            Unit::Parallel { steps, .. } => {
+                self.context = Context::InParallel;
+                let (what, step) = self.describe(&steps);
+                self.run_work(steps)?;
+                self.record_unit(lane, choice_among, None, what, step);
+            }
+            Unit::Agent(steps) => {
+                self.context = Context::AgentQueue;
+                let (what, step) = self.describe(&steps);
+                self.run_work(steps)?;
+                self.record_unit(lane, choice_among, None, what, step);
+            }
+            Unit::User(steps) => {
+                self.context = Context::User;
+                let (what, step) = self.describe(&steps);
+                self.run_work(steps)?;
+                self.record_unit(lane, choice_among, None, what, step);
+            }
+        }
+        self.context = Context::User;
+        Ok(())
+    }
+
+    /// HTML "perform a microtask checkpoint": run every queued microtask, including ones queued
+    /// meanwhile.
+    fn perform_a_microtask_checkpoint(&mut self, el: LoopId) -> Result<(), RunError> {
+        while let Some(work) = self.world.take_microtask(el) {
+            let (what, step) = self.describe(&work);
+            self.event(step, EventKind::Note { message: format!("microtask: {what}") });
+            self.run_work(work)?;
+        }
+        Ok(())
+    }
+
+    fn record_unit(&mut self, lane: String, choice_among: Vec<String>, document: Option<String>, what: String, step: Step) {
+        let events = std::mem::take(&mut self.events);
+        self.units.push(trace::Unit {
+            index: self.units.len(),
+            time: self.world.now,
+            lane,
+            choice_among,
+            document,
+            what,
+            cite: cite(step),
+            events,
+        });
+    }
+
+    /// The observable outcome of the run so far.
+    pub fn outcome(&self, stopped_by_limit: bool) -> Outcome {
+        let mut promises = Vec::new();
+        for (p, label) in &self.promise_labels {
+            let promise = &self.world.promises[p.index()];
+            let state = match &promise.state {
+                PromiseState::Pending => "pending".to_string(),
+                PromiseState::Fulfilled(v) => format!("fulfilled({v})"),
+                PromiseState::Rejected(e) => format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| e.to_string())),
+            };
+            promises.push(PromiseOutcome { promise: label.clone(), document: self.label(promise.realm), state });
+        }
+        let mut tool_maps = Vec::new();
+        for (i, mc) in self.model_contexts.iter().enumerate() {
+            let doc = self.world.doc(DocId(i as u32));
+            if doc.state == DocumentState::Destroyed && mc.tool_map.is_empty() {
+                continue;
+            }
+            tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.clone()).collect()));
+        }
+        Outcome {
+            console: self.console.clone(),
+            promises,
+            tool_maps,
+            uncaught: self.uncaught.clone(),
+            findings: self.findings.clone(),
+            agent: Vec::new(),
+            end: self.end_state(stopped_by_limit),
+        }
+    }
+
+    fn end_state(&self, stopped_by_limit: bool) -> String {
+        if stopped_by_limit {
+            return format!("stopped: unit limit reached ({} units); the run may not be finished", self.units.len());
+        }
+        let waiting = self.world.waiting_tasks();
+        if waiting.is_empty() {
+            return "quiescent".to_string();
+        }
+        let mut by_doc: BTreeMap<String, usize> = BTreeMap::new();
+        for (_, _, t) in waiting {
+            let key = match t.document {
+                Some(d) => {
+                    let doc = self.world.doc(d);
+                    let why = match doc.state {
+                        DocumentState::Bfcached => "in bfcache",
+                        DocumentState::Destroyed => "destroyed",
+                        DocumentState::Active => "not fully active",
+                    };
+                    format!("{} ({why})", doc.label)
+                }
+                None => "no document".to_string(),
+            };
+            *by_doc.entry(key).or_default() += 1;
+        }
+        let parts: Vec<String> = by_doc.into_iter().map(|(k, n)| format!("{n} task(s) of {k}")).collect();
+        format!("quiescent; waiting forever: {}", parts.join(", "))
+    }
+}
+
+pub fn describe_settlement(result: &Result<JsValue, JsValue>) -> String {
+    match result {
+        Ok(v) => format!("fulfilled({v})"),
+        Err(e) => format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| e.to_string())),
+    }
+}
