@@ -141,3 +141,35 @@ pub fn check_dir(dir: &Path, seeds: std::ops::Range<u64>) -> std::io::Result<Che
     }
     Ok(CheckReport { text, exit_code })
 }
+
+/// Throughput of seeded runs, measured with the wall clock (reported, never asserted).
+pub struct BenchReport {
+    pub runs: u64,
+    pub units: u64,
+    pub seconds: f64,
+}
+
+impl fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} runs, {} units in {:.3} s: {:.0} runs/s, {:.0} units/s",
+            self.runs,
+            self.units,
+            self.seconds,
+            self.runs as f64 / self.seconds,
+            self.units as f64 / self.seconds
+        )
+    }
+}
+
+/// Runs `program` over seeds `0..runs` and measures the rate.
+pub fn bench(program: &Program, runs: u64) -> Result<BenchReport, RunError> {
+    let start = std::time::Instant::now();
+    let mut units = 0;
+    for seed in 0..runs {
+        let trace = webmcp::run(program, &mut RandomChooser::new(seed), Limits::default())?;
+        units += trace.units.len() as u64;
+    }
+    Ok(BenchReport { runs, units, seconds: start.elapsed().as_secs_f64().max(1e-9) })
+}

@@ -43,6 +43,12 @@ enum Command {
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
     },
+    /// Measure runs per second: run SCENARIO over seeds 0..RUNS and print the rate.
+    Bench {
+        scenario: PathBuf,
+        #[arg(long, default_value_t = 10_000)]
+        runs: u64,
+    },
     /// Run every `.jsonc` scenario under DIR over a range of seeds and summarize the outcomes.
     Check {
         dir: PathBuf,
@@ -67,6 +73,22 @@ fn main() -> ExitCode {
                 }
             };
             one_run(&scenario, Driver::Replay(schedule), format, max_units)
+        }
+        Command::Bench { scenario, runs } => {
+            let program = match load_program(&scenario) {
+                Ok(p) => p,
+                Err(e) => return report_load_error(e),
+            };
+            match cli::bench(&program, runs) {
+                Ok(report) => {
+                    println!("{}: {report}", scenario.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {}: {e}", scenario.display());
+                    ExitCode::from(1)
+                }
+            }
         }
         Command::Check { dir, seeds } => {
             let Some((a, b)) = parse_range(&seeds) else {

@@ -267,7 +267,8 @@ impl<'s> Validator<'s> {
             "toolchange" => self.optional_navigable("target", on.target.as_deref()),
             "abort" => match &on.target {
                 Some(target) => self.within("target", |v| v.uses(Wants::Controller, target)),
-                None => self.problem(
+                None => self.problem_at(
+                    "target",
                     Anchor::Value,
                     "an `abort` handler needs a `target`".to_owned(),
                     Some(r#"name the AbortController whose signal it listens to: "target": "controller""#.to_owned()),
