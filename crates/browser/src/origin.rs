@@ -57,11 +57,7 @@ impl Origin {
             },
             // "file": Unfortunate as it is, this is left as an exercise to the reader. When in doubt, return a new opaque origin.
             // Deviation: every file: URL gets the tuple origin ("file", "", null) rather than an opaque one, because WebMCP's registerTool() and getTools() step 4 and executeTool() step 3 test the relevant settings object's origin's scheme for "file", and only a tuple origin has a scheme.
-            "file" => Origin::Tuple {
-                scheme: "file".to_owned(),
-                host: String::new(),
-                port: None,
-            },
+            "file" => Origin::Tuple { scheme: "file".to_owned(), host: String::new(), port: None },
             // Otherwise: Return a new opaque origin.
             _ => Origin::new_opaque(next_opaque),
         }
@@ -137,10 +133,7 @@ impl Origin {
                 // Step 2. If origin's host's registrable domain is null, then return (origin's scheme, origin's host).
                 // Step 3. Return (origin's scheme, origin's host's registrable domain).
                 let host = registrable_domain(host).unwrap_or(host).to_owned();
-                Site::SchemeAndHost {
-                    scheme: scheme.clone(),
-                    host,
-                }
+                Site::SchemeAndHost { scheme: scheme.clone(), host }
             }
         }
     }
@@ -174,10 +167,7 @@ impl Origin {
         // - origin's host ends with ".localhost" or ".localhost."
         // then return "Potentially Trustworthy".
         // The simulated user agent conforms to those rules.
-        if host == "localhost"
-            || host == "localhost."
-            || host.ends_with(".localhost")
-            || host.ends_with(".localhost.")
+        if host == "localhost" || host == "localhost." || host.ends_with(".localhost") || host.ends_with(".localhost.")
         {
             return true;
         }

@@ -33,10 +33,7 @@ pub const SUPPORTED_FEATURES: &[(&str, DefaultAllowlist)] = &[
 
 /// The default allowlist of `feature`, or `None` when the simulated user agent does not support it.
 pub fn default_allowlist(feature: &str) -> Option<DefaultAllowlist> {
-    SUPPORTED_FEATURES
-        .iter()
-        .find(|(name, _)| *name == feature)
-        .map(|(_, default)| *default)
+    SUPPORTED_FEATURES.iter().find(|(name, _)| *name == feature).map(|(_, default)| *default)
 }
 
 /// An allowlist: the special value `*`, or a set of items.
@@ -60,10 +57,7 @@ pub struct Allowlist {
 impl Allowlist {
     /// The special value `*`.
     fn special_value_star() -> Allowlist {
-        Allowlist {
-            star: true,
-            ..Allowlist::default()
-        }
+        Allowlist { star: true, ..Allowlist::default() }
     }
 
     /// Appends the origin of `element`, parsed as an absolute URL, to the ordered set of origins, unless the parse fails or the origin is opaque or already present.
@@ -143,11 +137,7 @@ fn construct_policy_from_dictionary(dictionary: &sfv::Dictionary) -> Policy {
                 sfv::BareItem::String(_) => vec![&item.bare_item],
                 _ => continue,
             },
-            sfv::ListEntry::InnerList(inner_list) => inner_list
-                .items
-                .iter()
-                .map(|item| &item.bare_item)
-                .collect(),
+            sfv::ListEntry::InnerList(inner_list) => inner_list.items.iter().map(|item| &item.bare_item).collect(),
         };
         let is_token = |element: &sfv::BareItem, name: &str| matches!(element, sfv::BareItem::Token(token) if token.as_str() == name);
         // Step 2.3. Let allowlist be a new allowlist.
@@ -203,10 +193,8 @@ pub fn parse_allow_attribute(value: &str) -> Policy {
     // Step 2. For each serialized-declaration returned by strictly splitting value on the delimiter U+003B (;):
     for serialized_declaration in value.split(';') {
         // Step 2.1. Let tokens be the result of splitting serialized-declaration on ASCII whitespace.
-        let tokens: Vec<&str> = serialized_declaration
-            .split(is_ascii_whitespace)
-            .filter(|token| !token.is_empty())
-            .collect();
+        let tokens: Vec<&str> =
+            serialized_declaration.split(is_ascii_whitespace).filter(|token| !token.is_empty()).collect();
         // Step 2.2. If tokens is an empty list, then continue.
         let Some((feature_name, targetlist)) = tokens.split_first() else {
             continue;
@@ -294,11 +282,7 @@ pub fn allowlist_matches(
     // Step 5. Let url be the result of calling the URL parser on the serialization of origin.
     // Step 6. For each permissions-source-expression item in the allowlist's expressions: if url matches item (CSP "Does url match expression in origin with redirect count?"), return true.
     // Deviation: the expressions are exact origins compared with same origin, because the simulator's parsers (following the Working Draft) store the origin of each parsed URL; wildcard subdomains and scheme-only sources are not modelled.
-    if allowlist
-        .origins
-        .iter()
-        .any(|item| item.same_origin(origin))
-    {
+    if allowlist.origins.iter().any(|item| item.same_origin(origin)) {
         return true;
     }
     // Step 7. Return false.
@@ -350,10 +334,7 @@ pub fn create_a_permissions_policy_for_a_navigable(
     }
     // Step 4. Let policy be a new permissions policy, with inherited policy inherited policy and declared policy a new ordered map.
     // Step 5. Return policy.
-    PermissionsPolicy {
-        inherited: inherited_policy,
-        declared: Policy::default(),
-    }
+    PermissionsPolicy { inherited: inherited_policy, declared: Policy::default() }
 }
 
 /// Creates a permissions policy for a navigable from a response whose `Permissions-Policy` header parsed to `declared` (pass `Policy::default()` when the header is absent or malformed).
@@ -386,31 +367,18 @@ pub fn create_a_permissions_policy(
 /// `container` is `None` for a top-level traversable.
 ///
 /// <https://w3c.github.io/webappsec-permissions-policy/#define-inherited-policy-in-container>
-pub fn define_an_inherited_policy(
-    feature: &str,
-    container: Option<&Container>,
-    origin: &Origin,
-) -> bool {
+pub fn define_an_inherited_policy(feature: &str, container: Option<&Container>, origin: &Origin) -> bool {
     // Step 1. If container is null, return "Enabled".
     let Some(container) = container else {
         return true;
     };
     // Step 2. If the result of executing Get feature value for origin on feature, container's node document, and container's node document's origin is "Disabled", return "Disabled".
-    if !get_feature_value_for_origin(
-        feature,
-        container.parent_policy,
-        container.parent_origin,
-        container.parent_origin,
-    ) {
+    if !get_feature_value_for_origin(feature, container.parent_policy, container.parent_origin, container.parent_origin)
+    {
         return false;
     }
     // Step 3. If the result of executing Get feature value for origin on feature, container's node document, and origin is "Disabled", return "Disabled".
-    if !get_feature_value_for_origin(
-        feature,
-        container.parent_policy,
-        container.parent_origin,
-        origin,
-    ) {
+    if !get_feature_value_for_origin(feature, container.parent_policy, container.parent_origin, origin) {
         return false;
     }
     // Step 4. Let container policy be the result of running Process permissions policy attributes on container.
@@ -419,12 +387,7 @@ pub fn define_an_inherited_policy(
     if let Some(allowlist) = container_policy.0.get(feature) {
         // Step 5.1. If the allowlist for feature in container policy matches origin, return "Enabled".
         // Step 5.2. Otherwise return "Disabled".
-        return allowlist_matches(
-            allowlist,
-            origin,
-            container.parent_origin,
-            Some(container.declared_origin),
-        );
+        return allowlist_matches(allowlist, origin, container.parent_origin, Some(container.declared_origin));
     }
     match default_allowlist(feature) {
         // Step 6. If feature's default allowlist is *, return "Enabled".

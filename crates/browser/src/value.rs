@@ -63,9 +63,15 @@ pub enum JsValue {
     /// The `Window` of a document, by the simulator's document index.
     Window(u32),
     /// A `DOMException` with a name from `DOM_EXCEPTION_NAMES`.
-    DomException { name: String, message: String },
+    DomException {
+        name: String,
+        message: String,
+    },
     /// An ECMAScript error object (`TypeError`, …).
-    Error { name: String, message: String },
+    Error {
+        name: String,
+        message: String,
+    },
 }
 
 impl JsValue {
@@ -111,9 +117,9 @@ impl JsValue {
             serde_json::Value::Bool(b) => JsValue::Bool(*b),
             serde_json::Value::Number(n) => JsValue::Number(Num(n.as_f64().unwrap_or(f64::NAN))),
             serde_json::Value::String(s) => JsValue::String(s.clone()),
-            serde_json::Value::Array(items) => JsValue::Array(
-                items.iter().map(JsValue::from_json_text).collect::<Result<_, _>>()?,
-            ),
+            serde_json::Value::Array(items) => {
+                JsValue::Array(items.iter().map(JsValue::from_json_text).collect::<Result<_, _>>()?)
+            }
             serde_json::Value::Object(map) => {
                 if let (1, Some(special)) = (map.len(), map.get("$js")) {
                     return special_value(special);
@@ -177,9 +183,7 @@ fn stringify(value: &JsValue, out: &mut String) -> Result<bool, JsValue> {
         JsValue::Number(Num(n)) if n.is_finite() => out.push_str(&number_to_string(*n)),
         JsValue::Number(_) => out.push_str("null"),
         JsValue::String(s) => out.push_str(&quote(s)),
-        JsValue::BigInt(_) => {
-            return Err(JsValue::type_error("Do not know how to serialize a BigInt"))
-        }
+        JsValue::BigInt(_) => return Err(JsValue::type_error("Do not know how to serialize a BigInt")),
         JsValue::Cycle | JsValue::Window(_) => {
             return Err(JsValue::type_error("Converting circular structure to JSON"))
         }
@@ -226,7 +230,7 @@ fn quote(s: &str) -> String {
 /// Infra "parse a JSON string to a JavaScript value"; an `Err` is the thrown SyntaxError.
 pub fn parse_a_json_string_to_a_javascript_value(text: &str) -> Result<JsValue, JsValue> {
     match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(v) => JsValue::from_json_text(&v).map_err(|e| JsValue::type_error(e)),
+        Ok(v) => JsValue::from_json_text(&v).map_err(JsValue::type_error),
         Err(e) => Err(JsValue::Error { name: "SyntaxError".to_string(), message: e.to_string() }),
     }
 }

@@ -218,7 +218,10 @@ struct Timer<S> {
 /// One runnable lane and the unit it would run.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum LaneRef {
-    Task { event_loop: LoopId, source: TaskSource },
+    Task {
+        event_loop: LoopId,
+        source: TaskSource,
+    },
     /// An unordered in-parallel block, by its sequence number.
     Parallel(u64),
     /// The browser-side FIFO parallel queue.
@@ -380,7 +383,9 @@ impl<S: Clone> World<S> {
             Origin::of_url(init.url, &mut self.next_opaque)
         };
         let declared = match init.permissions_policy {
-            Some(header) => policy::parse_permissions_policy_header(header).map_err(WorldError::BadPermissionsPolicy)?,
+            Some(header) => {
+                policy::parse_permissions_policy_header(header).map_err(WorldError::BadPermissionsPolicy)?
+            }
             None => Policy::default(),
         };
         let container_policy = nav.container.allow.as_deref().map(policy::parse_allow_attribute).unwrap_or_default();
@@ -453,11 +458,8 @@ impl<S: Clone> World<S> {
         if let Some(key) = self.historical_agent_cluster_keys.get(&(tab, origin.clone())) {
             return key.clone();
         }
-        let key = if requests_origin_keyed {
-            ClusterKey::Origin(origin.clone())
-        } else {
-            ClusterKey::Site(origin.site())
-        };
+        let key =
+            if requests_origin_keyed { ClusterKey::Origin(origin.clone()) } else { ClusterKey::Site(origin.site()) };
         self.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
         key
     }
@@ -766,3 +768,6 @@ impl<S: Clone> World<S> {
 fn source_index(source: TaskSource) -> usize {
     TaskSource::ALL.iter().position(|s| *s == source).unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests;

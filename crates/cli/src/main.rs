@@ -61,9 +61,7 @@ enum Command {
 fn main() -> ExitCode {
     let args = Args::parse();
     match args.command {
-        Command::Run { scenario, seed, format, max_units } => {
-            one_run(&scenario, Driver::Seed(seed), format, max_units)
-        }
+        Command::Run { scenario, seed, format, max_units } => one_run(&scenario, Driver::Seed(seed), format, max_units),
         Command::Replay { scenario, schedule, format, max_units } => {
             let schedule = match sched::Schedule::parse(&schedule) {
                 Ok(s) => s,

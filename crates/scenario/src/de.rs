@@ -62,11 +62,7 @@ impl<'de> de::Deserializer<'de> for Strict<'de> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -187,20 +183,14 @@ impl<'de> de::VariantAccess<'de> for Enum<'de> {
     fn unit_variant(self) -> Result<(), Error> {
         match self.value {
             None => Ok(()),
-            Some(_) => Err(Error::custom(format!(
-                "`{0}` takes no value: write \"{0}\"",
-                self.variant
-            ))),
+            Some(_) => Err(Error::custom(format!("`{0}` takes no value: write \"{0}\"", self.variant))),
         }
     }
 
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, Error> {
         match self.value {
             Some(value) => seed.deserialize(Strict(value)),
-            None => Err(Error::custom(format!(
-                "`{0}` needs a value: write {{\"{0}\": …}}",
-                self.variant
-            ))),
+            None => Err(Error::custom(format!("`{0}` needs a value: write {{\"{0}\": …}}", self.variant))),
         }
     }
 
@@ -212,18 +202,11 @@ impl<'de> de::VariantAccess<'de> for Enum<'de> {
         }
     }
 
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
         match self.value {
             Some(Value::Object(members)) => visit_object(members, visitor),
             Some(other) => Err(Error::invalid_type(unexpected(other), &visitor)),
-            None => Err(Error::custom(format!(
-                "`{0}` needs an object: write {{\"{0}\": {{…}}}}",
-                self.variant
-            ))),
+            None => Err(Error::custom(format!("`{0}` needs an object: write {{\"{0}\": {{…}}}}", self.variant))),
         }
     }
 }

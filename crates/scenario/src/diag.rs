@@ -50,11 +50,7 @@ impl Diagnostic {
             let number = self.line.to_string();
             let gutter = " ".repeat(number.len());
             // The caret line copies tabs from the source line so the caret lines up.
-            let pad: String = shown
-                .chars()
-                .take(caret_at)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
+            let pad: String = shown.chars().take(caret_at).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
             out.push_str(&format!("\n{gutter} |\n{number} | {shown}\n{gutter} | {pad}^"));
         }
         if let Some(hint) = &self.hint {

@@ -108,10 +108,7 @@ fn read_text(file: &str, path: &Path) -> Result<String, Diagnostic> {
         Diagnostic {
             line,
             column,
-            ..at_start(
-                "the file is not valid UTF-8".to_owned(),
-                Some("save the scenario as UTF-8 text"),
-            )
+            ..at_start("the file is not valid UTF-8".to_owned(), Some("save the scenario as UTF-8 text"))
         }
     })
 }
@@ -145,8 +142,8 @@ fn parse_ast<'t>(source: &Source<'_>, text: &'t str) -> Result<ast::Value<'t>, D
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let parsed = parse_to_ast(text, &CollectOptions::default(), &options)
-        .map_err(|error| syntax_error(source, &error))?;
+    let parsed =
+        parse_to_ast(text, &CollectOptions::default(), &options).map_err(|error| syntax_error(source, &error))?;
     parsed.value.ok_or_else(|| {
         source.at(
             text.len(),
@@ -195,10 +192,7 @@ fn too_deep_at(text: &str) -> Option<usize> {
                 }
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = text
-                    .get(i + 2..)
-                    .and_then(|rest| rest.find("*/"))
-                    .map_or(bytes.len(), |end| i + 2 + end + 1);
+                i = text.get(i + 2..).and_then(|rest| rest.find("*/")).map_or(bytes.len(), |end| i + 2 + end + 1);
             }
             b'{' | b'[' => {
                 depth += 1;
@@ -221,11 +215,16 @@ fn syntax_error(source: &Source<'_>, error: &ParseError) -> Diagnostic {
         K::ExpectedComma => Some("separate object members and array elements with commas"),
         K::ExpectedStringObjectProperty => Some(r#"write keys as double-quoted strings: "name": …"#),
         K::SingleQuotedStringsNotAllowed => Some("write strings in double quotes"),
-        K::UnexpectedWord | K::UnexpectedToken => word_hint(source.text().get(error.range().start..).unwrap_or_default()),
+        K::UnexpectedWord | K::UnexpectedToken => {
+            word_hint(source.text().get(error.range().start..).unwrap_or_default())
+        }
         K::HexadecimalNumbersNotAllowed
         | K::UnaryPlusNumbersNotAllowed
         | K::BareDecimalPointNumbersNotAllowed
         | K::NonFiniteNumbersNotAllowed => Some("write numbers as JSON does, e.g. 0.5 or 255"),
+        K::UnexpectedCloseBrace | K::UnexpectedCloseBracket => {
+            Some("brackets must pair up: an earlier `[` or `{` is still open, or this one is extra")
+        }
         K::UnterminatedObject => Some("this `{` has no matching `}`"),
         K::UnterminatedArray => Some("this `[` has no matching `]`"),
         K::UnterminatedCommentBlock => Some("close the comment with `*/`"),
@@ -312,18 +311,15 @@ fn to_json(
 
 /// Deserializes the JSON into a `Scenario`; a failure points at the value, the unknown key, or
 /// the object that misses a field.
-fn deserialize(
-    source: &Source<'_>,
-    root: &ast::Value<'_>,
-    json: &serde_json::Value,
-) -> Result<Scenario, Diagnostic> {
+fn deserialize(source: &Source<'_>, root: &ast::Value<'_>, json: &serde_json::Value) -> Result<Scenario, Diagnostic> {
     serde_path_to_error::deserialize(Strict(json)).map_err(|error| {
         let mut path = JsonPath::root();
         for segment in error.path() {
             match segment {
                 serde_path_to_error::Segment::Seq { index } => path.push_index(*index),
-                serde_path_to_error::Segment::Map { key }
-                | serde_path_to_error::Segment::Enum { variant: key } => path.push_key(key),
+                serde_path_to_error::Segment::Map { key } | serde_path_to_error::Segment::Enum { variant: key } => {
+                    path.push_key(key)
+                }
                 serde_path_to_error::Segment::Unknown => break,
             }
         }
@@ -344,9 +340,7 @@ fn describe_serde_error(
             continue;
         };
         let name = rest.split('`').next().unwrap_or_default();
-        let names_a_key = |value: &ast::Value<'_>| {
-            matches!(value, ast::Value::Object(object) if object.properties.iter().any(|p| p.name.as_str() == name))
-        };
+        let names_a_key = |value: &ast::Value<'_>| matches!(value, ast::Value::Object(object) if object.properties.iter().any(|p| p.name.as_str() == name));
         let is_last = path.last() == Some(&Segment::Key(name.to_owned()));
         if !is_last && value_at(root, path).is_some_and(names_a_key) {
             path.push_key(name);
@@ -361,12 +355,39 @@ fn describe_serde_error(
         };
         return (Anchor::Key, head.to_owned(), Some(hint));
     }
-    // A null reaches a visitor as a unit value.
-    let message = message.replace("invalid type: unit value", "invalid type: null");
+    if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
+        let hint = format!("add \"{field}\": …");
+        return (Anchor::Value, message, Some(hint));
+    }
+    let message = in_json_words(&message);
     match message.split_once(", expected one of ") {
         Some((head, expected)) => (Anchor::Value, head.to_owned(), Some(format!("expected one of {expected}"))),
         None => (Anchor::Value, message, None),
     }
+}
+
+/// serde's words for types, in JSON's words: `sequence` is an array, `u64` a non-negative
+/// integer, `struct Frame` an object.
+fn in_json_words(message: &str) -> String {
+    let Some((found, expected)) = message.split_once(", expected ") else {
+        return message.to_owned();
+    };
+    let found = match found {
+        // A null reaches a visitor as a unit value.
+        "invalid type: unit value" => "invalid type: null",
+        "invalid type: sequence" => "invalid type: array",
+        "invalid type: map" => "invalid type: object",
+        other => other,
+    };
+    let object = expected.strip_prefix("struct variant ").or_else(|| expected.strip_prefix("struct "));
+    let expected = match (object, expected) {
+        (Some(name), _) => format!("an object ({name})"),
+        (None, "u8" | "u16" | "u32" | "u64") => "a non-negative integer".to_owned(),
+        (None, "a sequence") => "an array".to_owned(),
+        (None, "a map") => "an object".to_owned(),
+        (None, other) => other.to_owned(),
+    };
+    format!("{found}, expected {expected}")
 }
 
 /// `name` as a JSON string literal.

@@ -78,9 +78,7 @@ impl From<Vec<Segment>> for JsonPath {
 /// Whether `key` can be written bare after a dot.
 fn is_plain_key(key: &str) -> bool {
     let mut chars = key.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '-'))
 }
 

@@ -26,9 +26,7 @@ pub(crate) struct Source<'t> {
 
 impl<'t> Source<'t> {
     pub(crate) fn new(file: &'t str, text: &'t str) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         Self { file, text, line_starts }
     }
 
@@ -58,14 +56,7 @@ impl<'t> Source<'t> {
         hint: Option<String>,
     ) -> Diagnostic {
         let (line, column) = self.line_col(offset);
-        Diagnostic {
-            file: self.file.to_owned(),
-            line,
-            column,
-            path: path.to_string(),
-            message: message.into(),
-            hint,
-        }
+        Diagnostic { file: self.file.to_owned(), line, column, path: path.to_string(), message: message.into(), hint }
     }
 }
 

@@ -5,9 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::model::{
-    Action, AgentAction, ExecuteTool, Frame, Navigate, On, RegisterTool, Scenario, ToolRef,
-};
+use crate::model::{Action, AgentAction, ExecuteTool, Frame, Navigate, On, RegisterTool, Scenario, ToolRef};
 use crate::parse::quoted;
 use crate::path::JsonPath;
 use crate::source::Anchor;
@@ -170,7 +168,9 @@ impl<'s> Validator<'s> {
                         attribute,
                         Anchor::Key,
                         format!("`{attribute}` is an iframe attribute, but this is a tab"),
-                        Some(format!("move the document into a parent's `frames` to give it `{attribute}`, or remove it")),
+                        Some(format!(
+                            "move the document into a parent's `frames` to give it `{attribute}`, or remove it"
+                        )),
                     );
                 }
             }

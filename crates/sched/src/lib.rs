@@ -34,10 +34,7 @@ impl Lane {
 
     /// A label may hold ASCII letters, digits and `.`, `_`, `-`, `:`, `/`, `#`, `@`.
     pub fn is_valid_label(label: &str) -> bool {
-        !label.is_empty()
-            && label
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b".:_-/#@".contains(&b))
+        !label.is_empty() && label.bytes().all(|b| b.is_ascii_alphanumeric() || b".:_-/#@".contains(&b))
     }
 }
 
@@ -146,11 +143,7 @@ impl Chooser for ReplayChooser {
             return Err(ChooseError::Exhausted { choice, runnable: runnable.to_vec() });
         };
         let Some(index) = runnable.iter().position(|lane| lane == wanted) else {
-            return Err(ChooseError::NotRunnable {
-                choice,
-                wanted: wanted.clone(),
-                runnable: runnable.to_vec(),
-            });
+            return Err(ChooseError::NotRunnable { choice, wanted: wanted.clone(), runnable: runnable.to_vec() });
         };
         self.next += 1;
         Ok(index)
@@ -226,9 +219,7 @@ impl Schedule {
                 Some((label, count)) => {
                     let count: usize = count.parse().map_err(|_| ScheduleParseError {
                         offset: item_offset,
-                        message: format!(
-                            "`{item}`: the repeat count after `*` must be a whole number ≥ 1"
-                        ),
+                        message: format!("`{item}`: the repeat count after `*` must be a whole number ≥ 1"),
                     })?;
                     if count == 0 || count > 1_000_000 {
                         return Err(ScheduleParseError {

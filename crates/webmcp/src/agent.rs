@@ -55,7 +55,8 @@ impl Sim<'_> {
             let Some(document) = self.world.nav(descendant).active_document else { continue };
             // Step 5.2. Let id be document's unique ID.
             // Step 5.3. Set observation's tool map[id] = document's … tool map's values.
-            let tools: Vec<String> = self.model_contexts[document.index()].tool_map.iter().map(|(n, _)| n.clone()).collect();
+            let tools: Vec<String> =
+                self.model_contexts[document.index()].tool_map.iter().map(|(n, _)| n.clone()).collect();
             self.note((a, "5.3"), format!("observation tool map[{}] = [{}]", self.label(document), tools.join(", ")));
             observation.push((document, tools));
         }
@@ -66,23 +67,45 @@ impl Sim<'_> {
     /// An agent-initiated call of a tool it observed (not defined by the spec; see docs/model.md):
     /// the browser records a pending tool execution whose caller is the agent, and queues the tool
     /// execute steps on the target, as executeTool 15.10–15.13 do for a document caller.
-    pub fn agent_call_tool(&mut self, tab: browser::NavId, navigable: browser::NavId, name: &str, input_arguments: String) {
+    pub fn agent_call_tool(
+        &mut self,
+        tab: browser::NavId,
+        navigable: browser::NavId,
+        name: &str,
+        input_arguments: String,
+    ) {
         let a = AGENT_CALL;
-        self.interpretation((a, "1"), "the spec does not define how the browser's agent calls a tool; modelled on executeTool 15.10–15.13");
+        self.interpretation(
+            (a, "1"),
+            "the spec does not define how the browser's agent calls a tool; modelled on executeTool 15.10–15.13",
+        );
         let call = self.agent_calls;
         self.agent_calls += 1;
         let observed = self.latest_observation.get(&tab).and_then(|obs| {
-            obs.iter().find(|(d, tools)| self.world.doc(*d).navigable == navigable && tools.iter().any(|t| t == name)).map(|(d, _)| *d)
+            obs.iter()
+                .find(|(d, tools)| self.world.doc(*d).navigable == navigable && tools.iter().any(|t| t == name))
+                .map(|(d, _)| *d)
         });
         let Some(target) = observed else {
-            self.note((a, "2"), format!("tool {name:?} of {} is not in the agent's latest observation of the tab", self.world.nav(navigable).name));
+            self.note(
+                (a, "2"),
+                format!(
+                    "tool {name:?} of {} is not in the agent's latest observation of the tab",
+                    self.world.nav(navigable).name
+                ),
+            );
             self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
             return;
         };
         let uuid = self.new_uuid();
         let completion = CompletionSteps::Agent { target, call, uuid };
         let traversable = self.world.traversable_of(target);
-        let execution = PendingToolExecution { caller_document: Caller::Agent(call), target_document: target, tool_name: name.to_string(), completion_steps: completion };
+        let execution = PendingToolExecution {
+            caller_document: Caller::Agent(call),
+            target_document: target,
+            tool_name: name.to_string(),
+            completion_steps: completion,
+        };
         self.pending_map(traversable).push((uuid, execution));
         self.note((a, "3"), format!("pending tool executions map[{}] set (caller: the agent)", uuid.0));
         self.queue_global_task(

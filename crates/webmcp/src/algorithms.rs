@@ -7,7 +7,9 @@ use browser::{DocId, JsValue, NavId, Origin, PromiseId, PromiseState, SignalId, 
 use trace::EventKind;
 
 use crate::program::{ControllerSlot, PromiseSlot, Settle, ToolDictId};
-use crate::sim::{Annotations, Caller, CompletionSteps, Context, PendingToolExecution, RunError, Sim, ToolDefinition, Uuid, Work};
+use crate::sim::{
+    Annotations, Caller, CompletionSteps, Context, PendingToolExecution, RunError, Sim, ToolDefinition, Uuid, Work,
+};
 
 pub const REGISTER_TOOL: &str = "registerTool";
 pub const GET_TOOLS: &str = "getTools";
@@ -136,8 +138,17 @@ impl Sim<'_> {
                         exposed_origins.push(origin);
                     }
                     _ => {
-                        self.note((a, "16.1.2"), format!("exposedTo entry {text:?} is not a potentially trustworthy URL"));
-                        return self.rejected_promise(this, a, args.as_, JsValue::dom_exception("SecurityError"), (a, "16.1.2"));
+                        self.note(
+                            (a, "16.1.2"),
+                            format!("exposedTo entry {text:?} is not a potentially trustworthy URL"),
+                        );
+                        return self.rejected_promise(
+                            this,
+                            a,
+                            args.as_,
+                            JsValue::dom_exception("SecurityError"),
+                            (a, "16.1.2"),
+                        );
                     }
                 }
             }
@@ -193,7 +204,13 @@ impl Sim<'_> {
     }
 
     /// Abort steps added by registerTool step 18.3.
-    pub fn register_tool_abort_steps(&mut self, model_context: DocId, tool_name: &str, promise: PromiseId, signal: SignalId) {
+    pub fn register_tool_abort_steps(
+        &mut self,
+        model_context: DocId,
+        tool_name: &str,
+        promise: PromiseId,
+        signal: SignalId,
+    ) {
         // Step 18.3.1. Unregister a tool given this and tool name.
         self.unregister_a_tool(model_context, tool_name);
         // Step 18.3.2. Reject promise with signal's abort reason.
@@ -240,13 +257,21 @@ impl Sim<'_> {
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
             // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
-                self.note((a, "3.2"), format!("{} is not allowed to use \"tools\": skipped", self.label(target_document)));
+                self.note(
+                    (a, "3.2"),
+                    format!("{} is not allowed to use \"tools\": skipped", self.label(target_document)),
+                );
                 continue;
             }
             // Step 3.3. If tool is exposed to an origin given tool owner's origin, exposed origins, and targetDocument's origin, then queue a global task on the webmcp task source given targetDocument's relevant global object to fire an event named toolchange at targetDocument's associated ModelContext.
             let target_origin = self.world.doc(target_document).origin.clone();
             if self.tool_is_exposed_to_an_origin(&owner_origin, exposed_origins, &target_origin) {
-                self.queue_global_task(TaskSource::WebMcp, target_document, Work::FireToolchange { doc: target_document }, (a, "3.3"));
+                self.queue_global_task(
+                    TaskSource::WebMcp,
+                    target_document,
+                    Work::FireToolchange { doc: target_document },
+                    (a, "3.3"),
+                );
             } else {
                 self.note((a, "3.3"), format!("tool is not exposed to {}: no toolchange", self.label(target_document)));
             }
@@ -257,14 +282,22 @@ impl Sim<'_> {
     pub fn fire_toolchange(&mut self, doc: DocId) {
         let handler = self.model_contexts[doc.index()].ontoolchange;
         let target = format!("{}.modelContext", self.label(doc));
-        self.event((NOTIFY, "3.3"), EventKind::Fired { event: "toolchange".into(), target, handled: handler.is_some() });
+        self.event(
+            (NOTIFY, "3.3"),
+            EventKind::Fired { event: "toolchange".into(), target, handled: handler.is_some() },
+        );
         if let Some((script_doc, script)) = handler {
             self.run_script(script_doc, script);
         }
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#tool-is-exposed-to-an-origin>
-    pub fn tool_is_exposed_to_an_origin(&mut self, tool_owner_origin: &Origin, exposed_origins: &[Origin], accessing_origin: &Origin) -> bool {
+    pub fn tool_is_exposed_to_an_origin(
+        &mut self,
+        tool_owner_origin: &Origin,
+        exposed_origins: &[Origin],
+        accessing_origin: &Origin,
+    ) -> bool {
         // Step 1. If tool owner origin is same origin with accessing origin, then return true.
         if tool_owner_origin.same_origin(accessing_origin) {
             return true;
@@ -280,7 +313,12 @@ impl Sim<'_> {
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-gettools>
-    pub fn model_context_get_tools(&mut self, this: DocId, from_origins_text: Option<&[String]>, as_: Option<PromiseSlot>) -> PromiseId {
+    pub fn model_context_get_tools(
+        &mut self,
+        this: DocId,
+        from_origins_text: Option<&[String]>,
+        as_: Option<PromiseSlot>,
+    ) -> PromiseId {
         let a = GET_TOOLS;
         // Step 1. Let global be this's relevant global object.
         // Step 2. Let toolRequestor be global's associated Document.
@@ -333,7 +371,10 @@ impl Sim<'_> {
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
             // Step 9.3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
-                self.note((a, "9.3.2"), format!("{} is not allowed to use \"tools\": skipped", self.label(target_document)));
+                self.note(
+                    (a, "9.3.2"),
+                    format!("{} is not allowed to use \"tools\": skipped", self.label(target_document)),
+                );
                 continue;
             }
             // Step 9.3.3. Let targetOrigin be targetDocument's origin.
@@ -353,8 +394,16 @@ impl Sim<'_> {
             // Step 9.3.8. For each tool name → tool definition of targetToolMap:
             for (_, tool_definition) in &target_tool_map {
                 // Step 9.3.8.1. If tool is exposed to an origin given targetOrigin, tool definition's exposed origins, and callerOrigin returns false, then continue.
-                if !self.tool_is_exposed_to_an_origin(&target_origin, &tool_definition.exposed_origins, &caller_origin) {
-                    self.note((a, "9.3.8.1"), format!("tool {:?} of {} is not exposed to the caller", tool_definition.name, self.label(target_document)));
+                if !self.tool_is_exposed_to_an_origin(&target_origin, &tool_definition.exposed_origins, &caller_origin)
+                {
+                    self.note(
+                        (a, "9.3.8.1"),
+                        format!(
+                            "tool {:?} of {} is not exposed to the caller",
+                            tool_definition.name,
+                            self.label(target_document)
+                        ),
+                    );
                     continue;
                 }
                 // Step 9.3.8.2. Let registeredTool be a new RegisteredTool dictionary, with the following fields: …
@@ -391,7 +440,11 @@ impl Sim<'_> {
         if !def.input_schema.is_empty() {
             match parse_a_json_string_to_a_javascript_value(&def.input_schema) {
                 Ok(v) => members.push(("inputSchema".into(), v)),
-                Err(_) => self.spec_assert(false, (GET_TOOLS, "9.3.8.2"), "the stored input schema is a valid JSON string (the spec's note says parsing never throws)"),
+                Err(_) => self.spec_assert(
+                    false,
+                    (GET_TOOLS, "9.3.8.2"),
+                    "the stored input schema is a valid JSON string (the spec's note says parsing never throws)",
+                ),
             }
         }
         members.push(("window".into(), JsValue::Window(target_document.0)));
@@ -423,7 +476,13 @@ impl Sim<'_> {
         // promise-returning operation turns into a rejected promise.
         if !input_object.is_object() {
             self.note(("WebIDL", "converting to object"), format!("inputObject {input_object} is not an object"));
-            return self.rejected_promise(this, a, as_, JsValue::type_error("inputObject is not an object"), ("WebIDL", "converting to object"));
+            return self.rejected_promise(
+                this,
+                a,
+                as_,
+                JsValue::type_error("inputObject is not an object"),
+                ("WebIDL", "converting to object"),
+            );
         }
         // Step 1. Let callerDocument be this's relevant global object's associated Document.
         let caller_document = this;
@@ -529,7 +588,10 @@ impl Sim<'_> {
         // Step 15.1. If targetDocument's node navigable's traversable navigable is not callerDocument's node navigable's traversable navigable, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
         if self.world.traversable_of(target_document) != self.world.traversable_of(caller_document) {
             if self.program.has_variant("cross-traversable-execution") {
-                self.note((a, "15.1"), "variant cross-traversable-execution (issue #227): different traversables allowed");
+                self.note(
+                    (a, "15.1"),
+                    "variant cross-traversable-execution (issue #227): different traversables allowed",
+                );
             } else {
                 self.note((a, "15.1"), "target is in another traversable");
                 return reject_unknown(self, "15.1");
@@ -541,7 +603,14 @@ impl Sim<'_> {
         let caller_origin = self.world.doc(caller_document).origin.clone();
         // Step 15.4. If targetOrigin is not same origin with expectedTargetOrigin, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
         if !target_origin.same_origin(expected_target_origin) {
-            self.note((a, "15.4"), format!("target origin {} is not the expected {}", target_origin.serialize(), expected_target_origin.serialize()));
+            self.note(
+                (a, "15.4"),
+                format!(
+                    "target origin {} is not the expected {}",
+                    target_origin.serialize(),
+                    expected_target_origin.serialize()
+                ),
+            );
             return reject_unknown(self, "15.4");
         }
         // Step 15.5. Let targetToolMap be targetDocument's associated ModelContext's internal context's tool map.
@@ -558,7 +627,8 @@ impl Sim<'_> {
             return reject_unknown(self, "15.9");
         }
         // Step 15.10. Let completionSteps be an algorithm … (CompletionSteps::ExecuteTool).
-        let completion_steps = CompletionSteps::ExecuteTool { target: target_document, caller: caller_document, promise, uuid };
+        let completion_steps =
+            CompletionSteps::ExecuteTool { target: target_document, caller: caller_document, promise, uuid };
         // Step 15.11. Let execution be a new pending tool execution …
         let execution = PendingToolExecution {
             caller_document: Caller::Document(caller_document),
@@ -572,12 +642,24 @@ impl Sim<'_> {
         self.note((a, "15.12"), format!("pending tool executions map[{}] set", uuid.0));
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
         if !self.world.is_fully_active(target_document) {
-            self.note((a, "15.13"), format!("{} is not fully active: the task waits until it is (the spec's bfcache note)", self.label(target_document)));
+            self.note(
+                (a, "15.13"),
+                format!(
+                    "{} is not fully active: the task waits until it is (the spec's bfcache note)",
+                    self.label(target_document)
+                ),
+            );
         }
         self.queue_global_task(
             TaskSource::WebMcp,
             target_document,
-            Work::ToolExecuteSteps { tool_name, target: target_document, input_arguments, completion: completion_steps, uuid },
+            Work::ToolExecuteSteps {
+                tool_name,
+                target: target_document,
+                input_arguments,
+                completion: completion_steps,
+                uuid,
+            },
             (a, "15.13"),
         );
     }
@@ -587,7 +669,13 @@ impl Sim<'_> {
     }
 
     /// Runs an execution's completion steps, where the spec says to run them.
-    pub fn run_completion_steps(&mut self, completion: CompletionSteps, result: Option<String>, success: bool, step: (&'static str, &'static str)) {
+    pub fn run_completion_steps(
+        &mut self,
+        completion: CompletionSteps,
+        result: Option<String>,
+        success: bool,
+        step: (&'static str, &'static str),
+    ) {
         if self.context != Context::InParallel && self.program.has_variant("completion-steps-in-parallel") {
             self.note(step, "variant completion-steps-in-parallel: completionSteps run in a new in-parallel block");
             self.in_parallel(Work::CompletionInParallel { completion, result, success }, step);
@@ -597,12 +685,22 @@ impl Sim<'_> {
             CompletionSteps::ExecuteTool { target, caller, promise, uuid } => {
                 self.execute_tool_completion_steps(target, caller, promise, uuid, result, success)
             }
-            CompletionSteps::Agent { target, call, uuid } => self.agent_completion_steps(target, call, uuid, result, success),
+            CompletionSteps::Agent { target, call, uuid } => {
+                self.agent_completion_steps(target, call, uuid, result, success)
+            }
         }
     }
 
     /// executeTool step 15.10: completionSteps.
-    pub fn execute_tool_completion_steps(&mut self, target: DocId, caller: DocId, promise: PromiseId, uuid: Uuid, result: Option<String>, success: bool) {
+    pub fn execute_tool_completion_steps(
+        &mut self,
+        target: DocId,
+        caller: DocId,
+        promise: PromiseId,
+        uuid: Uuid,
+        result: Option<String>,
+        success: bool,
+    ) {
         let a = EXECUTE_TOOL;
         // Step 15.10.1. Assert: these steps are running in parallel.
         self.assert_in_parallel((a, "15.10.1"));
@@ -619,27 +717,46 @@ impl Sim<'_> {
         if success {
             // Step 15.10.4. If success is true, then queue a global task … to resolve promise with result.
             let value = JsValue::string(result.unwrap_or_default());
-            self.queue_global_task(TaskSource::WebMcp, caller, Work::SettlePromise { promise, result: Ok(value), step: (a, "15.10.4") }, (a, "15.10.4"));
+            self.queue_global_task(
+                TaskSource::WebMcp,
+                caller,
+                Work::SettlePromise { promise, result: Ok(value), step: (a, "15.10.4") },
+                (a, "15.10.4"),
+            );
         } else {
             // Step 15.10.5. Otherwise, queue a global task … to reject promise with an "UnknownError" DOMException.
             self.queue_global_task(
                 TaskSource::WebMcp,
                 caller,
-                Work::SettlePromise { promise, result: Err(JsValue::dom_exception("UnknownError")), step: (a, "15.10.5") },
+                Work::SettlePromise {
+                    promise,
+                    result: Err(JsValue::dom_exception("UnknownError")),
+                    step: (a, "15.10.5"),
+                },
                 (a, "15.10.5"),
             );
         }
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#tool-execute-steps>
-    pub fn tool_execute_steps(&mut self, tool_name: &str, target_document: DocId, input_arguments: &str, completion_steps: CompletionSteps, uuid: Uuid) {
+    pub fn tool_execute_steps(
+        &mut self,
+        tool_name: &str,
+        target_document: DocId,
+        input_arguments: &str,
+        completion_steps: CompletionSteps,
+        uuid: Uuid,
+    ) {
         let a = TOOL_EXECUTE_STEPS;
         // Step 1. Assert: these steps are running on targetDocument's relevant agent's event loop.
         self.assert_on_event_loop_of(target_document, (a, "1"));
         // Step 2. Let toolMap be targetDocument's associated ModelContext's internal context's tool map.
         // Step 3. If toolMap[toolName] does not exist, then run completionSteps given null and false, and abort these steps.
         let Some(tool) = self.model_contexts[target_document.index()].tool(tool_name).cloned() else {
-            self.note((a, "3"), format!("tool map[{tool_name:?}] does not exist (unregistered since executeTool 15.7)"));
+            self.note(
+                (a, "3"),
+                format!("tool map[{tool_name:?}] does not exist (unregistered since executeTool 15.7)"),
+            );
             return self.run_completion_steps(completion_steps, None, false, (a, "3"));
         };
         // Step 4. Let tool be toolMap[toolName].
@@ -648,7 +765,14 @@ impl Sim<'_> {
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#imperative-execute-steps>
-    pub fn imperative_execute_steps(&mut self, tool: ToolDictId, target_document: DocId, input_arguments: &str, completion_steps: CompletionSteps, uuid: Uuid) {
+    pub fn imperative_execute_steps(
+        &mut self,
+        tool: ToolDictId,
+        target_document: DocId,
+        input_arguments: &str,
+        completion_steps: CompletionSteps,
+        uuid: Uuid,
+    ) {
         let a = IMPERATIVE;
         // Step 1. Assert: these steps are running on targetDocument's relevant agent's event loop.
         self.assert_on_event_loop_of(target_document, (a, "1"));
@@ -663,7 +787,10 @@ impl Sim<'_> {
         // Step 3. If inputObject is not an Object is false, then run completionSteps given null and false, and abort these steps.
         // (Read as "if inputObject is not an Object"; see docs/model.md.)
         if !input_object.is_object() {
-            self.interpretation((a, "3"), "\"If inputObject is not an Object is false\" read as \"if inputObject is not an Object\"");
+            self.interpretation(
+                (a, "3"),
+                "\"If inputObject is not an Object is false\" read as \"if inputObject is not an Object\"",
+            );
             return self.run_completion_steps(completion_steps, None, false, (a, "3"));
         }
         // Step 4. Let controller be a new AbortController created in targetDocument's relevant realm.
@@ -676,7 +803,10 @@ impl Sim<'_> {
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
         let tool_promise = self.invoke_execute_callback(tool, target_document, controller);
         // Step 9. React to toolPromise: …
-        self.world.react(tool_promise, Work::ReactToToolPromise { target: target_document, tool_promise, completion: completion_steps, uuid });
+        self.world.react(
+            tool_promise,
+            Work::ReactToToolPromise { target: target_document, tool_promise, completion: completion_steps, uuid },
+        );
     }
 
     /// WebIDL "invoke a callback function" for the tool's `execute`: runs the scenario's `do`
@@ -706,16 +836,29 @@ impl Sim<'_> {
             Settle::Never => self.note((IMPERATIVE, "8"), "the tool's promise never settles"),
             Settle::After(ms, then) => {
                 self.note(("HTML", "setTimeout"), format!("the tool settles after {ms} ms"));
-                self.world.run_steps_after_a_timeout(doc, *ms, Work::SettleLater { promise: tool_promise, settle: (**then).clone() });
+                self.world.run_steps_after_a_timeout(
+                    doc,
+                    *ms,
+                    Work::SettleLater { promise: tool_promise, settle: (**then).clone() },
+                );
             }
             Settle::RejectOnAbort => {
-                self.world.add_abort_algorithm(controller, Work::AbortRejectsToolPromise { promise: tool_promise, signal: controller });
+                self.world.add_abort_algorithm(
+                    controller,
+                    Work::AbortRejectsToolPromise { promise: tool_promise, signal: controller },
+                );
             }
         }
     }
 
     /// The imperative execute steps, step 9: the reaction to toolPromise.
-    pub fn react_to_tool_promise(&mut self, target_document: DocId, tool_promise: PromiseId, completion_steps: CompletionSteps, uuid: Uuid) {
+    pub fn react_to_tool_promise(
+        &mut self,
+        target_document: DocId,
+        tool_promise: PromiseId,
+        completion_steps: CompletionSteps,
+        uuid: Uuid,
+    ) {
         let a = IMPERATIVE;
         let state = self.world.promises[tool_promise.index()].state.clone();
         let local = |sim: &mut Self| {
@@ -729,7 +872,10 @@ impl Sim<'_> {
                 // Step 9.1.2. If localExecutions[uuid] does not exist, then return.
                 // Step 9.1.3. Remove localExecutions[uuid].
                 if local(self).is_none() {
-                    self.note((a, "9.1.2"), format!("local pending tool executions map[{}] does not exist (cancelled): return", uuid.0));
+                    self.note(
+                        (a, "9.1.2"),
+                        format!("local pending tool executions map[{}] does not exist (cancelled): return", uuid.0),
+                    );
                     return;
                 }
                 // Step 9.1.4. Let serializedResult be the result of serializing a JavaScript value to a JSON string given v. If this throws an exception, run completionSteps given null and false, and abort these steps.
@@ -747,13 +893,18 @@ impl Sim<'_> {
                 self.note((a, "9.2.1"), format!("tool promise rejected with {r}"));
                 // Step 9.2.2–9.2.4. Let localExecutions be …; if localExecutions[uuid] does not exist, then return; remove it.
                 if local(self).is_none() {
-                    self.note((a, "9.2.3"), format!("local pending tool executions map[{}] does not exist (cancelled): return", uuid.0));
+                    self.note(
+                        (a, "9.2.3"),
+                        format!("local pending tool executions map[{}] does not exist (cancelled): return", uuid.0),
+                    );
                     return;
                 }
                 // Step 9.2.5. Run completionSteps given null and false.
                 self.run_completion_steps(completion_steps, None, false, (a, "9.2.5"));
             }
-            PromiseState::Pending => self.spec_assert(false, (a, "9"), "a reaction runs only once toolPromise is settled"),
+            PromiseState::Pending => {
+                self.spec_assert(false, (a, "9"), "a reaction runs only once toolPromise is settled")
+            }
         }
     }
 
@@ -777,7 +928,12 @@ impl Sim<'_> {
         let alive = self.world.doc(target_document).state != browser::DocumentState::Destroyed;
         self.spec_assert(alive, (a, "5"), "targetDocument still exists (the note after step 5)");
         // Step 6. Queue a global task on the webmcp task source given targetDocument's relevant global object to run the following steps: …
-        self.queue_global_task(TaskSource::WebMcp, target_document, Work::CancelLocal { target: target_document, uuid }, (a, "6"));
+        self.queue_global_task(
+            TaskSource::WebMcp,
+            target_document,
+            Work::CancelLocal { target: target_document, uuid },
+            (a, "6"),
+        );
     }
 
     /// cancel a pending tool execution step 6, the task.
@@ -825,7 +981,9 @@ impl Sim<'_> {
         // Step 2.3. For each uuid of executionsToRemove:
         for uuid in executions_to_remove {
             // Step 2.3.1. Let execution be traversable's pending tool executions map[uuid].
-            let Some(execution) = self.pending_map(traversable).iter().find(|(u, _)| *u == uuid).map(|(_, e)| e.clone()) else {
+            let Some(execution) =
+                self.pending_map(traversable).iter().find(|(u, _)| *u == uuid).map(|(_, e)| e.clone())
+            else {
                 self.spec_assert(false, (a, "2.3.1"), "traversable's pending tool executions map[uuid] exists");
                 continue;
             };
@@ -841,7 +999,10 @@ impl Sim<'_> {
                 self.cancel_a_pending_tool_execution(traversable, uuid);
             } else {
                 // Step 2.3.4. Otherwise, remove traversable's pending tool executions map[uuid].
-                self.note((a, "2.3.4"), format!("{} was both caller and target of execution {}", self.label(document), uuid.0));
+                self.note(
+                    (a, "2.3.4"),
+                    format!("{} was both caller and target of execution {}", self.label(document), uuid.0),
+                );
                 let map = self.pending_map(traversable);
                 map.retain(|(u, _)| *u != uuid);
             }
@@ -861,7 +1022,14 @@ impl Sim<'_> {
             self.run_work_unchecked(algorithm);
         }
         let name = self.world.signals[signal.index()].name.clone().unwrap_or_else(|| "signal".into());
-        self.event(step, EventKind::Fired { event: "abort".into(), target: format!("{name}.signal"), handled: !listeners.is_empty() });
+        self.event(
+            step,
+            EventKind::Fired {
+                event: "abort".into(),
+                target: format!("{name}.signal"),
+                handled: !listeners.is_empty(),
+            },
+        );
         for listener in listeners {
             self.run_work_unchecked(listener);
         }
@@ -869,7 +1037,13 @@ impl Sim<'_> {
 
     /// `executeTool` with a tool the scenario's script names; a missing `getTools` result is a
     /// script error, as `undefined.name` would be in a page.
-    pub fn script_reference_error(&mut self, this: DocId, method: &str, as_: Option<PromiseSlot>, slot: ControllerSlot) -> PromiseId {
+    pub fn script_reference_error(
+        &mut self,
+        this: DocId,
+        method: &str,
+        as_: Option<PromiseSlot>,
+        slot: ControllerSlot,
+    ) -> PromiseId {
         let name = self.program.controller_names[slot.0 as usize].clone();
         let error = JsValue::Error { name: "ReferenceError".into(), message: format!("{name} is not defined yet") };
         self.rejected_promise(this, method, as_, error, ("script", "argument"))
@@ -878,7 +1052,14 @@ impl Sim<'_> {
 
 /// Runs an execution's completion steps for an agent caller: the result goes back to the agent.
 impl Sim<'_> {
-    pub fn agent_completion_steps(&mut self, target: DocId, call: u32, uuid: Uuid, result: Option<String>, success: bool) {
+    pub fn agent_completion_steps(
+        &mut self,
+        target: DocId,
+        call: u32,
+        uuid: Uuid,
+        result: Option<String>,
+        success: bool,
+    ) {
         let a = AGENT_CALL;
         self.assert_in_parallel((a, "completion 1"));
         let traversable = self.world.traversable_of(target);
@@ -922,25 +1103,46 @@ impl Sim<'_> {
             Work::GetToolsInParallel { requestor, from_origins, promise } => {
                 self.get_tools_in_parallel(requestor, &from_origins, promise)
             }
-            Work::ExecuteToolInParallel { caller, target, expected_target_origin, tool_name, input_arguments, promise, uuid } => {
-                self.execute_tool_in_parallel(caller, target, &expected_target_origin, tool_name, input_arguments, promise, uuid)
-            }
+            Work::ExecuteToolInParallel {
+                caller,
+                target,
+                expected_target_origin,
+                tool_name,
+                input_arguments,
+                promise,
+                uuid,
+            } => self.execute_tool_in_parallel(
+                caller,
+                target,
+                &expected_target_origin,
+                tool_name,
+                input_arguments,
+                promise,
+                uuid,
+            ),
             Work::ToolExecuteSteps { tool_name, target, input_arguments, completion, uuid } => {
                 self.tool_execute_steps(&tool_name, target, &input_arguments, completion, uuid)
             }
             Work::ReactToToolPromise { target, tool_promise, completion, uuid } => {
                 self.react_to_tool_promise(target, tool_promise, completion, uuid)
             }
-            Work::CompletionInParallel { completion, result, success } => {
-                self.run_completion_steps(completion, result, success, ("webmcp-sim", "variant completion-steps-in-parallel"))
-            }
+            Work::CompletionInParallel { completion, result, success } => self.run_completion_steps(
+                completion,
+                result,
+                success,
+                ("webmcp-sim", "variant completion-steps-in-parallel"),
+            ),
             Work::CancelInParallel { traversable, uuid } => self.cancel_a_pending_tool_execution(traversable, uuid),
             Work::CancelLocal { target, uuid } => self.cancel_local(target, uuid),
-            Work::UnloadCleanupInParallel { document, traversable } => self.unloading_document_cleanup_in_parallel(document, traversable),
+            Work::UnloadCleanupInParallel { document, traversable } => {
+                self.unloading_document_cleanup_in_parallel(document, traversable)
+            }
             Work::AbortUnregister { model_context, tool_name, promise, signal } => {
                 self.register_tool_abort_steps(model_context, &tool_name, promise, signal)
             }
-            Work::AbortExecution { promise, signal, traversable, uuid } => self.execute_tool_abort_steps(promise, signal, traversable, uuid),
+            Work::AbortExecution { promise, signal, traversable, uuid } => {
+                self.execute_tool_abort_steps(promise, signal, traversable, uuid)
+            }
             Work::AbortRejectsToolPromise { promise, signal } => {
                 let reason = self.world.signals[signal.index()].reason.clone();
                 self.settle(promise, Err(reason), ("tool", "execute: reject with signal.reason"));
@@ -965,30 +1167,44 @@ impl Sim<'_> {
         match work {
             Work::RunScript { .. } => ("run the document's script".into(), ("HTML", "run a classic script")),
             Work::Timer { .. } => ("run a setTimeout callback".into(), ("HTML", "timer initialization steps")),
-            Work::SettleLater { .. } => ("the tool's timer settles its promise".into(), ("HTML", "timer initialization steps")),
+            Work::SettleLater { .. } => {
+                ("the tool's timer settles its promise".into(), ("HTML", "timer initialization steps"))
+            }
             Work::Then { .. } => ("promise reaction".into(), ("ECMAScript", "PromiseReactionJob")),
             Work::SettlePromise { promise, result, step } => {
                 let verb = if result.is_ok() { "resolve" } else { "reject" };
                 (format!("{verb} {}", self.promise_label(*promise)), *step)
             }
-            Work::RegisterToolInParallel { .. } => ("notify documents, then queue the resolve task".into(), (REGISTER_TOOL, "21")),
+            Work::RegisterToolInParallel { .. } => {
+                ("notify documents, then queue the resolve task".into(), (REGISTER_TOOL, "21"))
+            }
             Work::NotifyInParallel { .. } => ("notify documents of a tool change".into(), (UNREGISTER, "7")),
             Work::FireToolchange { .. } => ("fire toolchange".into(), (NOTIFY, "3.3")),
             Work::GetToolsInParallel { .. } => ("collect exposed tools".into(), (GET_TOOLS, "9")),
-            Work::ExecuteToolInParallel { tool_name, .. } => (format!("route the call to tool {tool_name:?}"), (EXECUTE_TOOL, "15")),
-            Work::ToolExecuteSteps { tool_name, .. } => (format!("tool execute steps for {tool_name:?}"), (EXECUTE_TOOL, "15.13")),
+            Work::ExecuteToolInParallel { tool_name, .. } => {
+                (format!("route the call to tool {tool_name:?}"), (EXECUTE_TOOL, "15"))
+            }
+            Work::ToolExecuteSteps { tool_name, .. } => {
+                (format!("tool execute steps for {tool_name:?}"), (EXECUTE_TOOL, "15.13"))
+            }
             Work::ReactToToolPromise { .. } => ("react to toolPromise".into(), (IMPERATIVE, "9")),
-            Work::CompletionInParallel { .. } => ("completion steps".into(), ("webmcp-sim", "variant completion-steps-in-parallel")),
+            Work::CompletionInParallel { .. } => {
+                ("completion steps".into(), ("webmcp-sim", "variant completion-steps-in-parallel"))
+            }
             Work::CancelInParallel { .. } => ("cancel a pending tool execution".into(), (EXECUTE_TOOL, "14.4.2")),
             Work::CancelLocal { .. } => ("abort the tool's local execution".into(), (CANCEL, "6")),
-            Work::UnloadCleanupInParallel { document, .. } => (format!("clean up executions of {}", self.label(*document)), (CLEANUP, "2")),
+            Work::UnloadCleanupInParallel { document, .. } => {
+                (format!("clean up executions of {}", self.label(*document)), (CLEANUP, "2"))
+            }
             Work::AbortUnregister { .. } => ("abort steps: unregister the tool".into(), (REGISTER_TOOL, "18.3")),
             Work::AbortExecution { .. } => ("abort steps: reject and cancel".into(), (EXECUTE_TOOL, "14.4")),
             Work::AbortRejectsToolPromise { .. } => ("the tool rejects on abort".into(), ("tool", "execute")),
             Work::AbortListener { .. } => ("abort event listener".into(), ("DOM", "signal abort 4.3")),
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
-            Work::AgentResult { call, .. } => (format!("agent receives the result of call #{call}"), (AGENT_CALL, "result")),
+            Work::AgentResult { call, .. } => {
+                (format!("agent receives the result of call #{call}"), (AGENT_CALL, "result"))
+            }
         }
     }
 }

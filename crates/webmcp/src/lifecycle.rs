@@ -94,7 +94,10 @@ impl Sim<'_> {
         self.world.documents[doc.index()].state = DocumentState::Bfcached;
         self.interpretation(
             (HTML, "bfcache"),
-            format!("{} and its descendants are no longer fully active; the page the tab shows meanwhile is not modelled", self.label(doc)),
+            format!(
+                "{} and its descendants are no longer fully active; the page the tab shows meanwhile is not modelled",
+                self.label(doc)
+            ),
         );
     }
 

@@ -26,16 +26,51 @@ pub struct ControllerSlot(pub u32);
 #[derive(Clone, Debug)]
 pub enum Op {
     Log(String),
-    RegisterTool { document: Option<String>, tool: ToolDictId, exposed_to: Option<Vec<String>>, signal: Option<ControllerSlot>, as_: Option<PromiseSlot> },
-    GetTools { document: Option<String>, from_origins: Option<Vec<String>>, as_: Option<PromiseSlot> },
-    ExecuteTool { document: Option<String>, tool: ToolRef, input_object: JsValue, signal: Option<ControllerSlot>, as_: Option<PromiseSlot> },
+    RegisterTool {
+        document: Option<String>,
+        tool: ToolDictId,
+        exposed_to: Option<Vec<String>>,
+        signal: Option<ControllerSlot>,
+        as_: Option<PromiseSlot>,
+    },
+    GetTools {
+        document: Option<String>,
+        from_origins: Option<Vec<String>>,
+        as_: Option<PromiseSlot>,
+    },
+    ExecuteTool {
+        document: Option<String>,
+        tool: ToolRef,
+        input_object: JsValue,
+        signal: Option<ControllerSlot>,
+        as_: Option<PromiseSlot>,
+    },
     NewAbortController(ControllerSlot),
-    Abort { controller: ControllerSlot, reason: Option<JsValue> },
-    SetTimeout { ms: u64, body: ScriptId },
-    Then { promise: PromiseSlot, on_fulfilled: ScriptId, on_rejected: ScriptId },
-    OnToolchange { target: Option<String>, body: ScriptId },
-    OnAbort { controller: ControllerSlot, body: ScriptId },
-    Throw { name: String, message: String },
+    Abort {
+        controller: ControllerSlot,
+        reason: Option<JsValue>,
+    },
+    SetTimeout {
+        ms: u64,
+        body: ScriptId,
+    },
+    Then {
+        promise: PromiseSlot,
+        on_fulfilled: ScriptId,
+        on_rejected: ScriptId,
+    },
+    OnToolchange {
+        target: Option<String>,
+        body: ScriptId,
+    },
+    OnAbort {
+        controller: ControllerSlot,
+        body: ScriptId,
+    },
+    Throw {
+        name: String,
+        message: String,
+    },
     Navigate(NavigateId),
     RemoveIframe(String),
     EnterBfcache(String),
@@ -288,10 +323,9 @@ impl Compiler {
                 as_: e.as_.as_deref().map(|n| self.promise(n)),
             },
             sc::Action::NewAbortController(n) => Op::NewAbortController(self.controller(n)),
-            sc::Action::Abort(a) => Op::Abort {
-                controller: self.controller(&a.controller),
-                reason: a.reason.as_ref().map(js).transpose()?,
-            },
+            sc::Action::Abort(a) => {
+                Op::Abort { controller: self.controller(&a.controller), reason: a.reason.as_ref().map(js).transpose()? }
+            }
             sc::Action::SetTimeout(t) => Op::SetTimeout { ms: t.ms, body: self.script(&t.do_)? },
             sc::Action::Then(t) => Op::Then {
                 promise: self.promise(&t.promise),

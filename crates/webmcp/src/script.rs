@@ -16,7 +16,10 @@ impl Sim<'_> {
         if let Err(error) = self.run_ops(doc, script) {
             let document = self.label(doc);
             let text = error.to_string();
-            self.event((SCRIPT, "uncaught exception"), EventKind::Uncaught { document: document.clone(), error: text.clone() });
+            self.event(
+                (SCRIPT, "uncaught exception"),
+                EventKind::Uncaught { document: document.clone(), error: text.clone() },
+            );
             self.uncaught.push(ConsoleLine { document, text });
         }
     }
@@ -74,7 +77,8 @@ impl Sim<'_> {
             }
             Op::Then { promise, on_fulfilled, on_rejected } => {
                 let p = self.promise_or_throw(*promise)?;
-                self.world.react(p, Work::Then { doc, promise: p, on_fulfilled: *on_fulfilled, on_rejected: *on_rejected });
+                self.world
+                    .react(p, Work::Then { doc, promise: p, on_fulfilled: *on_fulfilled, on_rejected: *on_rejected });
             }
             Op::OnToolchange { target, body } => {
                 let this = self.model_context_of(doc, target.as_deref(), "ontoolchange")?;
@@ -133,7 +137,10 @@ impl Sim<'_> {
         };
         // [SecureContext]: `document.modelContext` is undefined outside secure contexts.
         if !self.world.doc(target).secure_context {
-            self.note(("WebIDL", "[SecureContext]"), format!("{} is not a secure context: document.modelContext is undefined", self.label(target)));
+            self.note(
+                ("WebIDL", "[SecureContext]"),
+                format!("{} is not a secure context: document.modelContext is undefined", self.label(target)),
+            );
             return Err(JsValue::type_error(format!("Cannot read properties of undefined (reading '{member}')")));
         }
         Ok(target)

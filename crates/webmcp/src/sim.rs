@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use browser::{
-    ContainerAttributes, DocId, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode,
-    PromiseId, PromiseState, SignalId, TaskSource, Unit, World,
+    ContainerAttributes, DocId, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId,
+    PromiseState, SignalId, TaskSource, Unit, World,
 };
 use sched::{ChooseError, Chooser};
 use trace::{Cite, ConsoleLine, Event, EventKind, Finding, Outcome, PromiseOutcome};
@@ -120,7 +120,13 @@ pub enum Work {
         uuid: Uuid,
     },
     /// executeTool 15.13: the tool execute steps, on the target's event loop.
-    ToolExecuteSteps { tool_name: String, target: DocId, input_arguments: String, completion: CompletionSteps, uuid: Uuid },
+    ToolExecuteSteps {
+        tool_name: String,
+        target: DocId,
+        input_arguments: String,
+        completion: CompletionSteps,
+        uuid: Uuid,
+    },
     /// The imperative execute steps' reaction to toolPromise (step 9).
     ReactToToolPromise { target: DocId, tool_promise: PromiseId, completion: CompletionSteps, uuid: Uuid },
     /// Run completion steps in a new in-parallel block (variant `completion-steps-in-parallel`).
@@ -414,7 +420,14 @@ impl<'p> Sim<'p> {
     }
 
     /// WebIDL "a promise rejected with".
-    pub fn rejected_promise(&mut self, realm: DocId, method: &str, as_: Option<PromiseSlot>, error: JsValue, step: Step) -> PromiseId {
+    pub fn rejected_promise(
+        &mut self,
+        realm: DocId,
+        method: &str,
+        as_: Option<PromiseSlot>,
+        error: JsValue,
+        step: Step,
+    ) -> PromiseId {
         let p = self.api_promise(realm, method, as_);
         self.settle(p, Err(error), step);
         p
@@ -432,7 +445,13 @@ impl<'p> Sim<'p> {
             if lanes.is_empty() {
                 match self.world.advance_time() {
                     Some(t) => {
-                        self.record_unit("time".into(), Vec::new(), None, format!("virtual time advances to {t} ms"), ("HTML", "run steps after a timeout"));
+                        self.record_unit(
+                            "time".into(),
+                            Vec::new(),
+                            None,
+                            format!("virtual time advances to {t} ms"),
+                            ("HTML", "run steps after a timeout"),
+                        );
                         continue;
                     }
                     None => return Ok(()),
@@ -453,7 +472,13 @@ impl<'p> Sim<'p> {
         }
     }
 
-    fn run_unit(&mut self, lane: String, choice_among: Vec<String>, unit: Unit<Work>, lane_ref: LaneRef) -> Result<(), RunError> {
+    fn run_unit(
+        &mut self,
+        lane: String,
+        choice_among: Vec<String>,
+        unit: Unit<Work>,
+        lane_ref: LaneRef,
+    ) -> Result<(), RunError> {
         let _ = lane_ref;
         match unit {
             Unit::Task { event_loop, task, .. } => {
@@ -498,7 +523,14 @@ impl<'p> Sim<'p> {
         Ok(())
     }
 
-    fn record_unit(&mut self, lane: String, choice_among: Vec<String>, document: Option<String>, what: String, step: Step) {
+    fn record_unit(
+        &mut self,
+        lane: String,
+        choice_among: Vec<String>,
+        document: Option<String>,
+        what: String,
+        step: Step,
+    ) {
         let events = std::mem::take(&mut self.events);
         self.units.push(trace::Unit {
             index: self.units.len(),
@@ -520,7 +552,9 @@ impl<'p> Sim<'p> {
             let state = match &promise.state {
                 PromiseState::Pending => "pending".to_string(),
                 PromiseState::Fulfilled(v) => format!("fulfilled({v})"),
-                PromiseState::Rejected(e) => format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| e.to_string())),
+                PromiseState::Rejected(e) => {
+                    format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| e.to_string()))
+                }
             };
             promises.push(PromiseOutcome { promise: label.clone(), document: self.label(promise.realm), state });
         }

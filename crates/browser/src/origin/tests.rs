@@ -13,12 +13,7 @@ fn fixture_path(relative: &str) -> PathBuf {
         .chain(this_file.ancestors())
         .map(|dir| dir.join("fixtures").join(relative))
         .find(|candidate| candidate.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "fixtures/{relative} not found above {}",
-                manifest_dir.display()
-            )
-        })
+        .unwrap_or_else(|| panic!("fixtures/{relative} not found above {}", manifest_dir.display()))
 }
 
 fn read_fixture(relative: &str) -> serde_json::Value {
@@ -58,39 +53,21 @@ fn vectors() {
             failures.push(format!("expected {case}\n  actual {actual}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failing vectors:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failing vectors:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn opaque_ids_come_from_the_simulator_counter() {
     let mut next_opaque = 5;
-    assert_eq!(
-        Origin::of_url(&url("data:,a"), &mut next_opaque),
-        Origin::Opaque(5)
-    );
-    assert_eq!(
-        Origin::of_url(&url("about:blank"), &mut next_opaque),
-        Origin::Opaque(6)
-    );
+    assert_eq!(Origin::of_url(&url("data:,a"), &mut next_opaque), Origin::Opaque(5));
+    assert_eq!(Origin::of_url(&url("about:blank"), &mut next_opaque), Origin::Opaque(6));
     // A tuple origin takes no id.
     assert_eq!(
         Origin::of_url(&url("https://example.com"), &mut next_opaque),
-        Origin::Tuple {
-            scheme: "https".into(),
-            host: "example.com".into(),
-            port: None
-        }
+        Origin::Tuple { scheme: "https".into(), host: "example.com".into(), port: None }
     );
     // A blob URL with no tuple-origin inner URL takes exactly one id.
-    assert_eq!(
-        Origin::of_url(&url("blob:data:,x"), &mut next_opaque),
-        Origin::Opaque(7)
-    );
+    assert_eq!(Origin::of_url(&url("blob:data:,x"), &mut next_opaque), Origin::Opaque(7));
     assert_eq!(next_opaque, 8);
 }
 
@@ -98,28 +75,10 @@ fn opaque_ids_come_from_the_simulator_counter() {
 fn tuple_fields() {
     assert_eq!(
         origin("https://Example.COM:8443/x"),
-        Origin::Tuple {
-            scheme: "https".into(),
-            host: "example.com".into(),
-            port: Some(8443)
-        }
+        Origin::Tuple { scheme: "https".into(), host: "example.com".into(), port: Some(8443) }
     );
-    assert_eq!(
-        origin("http://[::1]/"),
-        Origin::Tuple {
-            scheme: "http".into(),
-            host: "[::1]".into(),
-            port: None
-        }
-    );
-    assert_eq!(
-        origin("file:///tmp/a.html"),
-        Origin::Tuple {
-            scheme: "file".into(),
-            host: String::new(),
-            port: None
-        }
-    );
+    assert_eq!(origin("http://[::1]/"), Origin::Tuple { scheme: "http".into(), host: "[::1]".into(), port: None });
+    assert_eq!(origin("file:///tmp/a.html"), Origin::Tuple { scheme: "file".into(), host: String::new(), port: None });
 }
 
 #[test]
@@ -146,16 +105,10 @@ fn same_origin() {
 fn serialization_and_display() {
     assert_eq!(Origin::Opaque(7).serialize(), "null");
     assert_eq!(Origin::Opaque(7).to_string(), "opaque#7");
-    assert_eq!(
-        origin("https://example.com:8443/").to_string(),
-        "https://example.com:8443"
-    );
+    assert_eq!(origin("https://example.com:8443/").to_string(), "https://example.com:8443");
     assert_eq!(origin("file:///x").to_string(), "file://");
     assert_eq!(Site::Opaque(3).to_string(), "opaque#3");
-    assert_eq!(
-        origin("https://www.example.co.uk").site().to_string(),
-        "https://example.co.uk"
-    );
+    assert_eq!(origin("https://www.example.co.uk").site().to_string(), "https://example.co.uk");
 }
 
 #[test]
@@ -163,10 +116,7 @@ fn sites() {
     let site = |s: &str| origin(s).site();
     assert_eq!(
         site("https://a.example.co.uk:8443"),
-        Site::SchemeAndHost {
-            scheme: "https".into(),
-            host: "example.co.uk".into()
-        }
+        Site::SchemeAndHost { scheme: "https".into(), host: "example.co.uk".into() }
     );
     assert!(site("https://a.example.co.uk").same_site(&site("https://b.example.co.uk:444")));
     assert!(!site("https://a.example.co.uk").same_site(&site("http://a.example.co.uk")));

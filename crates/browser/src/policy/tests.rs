@@ -15,12 +15,7 @@ fn fixture_path(relative: &str) -> PathBuf {
         .chain(this_file.ancestors())
         .map(|dir| dir.join("fixtures").join(relative))
         .find(|candidate| candidate.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "fixtures/{relative} not found above {}",
-                manifest_dir.display()
-            )
-        })
+        .unwrap_or_else(|| panic!("fixtures/{relative} not found above {}", manifest_dir.display()))
 }
 
 fn vectors() -> Value {
@@ -50,28 +45,15 @@ fn render(policy: &Policy) -> Value {
 }
 
 fn origin(s: &str) -> Origin {
-    Origin::of_url(
-        &url::Url::parse(s).unwrap_or_else(|e| panic!("{s:?}: {e}")),
-        &mut 0,
-    )
+    Origin::of_url(&url::Url::parse(s).unwrap_or_else(|e| panic!("{s:?}: {e}")), &mut 0)
 }
 
 fn allowlist(star: bool, self_: bool, src: bool, origins: &[&str]) -> Allowlist {
-    Allowlist {
-        star,
-        self_,
-        src,
-        origins: origins.iter().map(|s| origin(s)).collect(),
-    }
+    Allowlist { star, self_, src, origins: origins.iter().map(|s| origin(s)).collect() }
 }
 
 fn policy(entries: &[(&str, Allowlist)]) -> Policy {
-    Policy(
-        entries
-            .iter()
-            .map(|(feature, allowlist)| ((*feature).to_owned(), allowlist.clone()))
-            .collect(),
-    )
+    Policy(entries.iter().map(|(feature, allowlist)| ((*feature).to_owned(), allowlist.clone())).collect())
 }
 
 #[test]
@@ -90,12 +72,7 @@ fn header_vectors() {
             failures.push(format!("expected {case}\n  actual {actual}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failing header vectors:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failing header vectors:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -121,12 +98,7 @@ fn allow_vectors() {
             failures.push(format!("expected {case}\n  actual {actual}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failing allow vectors:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failing allow vectors:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// One document in a frame chain, with what the harness computed for it.
@@ -145,22 +117,14 @@ fn run_chain(frames: &[Value]) -> Vec<bool> {
     let mut built: Vec<Frame> = Vec::new();
     for (level, frame) in frames.iter().enumerate() {
         let url = url::Url::parse(frame["url"].as_str().expect("url")).expect("frame url parses");
-        let sandbox = frame
-            .get("sandbox")
-            .map(|s| s.as_str().expect("sandbox is a string"));
-        let allow = frame
-            .get("allow")
-            .map(|s| s.as_str().expect("allow is a string"));
+        let sandbox = frame.get("sandbox").map(|s| s.as_str().expect("sandbox is a string"));
+        let allow = frame.get("allow").map(|s| s.as_str().expect("allow is a string"));
         let parent = built.last();
         if parent.is_none() {
-            assert!(
-                sandbox.is_none() && allow.is_none(),
-                "the top-level frame has no container attributes"
-            );
+            assert!(sandbox.is_none() && allow.is_none(), "the top-level frame has no container attributes");
         }
         let sandboxed_origin = parent.is_some_and(|p| p.sandboxed_origin)
-            || sandbox
-                .is_some_and(|s| !s.split_ascii_whitespace().any(|t| t == "allow-same-origin"));
+            || sandbox.is_some_and(|s| !s.split_ascii_whitespace().any(|t| t == "allow-same-origin"));
         let origin = if sandboxed_origin {
             let id = next_opaque;
             next_opaque += 1;
@@ -169,10 +133,8 @@ fn run_chain(frames: &[Value]) -> Vec<bool> {
             Origin::of_url(&url, &mut next_opaque)
         };
         let declared = match frame.get("header") {
-            Some(header) => {
-                parse_permissions_policy_header(header.as_str().expect("header is a string"))
-                    .unwrap_or_else(|e| panic!("level {level}: {e}"))
-            }
+            Some(header) => parse_permissions_policy_header(header.as_str().expect("header is a string"))
+                .unwrap_or_else(|e| panic!("level {level}: {e}")),
             None => Policy::default(),
         };
         let container_policy = parse_allow_attribute(allow.unwrap_or(""));
@@ -188,22 +150,11 @@ fn run_chain(frames: &[Value]) -> Vec<bool> {
                 create_a_permissions_policy(Some(&container), &origin, declared)
             }
         };
-        built.push(Frame {
-            origin,
-            policy,
-            sandboxed_origin,
-        });
+        built.push(Frame { origin, policy, sandboxed_origin });
     }
     built
         .iter()
-        .map(|frame| {
-            is_feature_enabled_in_document_for_origin(
-                TOOLS,
-                &frame.policy,
-                &frame.origin,
-                &frame.origin,
-            )
-        })
+        .map(|frame| is_feature_enabled_in_document_for_origin(TOOLS, &frame.policy, &frame.origin, &frame.origin))
         .collect()
 }
 
@@ -216,31 +167,21 @@ fn frame_chain_vectors() {
     for chain in chains {
         let name = chain["name"].as_str().expect("name");
         let frames = chain["frames"].as_array().expect("frames");
-        let expected: Vec<bool> = frames
-            .iter()
-            .map(|frame| frame["tools_enabled"].as_bool().expect("tools_enabled"))
-            .collect();
+        let expected: Vec<bool> =
+            frames.iter().map(|frame| frame["tools_enabled"].as_bool().expect("tools_enabled")).collect();
         let actual = run_chain(frames);
         if actual != expected {
             failures.push(format!("{name}: expected {expected:?}, actual {actual:?}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failing frame chains:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} failing frame chains:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
 fn default_allowlists() {
     assert_eq!(default_allowlist(TOOLS), Some(DefaultAllowlist::SelfOrigin));
     assert_eq!(default_allowlist("camera"), None);
-    assert_eq!(
-        SUPPORTED_FEATURES,
-        &[("tools", DefaultAllowlist::SelfOrigin)]
-    );
+    assert_eq!(SUPPORTED_FEATURES, &[("tools", DefaultAllowlist::SelfOrigin)]);
 }
 
 #[test]
@@ -264,39 +205,14 @@ fn allowlist_matching() {
     assert!(allowlist_matches(&src_only, &b, &a, Some(&b)));
     assert!(!allowlist_matches(&src_only, &a, &a, Some(&b)));
     assert!(!allowlist_matches(&src_only, &b, &a, None));
-    assert!(allowlist_matches(
-        &src_only,
-        &opaque,
-        &a,
-        Some(&Origin::Opaque(4))
-    ));
-    assert!(!allowlist_matches(
-        &src_only,
-        &opaque,
-        &a,
-        Some(&Origin::Opaque(5))
-    ));
+    assert!(allowlist_matches(&src_only, &opaque, &a, Some(&Origin::Opaque(4))));
+    assert!(!allowlist_matches(&src_only, &opaque, &a, Some(&Origin::Opaque(5))));
 
     // Listed origins match by same origin; ports count.
-    let listed = allowlist(
-        false,
-        false,
-        false,
-        &["https://b.example", "https://c.example:8443"],
-    );
+    let listed = allowlist(false, false, false, &["https://b.example", "https://c.example:8443"]);
     assert!(allowlist_matches(&listed, &b, &a, None));
-    assert!(allowlist_matches(
-        &listed,
-        &origin("https://c.example:8443/x"),
-        &a,
-        None
-    ));
-    assert!(!allowlist_matches(
-        &listed,
-        &origin("https://c.example"),
-        &a,
-        None
-    ));
+    assert!(allowlist_matches(&listed, &origin("https://c.example:8443/x"), &a, None));
+    assert!(!allowlist_matches(&listed, &origin("https://c.example"), &a, None));
     assert!(!allowlist_matches(&listed, &a, &a, None));
     assert!(!allowlist_matches(&listed, &opaque, &a, None));
 
@@ -316,18 +232,12 @@ fn top_level_policy() {
             declared: Policy::default()
         }
     );
-    assert!(is_feature_enabled_in_document_for_origin(
-        TOOLS, &policy, &a, &a
-    ));
+    assert!(is_feature_enabled_in_document_for_origin(TOOLS, &policy, &a, &a));
     // The default allowlist 'self' refuses another origin, which "get feature value for origin" does not consult.
-    assert!(!is_feature_enabled_in_document_for_origin(
-        TOOLS, &policy, &a, &b
-    ));
+    assert!(!is_feature_enabled_in_document_for_origin(TOOLS, &policy, &a, &b));
     assert!(get_feature_value_for_origin(TOOLS, &policy, &a, &b));
     // Unsupported features have no inherited policy and are never enabled.
-    assert!(!is_feature_enabled_in_document_for_origin(
-        "camera", &policy, &a, &a
-    ));
+    assert!(!is_feature_enabled_in_document_for_origin("camera", &policy, &a, &a));
     assert!(!get_feature_value_for_origin("camera", &policy, &a, &a));
 }
 
@@ -335,42 +245,19 @@ fn top_level_policy() {
 fn declared_policy_keeps_only_enabled_supported_features() {
     let a = origin("https://a.example");
     let b = origin("https://b.example");
-    let header = parse_permissions_policy_header("tools=(self \"https://b.example\"), camera=*")
-        .expect("valid header");
+    let header = parse_permissions_policy_header("tools=(self \"https://b.example\"), camera=*").expect("valid header");
     let top = create_a_permissions_policy(None, &a, header);
-    assert_eq!(
-        top.declared,
-        policy(&[(
-            "tools",
-            allowlist(false, true, false, &["https://b.example"])
-        )])
-    );
-    assert!(is_feature_enabled_in_document_for_origin(
-        TOOLS, &top, &a, &a
-    ));
-    assert!(is_feature_enabled_in_document_for_origin(
-        TOOLS, &top, &a, &b
-    ));
-    assert!(!is_feature_enabled_in_document_for_origin(
-        TOOLS,
-        &top,
-        &a,
-        &origin("https://c.example")
-    ));
+    assert_eq!(top.declared, policy(&[("tools", allowlist(false, true, false, &["https://b.example"]))]));
+    assert!(is_feature_enabled_in_document_for_origin(TOOLS, &top, &a, &a));
+    assert!(is_feature_enabled_in_document_for_origin(TOOLS, &top, &a, &b));
+    assert!(!is_feature_enabled_in_document_for_origin(TOOLS, &top, &a, &origin("https://c.example")));
 
     // A child whose inherited policy is disabled ignores its own header.
     let no_allow = Policy::default();
-    let container = Container {
-        parent_origin: &a,
-        parent_policy: &top,
-        container_policy: &no_allow,
-        declared_origin: &b,
-    };
-    let child = create_a_permissions_policy(
-        Some(&container),
-        &b,
-        policy(&[("tools", allowlist(true, false, false, &[]))]),
-    );
+    let container =
+        Container { parent_origin: &a, parent_policy: &top, container_policy: &no_allow, declared_origin: &b };
+    let child =
+        create_a_permissions_policy(Some(&container), &b, policy(&[("tools", allowlist(true, false, false, &[]))]));
     assert_eq!(
         child,
         PermissionsPolicy {
@@ -378,10 +265,7 @@ fn declared_policy_keeps_only_enabled_supported_features() {
             declared: Policy::default()
         }
     );
-    assert_eq!(
-        create_a_permissions_policy_for_a_navigable(Some(&container), &b),
-        child
-    );
+    assert_eq!(create_a_permissions_policy_for_a_navigable(Some(&container), &b), child);
 }
 
 #[test]
@@ -396,39 +280,23 @@ fn inherited_policy_steps() {
     // Step 1: no container.
     assert!(define_an_inherited_policy(TOOLS, None, &b));
     // Step 7: default allowlist 'self' against the container's node document.
-    let container = Container {
-        parent_origin: &a,
-        parent_policy: &top,
-        container_policy: &none,
-        declared_origin: &a,
-    };
+    let container = Container { parent_origin: &a, parent_policy: &top, container_policy: &none, declared_origin: &a };
     assert!(define_an_inherited_policy(TOOLS, Some(&container), &a));
     assert!(!define_an_inherited_policy(TOOLS, Some(&container), &b));
     // Step 5: the container policy's 'src' is the declared origin, not the document that actually loads.
-    let container = Container {
-        parent_origin: &a,
-        parent_policy: &top,
-        container_policy: &allow_tools,
-        declared_origin: &b,
-    };
+    let container =
+        Container { parent_origin: &a, parent_policy: &top, container_policy: &allow_tools, declared_origin: &b };
     assert!(define_an_inherited_policy(TOOLS, Some(&container), &b));
     assert!(!define_an_inherited_policy(TOOLS, Some(&container), &c));
     // Step 8: an unsupported feature has no default allowlist.
     assert!(!define_an_inherited_policy("camera", Some(&container), &a));
 
     // Step 3: the parent's declared policy must match the child's origin, whatever the container policy says.
-    let restricted = create_a_permissions_policy(
-        None,
-        &a,
-        parse_permissions_policy_header("tools=self").expect("valid"),
-    );
+    let restricted =
+        create_a_permissions_policy(None, &a, parse_permissions_policy_header("tools=self").expect("valid"));
     let allow_star = parse_allow_attribute("tools *");
-    let container = Container {
-        parent_origin: &a,
-        parent_policy: &restricted,
-        container_policy: &allow_star,
-        declared_origin: &b,
-    };
+    let container =
+        Container { parent_origin: &a, parent_policy: &restricted, container_policy: &allow_star, declared_origin: &b };
     assert!(!define_an_inherited_policy(TOOLS, Some(&container), &b));
     assert!(define_an_inherited_policy(TOOLS, Some(&container), &a));
 
@@ -438,12 +306,8 @@ fn inherited_policy_steps() {
         &a,
         parse_permissions_policy_header("tools=(\"https://b.example\")").expect("valid"),
     );
-    let container = Container {
-        parent_origin: &a,
-        parent_policy: &excluded,
-        container_policy: &allow_star,
-        declared_origin: &b,
-    };
+    let container =
+        Container { parent_origin: &a, parent_policy: &excluded, container_policy: &allow_star, declared_origin: &b };
     assert!(get_feature_value_for_origin(TOOLS, &excluded, &a, &b));
     assert!(!define_an_inherited_policy(TOOLS, Some(&container), &b));
 }

@@ -9,10 +9,7 @@ fn text(v: &str) -> JsValue {
 #[test]
 fn serializes_like_json_stringify() {
     let v = text(r#"{"b": 1, "a": [1.5, null, "x\n"], "u": {"$js": "undefined"}, "f": {"$js": "function"}}"#);
-    assert_eq!(
-        serialize_a_javascript_value_to_a_json_string(&v).unwrap(),
-        r#"{"b":1,"a":[1.5,null,"x\n"]}"#
-    );
+    assert_eq!(serialize_a_javascript_value_to_a_json_string(&v).unwrap(), r#"{"b":1,"a":[1.5,null,"x\n"]}"#);
     let v = text(r#"[{"$js": "undefined"}, {"$js": "NaN"}, 1e21, 100]"#);
     assert_eq!(serialize_a_javascript_value_to_a_json_string(&v).unwrap(), "[null,null,1e+21,100]");
 }

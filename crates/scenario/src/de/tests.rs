@@ -27,10 +27,7 @@ fn an_enum_is_a_string_or_an_object_with_one_key() {
         from::<ToolRef>(&json!({"fromGetTools": {"promise": "p", "name": "n"}})),
         Ok(ToolRef::FromGetTools { promise: "p".to_owned(), name: "n".to_owned() })
     );
-    assert_eq!(
-        from::<ExecuteResult>(&json!({"never": 1})),
-        Err("`never` takes no value: write \"never\"".to_owned())
-    );
+    assert_eq!(from::<ExecuteResult>(&json!({"never": 1})), Err("`never` takes no value: write \"never\"".to_owned()));
     assert_eq!(from::<Action>(&json!("log")), Err("`log` needs a value: write {\"log\": …}".to_owned()));
     assert_eq!(
         from::<ToolRef>(&json!("fromGetTools")),
@@ -42,11 +39,14 @@ fn an_enum_is_a_string_or_an_object_with_one_key() {
     );
     assert_eq!(
         from::<Action>(&json!({"log": "a", "throw": {}})),
-        Err("this object needs exactly one key, but it has 2: `log`, `throw`; put each in an object of its own".to_owned())
+        Err("this object needs exactly one key, but it has 2: `log`, `throw`; put each in an object of its own"
+            .to_owned())
     );
     let many = json!({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6});
     assert!(from::<Action>(&many).is_err_and(|e| e.contains("it has 6: `a`, `b`, `c`, `d`, `e`, …;")));
-    assert!(from::<Action>(&json!({})).is_err_and(|e| e.starts_with("this object needs exactly one key, but it is empty")));
+    assert!(
+        from::<Action>(&json!({})).is_err_and(|e| e.starts_with("this object needs exactly one key, but it is empty"))
+    );
     assert_eq!(from::<Action>(&json!(5)), Err("invalid type: integer `5`, expected enum Action".to_owned()));
 }
 

@@ -16,10 +16,7 @@ fn diagnostic(line: usize, column: usize, hint: Option<&str>) -> Diagnostic {
 #[test]
 fn displays_file_line_col_path_message_and_hint() {
     let d = diagnostic(3, 5, Some("expected one of `id`, `url`"));
-    assert_eq!(
-        d.to_string(),
-        "basic.jsonc:3:5: tabs[0].idd: unknown field `idd`\n  hint: expected one of `id`, `url`"
-    );
+    assert_eq!(d.to_string(), "basic.jsonc:3:5: tabs[0].idd: unknown field `idd`\n  hint: expected one of `id`, `url`");
     let d = Diagnostic { path: String::new(), hint: None, ..d };
     assert_eq!(d.to_string(), "basic.jsonc:3:5: unknown field `idd`");
 }

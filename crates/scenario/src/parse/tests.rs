@@ -85,15 +85,38 @@ fn a_number_out_of_range_is_an_error() {
 #[test]
 fn deserialization_errors_point_at_value_key_or_object() {
     let text = "{\n  \"version\": \"1\",\n  \"name\": \"x\",\n  \"tabs\": []\n}";
-    assert_eq!(errors(text), ["t.jsonc:2:14: version: invalid type: string \"1\", expected u32"]);
+    assert_eq!(errors(text), ["t.jsonc:2:14: version: invalid type: string \"1\", expected a non-negative integer"]);
     let text = "{\n  \"version\": 1,\n  \"nmae\": \"x\",\n  \"tabs\": []\n}";
     let [error] = &errors(text)[..] else { panic!("one error expected") };
-    assert!(error.starts_with("t.jsonc:3:3: nmae: unknown field `nmae`\n  hint: did you mean `name`? expected one of `version`, `name`,"));
-    let text = "{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabs\": [\n    { \"url\": \"https://a.example/\" }\n  ]\n}";
-    assert_eq!(errors(text), ["t.jsonc:5:5: tabs[0]: missing field `id`"]);
+    assert!(error.starts_with(
+        "t.jsonc:3:3: nmae: unknown field `nmae`\n  hint: did you mean `name`? expected one of `version`, `name`,"
+    ));
+    let text =
+        "{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabs\": [\n    { \"url\": \"https://a.example/\" }\n  ]\n}";
+    assert_eq!(errors(text), ["t.jsonc:5:5: tabs[0]: missing field `id`\n  hint: add \"id\": …"]);
     let text = "{\"version\": 1, \"name\": null, \"tabs\": []}";
     assert_eq!(errors(text), ["t.jsonc:1:24: name: invalid type: null, expected a string"]);
-    assert_eq!(errors("[]"), ["t.jsonc:1:1: invalid type: sequence, expected struct Scenario"]);
+    assert_eq!(errors("[]"), ["t.jsonc:1:1: invalid type: array, expected an object (Scenario)"]);
+}
+
+#[test]
+fn serde_messages_use_json_words() {
+    let cases = [
+        ("invalid type: sequence, expected struct Frame", "invalid type: array, expected an object (Frame)"),
+        (
+            "invalid type: map, expected struct variant ToolRef::FromGetTools",
+            "invalid type: object, expected an object (ToolRef::FromGetTools)",
+        ),
+        ("invalid type: unit value, expected a string", "invalid type: null, expected a string"),
+        ("invalid value: integer `-1`, expected u64", "invalid value: integer `-1`, expected a non-negative integer"),
+        ("invalid type: string \"x\", expected a sequence", "invalid type: string \"x\", expected an array"),
+        ("invalid type: string \"x\", expected a map", "invalid type: string \"x\", expected an object"),
+        ("invalid type: integer `5`, expected enum Action", "invalid type: integer `5`, expected enum Action"),
+        ("something else", "something else"),
+    ];
+    for (serde, ours) in cases {
+        assert_eq!(in_json_words(serde), ours);
+    }
 }
 
 #[test]
@@ -133,9 +156,7 @@ fn very_deep_input_is_refused_without_overflowing_the_stack() {
 #[test]
 fn brackets_in_strings_and_comments_do_not_count() {
     let deep = "[".repeat(100);
-    let text = with_expect(&format!(
-        "[\"{deep}\", \"\\\"{deep}\", // {deep}\n /* {deep} */ 1]"
-    ));
+    let text = with_expect(&format!("[\"{deep}\", \"\\\"{deep}\", // {deep}\n /* {deep} */ 1]"));
     assert_eq!(errors(&text), Vec::<String>::new());
 }
 
@@ -156,7 +177,7 @@ fn parse_jsonc_strips_comments() {
     let value = parse_jsonc("t.jsonc", "// c\n{\"a\": [1, /* c */ 2,], }");
     assert_eq!(value, Ok(serde_json::json!({"a": [1, 2]})));
     let error = parse_jsonc("t.jsonc", "{\"a\": }").map_err(|d| d.to_string());
-    assert_eq!(error, Err("t.jsonc:1:7: syntax error: unexpected close brace".to_owned()));
+    assert_eq!(error, Err("t.jsonc:1:7: syntax error: unexpected close brace\n  hint: brackets must pair up: an earlier `[` or `{` is still open, or this one is extra".to_owned()));
 }
 
 /// A fresh path in the temporary directory for this test.

@@ -7,10 +7,9 @@ use crate::{parse_str, validate, MAX_ACTIONS};
 fn problems(text: &str) -> Vec<String> {
     match parse_str("t.jsonc", text) {
         Ok(_) => Vec::new(),
-        Err(diagnostics) => diagnostics
-            .iter()
-            .map(|d| d.to_string().trim_start_matches("t.jsonc:").to_owned())
-            .collect(),
+        Err(diagnostics) => {
+            diagnostics.iter().map(|d| d.to_string().trim_start_matches("t.jsonc:").to_owned()).collect()
+        }
     }
 }
 

@@ -1,0 +1,131 @@
+//! Tests for the world: secure contexts, agent clusters and "allowed to use" through frame chains
+//! (vectors in fixtures/world/frame-trees.json), task queues, lanes, promises, signals and timers.
+
+use super::*;
+
+fn fixture() -> serde_json::Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/world/frame-trees.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Builds a chain top → child → grandchild … from the vector's `frames`.
+fn chain(frames: &[serde_json::Value]) -> (World<u32>, Vec<DocId>) {
+    let mut world = World::new(ParallelMode::Unordered);
+    let mut docs = Vec::new();
+    for (i, f) in frames.iter().enumerate() {
+        let container = ContainerAttributes {
+            allow: f["allow"].as_str().map(str::to_string),
+            sandbox: f["sandbox"].as_str().map(str::to_string),
+        };
+        let nav = world.create_navigable(&format!("f{i}"), docs.last().copied(), container);
+        let url = Url::parse(f["url"].as_str().unwrap()).unwrap();
+        let init = DocumentInit {
+            url: &url,
+            permissions_policy: f["policy"].as_str(),
+            requests_origin_keyed: f["oac"].as_bool().unwrap_or(true),
+        };
+        docs.push(world.create_document(nav, init).unwrap());
+    }
+    (world, docs)
+}
+
+#[test]
+fn frame_tree_vectors() {
+    let cases = fixture();
+    let mut failures = Vec::new();
+    for case in cases.as_array().unwrap() {
+        let (world, docs) = chain(case["frames"].as_array().unwrap());
+        for (doc, want) in docs.iter().zip(case["expect"].as_array().unwrap()) {
+            let d = world.doc(*doc);
+            let got = serde_json::json!({
+                "secure": d.secure_context,
+                "loop": world.event_loops[d.event_loop.index()].label,
+                "origin_keyed": d.origin_keyed,
+                "tools": world.is_allowed_to_use(*doc, crate::policy::TOOLS),
+            });
+            if &got != want {
+                failures.push(format!("{} / {}: want {want}, got {got}", case["name"], d.label));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn tasks_of_a_not_fully_active_document_wait() {
+    let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
+    world.queue_global_task(TaskSource::WebMcp, docs[0], 1);
+    world.queue_global_task(TaskSource::WebMcp, docs[0], 2);
+    assert_eq!(world.runnable_lanes().len(), 1);
+    world.documents[0].state = DocumentState::Bfcached;
+    assert!(world.runnable_lanes().is_empty());
+    assert!(!world.is_allowed_to_use(docs[0], crate::policy::TOOLS));
+    world.documents[0].state = DocumentState::Active;
+    let lane = world.runnable_lanes()[0].1;
+    // FIFO within one task source.
+    assert!(matches!(world.take(lane), Some(Unit::Task { task: Task { steps: 1, .. }, .. })));
+    assert!(matches!(world.take(lane), Some(Unit::Task { task: Task { steps: 2, .. }, .. })));
+}
+
+#[test]
+fn lanes_are_sorted_labels_and_parallel_blocks_are_their_own_lanes() {
+    let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
+    world.queue_global_task(TaskSource::Timer, docs[0], 0);
+    world.start_in_parallel(10);
+    world.start_in_parallel(11);
+    world.queue_global_task(TaskSource::WebMcp, docs[0], 0);
+    let labels: Vec<String> = world.runnable_lanes().iter().map(|(l, _)| l.to_string()).collect();
+    assert_eq!(labels, ["el0.timer", "el0.webmcp", "par#0", "par#1"]);
+}
+
+#[test]
+fn promises_settle_once_and_queue_reactions() {
+    let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
+    let p = world.new_promise(docs[0], None);
+    world.react(p, 7);
+    assert!(world.settle_promise(p, Ok(JsValue::Null)));
+    assert!(!world.settle_promise(p, Err(JsValue::Null)), "a second settlement is a no-op");
+    assert_eq!(world.promises[p.index()].state, PromiseState::Fulfilled(JsValue::Null));
+    assert_eq!(world.take_microtask(LoopId(0)), Some(7));
+    // Reacting to a settled promise queues the reaction at once.
+    world.react(p, 8);
+    assert_eq!(world.take_microtask(LoopId(0)), Some(8));
+}
+
+#[test]
+fn signal_abort_runs_once_with_default_reason() {
+    let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
+    let s = world.new_abort_controller(docs[0], None);
+    world.add_abort_algorithm(s, 1);
+    world.add_abort_algorithm(s, 2);
+    let (algorithms, _) = world.signal_abort(s, None).unwrap();
+    assert_eq!(algorithms, [1, 2]);
+    assert_eq!(world.signals[s.index()].reason, JsValue::dom_exception("AbortError"));
+    assert!(world.signal_abort(s, None).is_none());
+    world.add_abort_algorithm(s, 3);
+    assert!(world.signals[s.index()].abort_algorithms.is_empty(), "no algorithm is added to an aborted signal");
+}
+
+#[test]
+fn timers_fire_in_deadline_order_as_time_advances() {
+    let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
+    world.run_steps_after_a_timeout(docs[0], 10, 1);
+    world.run_steps_after_a_timeout(docs[0], 5, 2);
+    world.run_steps_after_a_timeout(docs[0], 0, 3);
+    world.run_steps_after_a_timeout(docs[0], 5, 4);
+    let take_all = |world: &mut World<u32>| {
+        let mut out = Vec::new();
+        while let Some((_, lane)) = world.runnable_lanes().first().cloned() {
+            if let Some(Unit::Task { task, .. }) = world.take(lane) {
+                out.push(task.steps);
+            }
+        }
+        out
+    };
+    assert_eq!(take_all(&mut world), [3]);
+    assert_eq!(world.advance_time(), Some(5));
+    assert_eq!(take_all(&mut world), [2, 4]);
+    assert_eq!(world.advance_time(), Some(10));
+    assert_eq!(take_all(&mut world), [1]);
+    assert_eq!(world.advance_time(), None);
+}
