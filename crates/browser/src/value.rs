@@ -235,47 +235,69 @@ pub fn parse_a_json_string_to_a_javascript_value(text: &str) -> Result<JsValue, 
     }
 }
 
-impl fmt::Display for JsValue {
-    /// A compact, JavaScript-like rendering for traces and outcomes.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl JsValue {
+    /// A compact, JavaScript-like rendering for traces and outcomes; `window_label` names the
+    /// document of a `Window`.
+    pub fn render(&self, window_label: &dyn Fn(u32) -> String) -> String {
+        let mut out = String::new();
+        self.render_into(&mut out, window_label);
+        out
+    }
+
+    fn render_into(&self, out: &mut String, window_label: &dyn Fn(u32) -> String) {
+        use std::fmt::Write as _;
         match self {
-            JsValue::Undefined => f.write_str("undefined"),
-            JsValue::Null => f.write_str("null"),
-            JsValue::Bool(b) => write!(f, "{b}"),
-            JsValue::Number(Num(n)) => f.write_str(&number_to_string(*n)),
-            JsValue::String(s) => f.write_str(&quote(s)),
-            JsValue::BigInt(d) => write!(f, "{d}n"),
+            JsValue::Undefined => out.push_str("undefined"),
+            JsValue::Null => out.push_str("null"),
+            JsValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            JsValue::Number(Num(n)) => out.push_str(&number_to_string(*n)),
+            JsValue::String(s) => out.push_str(&quote(s)),
+            JsValue::BigInt(d) => {
+                let _ = write!(out, "{d}n");
+            }
             JsValue::Array(items) => {
-                f.write_str("[")?;
+                out.push('[');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
-                        f.write_str(", ")?;
+                        out.push_str(", ");
                     }
-                    write!(f, "{item}")?;
+                    item.render_into(out, window_label);
                 }
-                f.write_str("]")
+                out.push(']');
             }
             JsValue::Object(members) => {
-                f.write_str("{")?;
+                out.push('{');
                 for (i, (k, v)) in members.iter().enumerate() {
                     if i > 0 {
-                        f.write_str(", ")?;
+                        out.push_str(", ");
                     }
-                    write!(f, "{k}: {v}")?;
+                    out.push_str(k);
+                    out.push_str(": ");
+                    v.render_into(out, window_label);
                 }
-                f.write_str("}")
+                out.push('}');
             }
-            JsValue::Cycle => f.write_str("<object with a cycle>"),
-            JsValue::ToJsonUndefined => f.write_str("<object whose toJSON returns undefined>"),
-            JsValue::Function => f.write_str("<function>"),
-            JsValue::Window(doc) => write!(f, "<Window of document {doc}>"),
+            JsValue::Cycle => out.push_str("<object with a cycle>"),
+            JsValue::ToJsonUndefined => out.push_str("<object whose toJSON returns undefined>"),
+            JsValue::Function => out.push_str("<function>"),
+            JsValue::Window(doc) => {
+                let _ = write!(out, "<Window of {}>", window_label(*doc));
+            }
             JsValue::DomException { name, message } if message.is_empty() => {
-                write!(f, "DOMException({name})")
+                let _ = write!(out, "DOMException({name})");
             }
             JsValue::DomException { name, message } => {
-                write!(f, "DOMException({name}: {message})")
+                let _ = write!(out, "DOMException({name}: {message})");
             }
-            JsValue::Error { name, message } => write!(f, "{name}({})", quote(message)),
+            JsValue::Error { name, message } => {
+                let _ = write!(out, "{name}({})", quote(message));
+            }
         }
+    }
+}
+
+impl fmt::Display for JsValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(&|doc| format!("document #{doc}")))
     }
 }

@@ -98,7 +98,8 @@ impl<'de> de::Deserializer<'de> for Strict<'de> {
                         let keys: Vec<&str> = members.keys().take(5).map(String::as_str).collect();
                         let more = if members.len() > keys.len() { ", …" } else { "" };
                         Err(Error::custom(format!(
-                            "this object needs exactly one key, but it has {}: {}{more}; put each in an object of its own",
+                            "this object needs exactly one key, but it has {}: {}{more}; \
+                             put each in an object of its own",
                             members.len(),
                             backticked(&keys)
                         )))

@@ -26,6 +26,7 @@ pub struct Scenario {
     /// What race this scenario shows, in a sentence or two.
     #[serde(default)]
     pub description: String,
+    /// Scenario-wide options (default: none set).
     #[serde(default)]
     pub options: Options,
     /// Top-level traversables (tabs), each with its nested navigables.
@@ -46,6 +47,7 @@ pub struct Scenario {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Options {
+    /// How "in parallel" steps are scheduled (default: `"unordered"`).
     #[serde(default)]
     pub parallel: ParallelModel,
     /// Opt-in variants that model a proposal instead of today's text, by name.
@@ -140,7 +142,9 @@ pub struct RegisterTool {
     /// Default: the script's own document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<String>,
+    /// The `tool` argument.
     pub tool: ModelContextTool,
+    /// The `options` argument (default `{}`).
     #[serde(default)]
     pub options: RegisterToolOptions,
     /// Name for the returned promise, to use in `then` and in the outcome.
@@ -152,15 +156,19 @@ pub struct RegisterTool {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ModelContextTool {
+    /// The `name` member.
     pub name: String,
+    /// The `title` member; absent means the member does not exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The `description` member.
     pub description: String,
     /// Any JavaScript value (see `JsValueText`); absent means the member does not exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_schema: Option<JsValueText>,
     /// What the `execute` callback does when invoked.
     pub execute: Execute,
+    /// The `annotations` member; absent means the member does not exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
 }
@@ -169,10 +177,13 @@ pub struct ModelContextTool {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ToolAnnotations {
+    /// `readOnlyHint` (default `false`).
     #[serde(default)]
     pub read_only_hint: bool,
+    /// `untrustedContentHint` (default `false`).
     #[serde(default)]
     pub untrusted_content_hint: bool,
+    /// `consequentialHint` (default `false`).
     #[serde(default)]
     pub consequential_hint: bool,
 }
@@ -236,10 +247,13 @@ pub struct RegisterToolOptions {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GetTools {
+    /// Whose `modelContext`, as in `RegisterTool::document`. Default: the script's own document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<String>,
+    /// The `options` argument (default `{}`).
     #[serde(default)]
     pub options: GetToolsOptions,
+    /// Name for the returned promise, to use in `then`, `fromGetTools` and in the outcome.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub as_: Option<String>,
 }
@@ -248,6 +262,8 @@ pub struct GetTools {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GetToolsOptions {
+    /// Origins (as URL strings, any text) whose tools to list; absent means the member does not
+    /// exist.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_origins: Option<Vec<String>>,
 }
@@ -256,14 +272,18 @@ pub struct GetToolsOptions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ExecuteTool {
+    /// Whose `modelContext`, as in `RegisterTool::document`. Default: the script's own document.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document: Option<String>,
+    /// The `tool` argument.
     pub tool: ToolRef,
     /// The `inputObject` argument (default `{}`); any JavaScript value (see `JsValueText`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_object: Option<JsValueText>,
+    /// The `options` argument (default `{}`).
     #[serde(default)]
     pub options: ExecuteToolOptions,
+    /// Name for the returned promise, to use in `then` and in the outcome.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub as_: Option<String>,
 }
@@ -273,7 +293,12 @@ pub struct ExecuteTool {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub enum ToolRef {
     /// The entry named `name` of the array a fulfilled `getTools` promise gave.
-    FromGetTools { promise: String, name: String },
+    FromGetTools {
+        /// The name given with `as` to a `getTools` call.
+        promise: String,
+        /// The tool's name.
+        name: String,
+    },
     /// A hand-built `RegisteredTool` dictionary.
     Dictionary(RegisteredToolText),
 }
@@ -282,7 +307,9 @@ pub enum ToolRef {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct RegisteredToolText {
+    /// The `name` member.
     pub name: String,
+    /// The `description` member (default `""`).
     #[serde(default)]
     pub description: String,
     /// The `origin` member, any string.
@@ -304,6 +331,7 @@ pub struct ExecuteToolOptions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Abort {
+    /// The controller's name, as given to `newAbortController`.
     pub controller: String,
     /// The abort reason (default: an "AbortError" DOMException).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -314,8 +342,10 @@ pub struct Abort {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SetTimeout {
+    /// The delay in virtual milliseconds (default 0).
     #[serde(default)]
     pub ms: u64,
+    /// The callback's statements.
     #[serde(rename = "do")]
     pub do_: Vec<Action>,
 }
@@ -326,8 +356,10 @@ pub struct SetTimeout {
 pub struct Then {
     /// The name given with `as` when the promise was made.
     pub promise: String,
+    /// The statements of `onFulfilled` (default: none).
     #[serde(default)]
     pub on_fulfilled: Vec<Action>,
+    /// The statements of `onRejected` (default: none).
     #[serde(default)]
     pub on_rejected: Vec<Action>,
 }
@@ -342,6 +374,7 @@ pub struct On {
     /// (default: the script's own). For `abort`: the `AbortController` name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// The handler's statements.
     #[serde(rename = "do")]
     pub do_: Vec<Action>,
 }
@@ -352,6 +385,7 @@ pub struct On {
 pub struct Throw {
     /// `TypeError`, or a DOMException name such as `NotAllowedError`.
     pub name: String,
+    /// The message (default `""`).
     #[serde(default)]
     pub message: String,
 }
@@ -362,7 +396,9 @@ pub struct Throw {
 pub struct Navigate {
     /// The navigable's id.
     pub navigable: String,
+    /// The new document's URL.
     pub url: String,
+    /// Response headers of the new document, as in `Frame::headers`.
     #[serde(default)]
     pub headers: std::collections::BTreeMap<String, String>,
     /// The new document's script.
@@ -387,13 +423,16 @@ pub enum AgentAction {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AgentCallTool {
+    /// The tab whose latest observation holds the tool.
     pub tab: String,
     /// The navigable whose document registered the tool.
     pub navigable: String,
+    /// The tool's name.
     pub name: String,
     /// The input arguments, as a JSON value (serialized by the agent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<serde_json::Value>,
+    /// Name for the call's result, to use in the outcome.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub as_: Option<String>,
 }

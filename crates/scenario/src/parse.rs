@@ -59,10 +59,15 @@ pub fn parse_str(file: &str, text: &str) -> Result<Scenario, Vec<Diagnostic>> {
 /// A file that cannot be read, is larger than [`MAX_INPUT_BYTES`] or is not UTF-8 gives one
 /// diagnostic (at 1:1, or where the first invalid byte is).
 pub fn load(path: &Path) -> Result<(Scenario, String), Vec<Diagnostic>> {
-    let file = path.display().to_string();
-    let text = read_text(&file, path).map_err(|d| vec![d])?;
-    let scenario = parse_str(&file, &text)?;
+    let text = read_file(path).map_err(|d| vec![d])?;
+    let scenario = parse_str(&path.display().to_string(), &text)?;
     Ok((scenario, text))
+}
+
+/// Reads the file at `path` as [`load`] does, without parsing it: for a caller that wants the
+/// text even when parsing fails, to render the diagnostics with [`Diagnostic::render`].
+pub fn read_file(path: &Path) -> Result<String, Diagnostic> {
+    read_text(&path.display().to_string(), path)
 }
 
 /// Parses `.jsonc` text (comments, trailing commas) into plain JSON, under the same limits and
@@ -160,7 +165,8 @@ fn too_deep(source: &Source<'_>, offset: usize, path: &JsonPath) -> Diagnostic {
         path,
         format!("objects and arrays nest deeper than {MAX_DEPTH} levels"),
         Some(format!(
-            "a scenario nests at most {MAX_DEPTH} levels deep; move deeply nested callbacks into timers or separate documents"
+            "a scenario nests at most {MAX_DEPTH} levels deep; \
+             move deeply nested callbacks into timers or separate documents"
         )),
     )
 }
@@ -336,24 +342,35 @@ fn describe_serde_error(
     message: String,
 ) -> (Anchor, String, Option<String>) {
     for prefix in ["unknown field `", "unknown variant `"] {
-        let Some(rest) = message.strip_prefix(prefix) else {
+        let Some((name, expected)) = message.strip_prefix(prefix).and_then(|rest| rest.split_once('`')) else {
             continue;
         };
-        let name = rest.split('`').next().unwrap_or_default();
-        let names_a_key = |value: &ast::Value<'_>| matches!(value, ast::Value::Object(object) if object.properties.iter().any(|p| p.name.as_str() == name));
-        let is_last = path.last() == Some(&Segment::Key(name.to_owned()));
-        if !is_last && value_at(root, path).is_some_and(names_a_key) {
-            path.push_key(name);
-        }
-        let Some((head, expected)) = message.split_once(", ") else {
-            return (Anchor::Key, message, None);
+        // serde_path_to_error ends the path at the unknown field's key, but not at an unknown
+        // variant's: add it when the value there is an object with that key.
+        let names_the_key = |value: &ast::Value<'_>| match value {
+            ast::Value::Object(object) => object.properties.iter().any(|p| p.name.as_str() == name),
+            _ => false,
         };
+        let anchor = if path.last() == Some(&Segment::Key(name.to_owned())) {
+            Anchor::Key
+        } else if value_at(root, path).is_some_and(names_the_key) {
+            path.push_key(name);
+            Anchor::Key
+        } else {
+            // A unit variant written as a string: point at the string.
+            Anchor::Value
+        };
+        let head = format!("{prefix}{name}`");
+        let expected = expected.trim_start_matches(", ");
+        if expected.is_empty() {
+            return (anchor, head, None);
+        }
         let known = expected.split('`').skip(1).step_by(2);
         let hint = match closest(name, known) {
             Some(near) => format!("did you mean `{near}`? {expected}"),
             None => expected.to_owned(),
         };
-        return (Anchor::Key, head.to_owned(), Some(hint));
+        return (anchor, head, Some(hint));
     }
     if let Some(field) = message.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
         let hint = format!("add \"{field}\": …");

@@ -1,6 +1,8 @@
 //! The text of a scenario file and its syntax tree: turns byte offsets and JSON paths into
 //! `line:col` diagnostics.
 
+use std::cell::Cell;
+
 use jsonc_parser::ast;
 use jsonc_parser::common::Ranged;
 
@@ -22,12 +24,16 @@ pub(crate) struct Source<'t> {
     file: &'t str,
     text: &'t str,
     line_starts: Vec<usize>,
+    /// The last position asked for, as `(offset, line start, column)`: diagnostics come mostly
+    /// in file order, so the next column is counted from there, not from the line's start (a
+    /// minified file is one long line).
+    last: Cell<(usize, usize, usize)>,
 }
 
 impl<'t> Source<'t> {
     pub(crate) fn new(file: &'t str, text: &'t str) -> Self {
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Self { file, text, line_starts }
+        Self { file, text, line_starts, last: Cell::new((0, 0, 0)) }
     }
 
     /// The text, as the file holds it.
@@ -43,7 +49,11 @@ impl<'t> Source<'t> {
         }
         let line = self.line_starts.partition_point(|&start| start <= offset);
         let start = self.line_starts.get(line.wrapping_sub(1)).copied().unwrap_or(0);
-        let column = self.text.get(start..offset).map_or(0, |s| s.chars().count());
+        let (last_offset, last_start, last_column) = self.last.get();
+        let (from, counted) =
+            if last_start == start && last_offset <= offset { (last_offset, last_column) } else { (start, 0) };
+        let column = counted + self.text.get(from..offset).map_or(0, |s| s.chars().count());
+        self.last.set((offset, start, column));
         (line.max(1), column + 1)
     }
 

@@ -1,16 +1,24 @@
 //! "Did you mean …?": the closest of a few known names to a misspelt one.
 
+/// Longest name, in bytes, worth comparing.
+const MAX_NAME: usize = 64;
+
+/// Most candidates compared for one name.
+const MAX_CANDIDATES: usize = 500;
+
 /// The candidate closest to `name` by edit distance, if one is close enough to be a likely typo;
-/// the first such candidate wins a tie.
+/// the first such candidate wins a tie. Only the first [`MAX_CANDIDATES`] candidates count, and
+/// names longer than [`MAX_NAME`] bytes get no suggestion, to bound the quadratic work.
 pub(crate) fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    // Names here are short; a long one (or a long list) is not worth the quadratic work.
-    if name.len() > 64 {
+    if name.len() > MAX_NAME {
         return None;
     }
-    let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let limit = (length / 3).max(1);
     let mut best: Option<(usize, &'a str)> = None;
-    for candidate in candidates {
-        if candidate.len() > 64 {
+    for candidate in candidates.into_iter().take(MAX_CANDIDATES) {
+        // The distance is at least the difference in length.
+        if candidate.len() > MAX_NAME || candidate.chars().count().abs_diff(length) > limit {
             continue;
         }
         let distance = edit_distance(name, candidate);
@@ -26,25 +34,24 @@ pub(crate) fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a s
 fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    // rows[i][j] is the distance between a[..i] and b[..j].
-    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
+    // Rows i-2, i-1 and i of the table whose cell j is the distance between a[..i] and b[..j].
+    let mut before = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
     for i in 1..=a.len() {
+        current[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (rows[i - 1][j] + 1).min(rows[i][j - 1] + 1).min(rows[i - 1][j - 1] + cost);
+            let mut best = (previous[j] + 1).min(current[j - 1] + 1).min(previous[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[i - 2][j - 2] + 1);
+                best = best.min(before[j - 2] + 1);
             }
-            rows[i][j] = best;
+            current[j] = best;
         }
+        std::mem::swap(&mut before, &mut previous);
+        std::mem::swap(&mut previous, &mut current);
     }
-    rows[a.len()][b.len()]
+    previous[b.len()]
 }
 
 #[cfg(test)]

@@ -139,18 +139,16 @@ impl<'s> Validator<'s> {
         }
         self.within("options", |v| {
             v.within("variants", |v| {
-                let mut seen = BTreeMap::new();
+                let mut first_at = BTreeMap::new();
                 for (index, variant) in scenario.options.variants.iter().enumerate() {
-                    if let Some(first) = seen.insert(variant.as_str(), index) {
-                        v.path.push_index(index);
-                        v.problem(
-                            Anchor::Value,
-                            format!("variant {} is listed twice", quoted(variant)),
-                            Some(format!("it is already options.variants[{first}]")),
-                        );
-                        v.path.pop();
-                        seen.insert(variant.as_str(), first);
-                    }
+                    let Some(first) = first_at.get(variant.as_str()) else {
+                        first_at.insert(variant.as_str(), index);
+                        continue;
+                    };
+                    let hint = format!("it is already options.variants[{first}]");
+                    v.path.push_index(index);
+                    v.problem(Anchor::Value, format!("variant {} is listed twice", quoted(variant)), Some(hint));
+                    v.path.pop();
                 }
             });
         });
@@ -285,7 +283,8 @@ impl<'s> Validator<'s> {
                     Anchor::Value,
                     format!("unknown event {}", quoted(other)),
                     Some(format!(
-                        "{hint}events are \"toolchange\" (on a modelContext) and \"abort\" (on an AbortController's signal)"
+                        "{hint}events are \"toolchange\" (on a modelContext) \
+                         and \"abort\" (on an AbortController's signal)"
                     )),
                 );
             }
@@ -377,6 +376,14 @@ impl<'s> Validator<'s> {
 
     /// Checks the references and returns every problem.
     fn finish(mut self) -> Vec<Problem> {
+        // Suggestions cost a comparison with every declared name; a file full of unknown names
+        // gets them for the first few only.
+        let mut suggestions = MAX_SUGGESTIONS;
+        let mut unknown = |what: &str, name: &str, declared: &[&str]| {
+            let suggest = suggestions > 0;
+            suggestions = suggestions.saturating_sub(1);
+            unknown(what, name, declared, suggest)
+        };
         for Use { wants, name, path } in std::mem::take(&mut self.uses) {
             let (message, hint) = match wants {
                 Wants::Navigable | Wants::Tab(_) | Wants::Iframe(_) => match (self.navigables.get(name), wants) {
@@ -445,12 +452,15 @@ impl<'s> Validator<'s> {
 
 const ID_HINT: &str = "ids use ASCII letters, digits, `-` and `_`, e.g. \"tab\" or \"child-1\"";
 
+/// How many unknown names get a "did you mean" hint.
+const MAX_SUGGESTIONS: usize = 20;
+
 /// The message and hint for a name that was never declared: `unknown <what> "x" (declared: a, b)`
-/// and, when one is close, `did you mean "y"?`.
-fn unknown(what: &str, name: &str, declared: &[&str]) -> (String, Option<String>) {
+/// and, when `suggest` and one is close, `did you mean "y"?`.
+fn unknown(what: &str, name: &str, declared: &[&str], suggest: bool) -> (String, Option<String>) {
     let message = format!("unknown {what} {} (declared: {})", quoted(name), list(declared.iter().copied()));
-    let hint = closest(name, declared.iter().copied()).map(|near| format!("did you mean {}?", quoted(near)));
-    (message, hint)
+    let near = if suggest { closest(name, declared.iter().copied()) } else { None };
+    (message, near.map(|near| format!("did you mean {}?", quoted(near))))
 }
 
 /// Names for a message: `a, b, c`, at most [`HINT_NAMES`] of them, or `none`.

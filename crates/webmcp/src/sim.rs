@@ -408,7 +408,7 @@ impl<'p> Sim<'p> {
 
     /// WebIDL resolve / reject, tracing a settlement or the no-op of settling twice.
     pub fn settle(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>, step: Step) {
-        let attempted = describe_settlement(&result);
+        let attempted = self.describe_settlement(&result);
         let label = self.promise_label(promise);
         if self.world.settle_promise(promise, result) {
             if self.promise_labels.contains_key(&promise) {
@@ -551,10 +551,8 @@ impl<'p> Sim<'p> {
             let promise = &self.world.promises[p.index()];
             let state = match &promise.state {
                 PromiseState::Pending => "pending".to_string(),
-                PromiseState::Fulfilled(v) => format!("fulfilled({v})"),
-                PromiseState::Rejected(e) => {
-                    format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| e.to_string()))
-                }
+                PromiseState::Fulfilled(v) => self.describe_settlement(&Ok(v.clone())),
+                PromiseState::Rejected(e) => self.describe_settlement(&Err(e.clone())),
             };
             promises.push(PromiseOutcome { promise: label.clone(), document: self.label(promise.realm), state });
         }
@@ -606,9 +604,19 @@ impl<'p> Sim<'p> {
     }
 }
 
-pub fn describe_settlement(result: &Result<JsValue, JsValue>) -> String {
-    match result {
-        Ok(v) => format!("fulfilled({v})"),
-        Err(e) => format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| e.to_string())),
+impl Sim<'_> {
+    /// Renders a value with documents named by their labels.
+    pub fn render(&self, value: &JsValue) -> String {
+        value.render(&|doc| {
+            self.world.documents.get(doc as usize).map_or_else(|| format!("#{doc}"), |d| d.label.clone())
+        })
+    }
+
+    /// `fulfilled(<value>)` or `rejected(<error name or value>)`.
+    pub fn describe_settlement(&self, result: &Result<JsValue, JsValue>) -> String {
+        match result {
+            Ok(v) => format!("fulfilled({})", self.render(v)),
+            Err(e) => format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| self.render(e))),
+        }
     }
 }

@@ -94,6 +94,16 @@ fn deserialization_errors_point_at_value_key_or_object() {
     let text =
         "{\n  \"version\": 1,\n  \"name\": \"x\",\n  \"tabs\": [\n    { \"url\": \"https://a.example/\" }\n  ]\n}";
     assert_eq!(errors(text), ["t.jsonc:5:5: tabs[0]: missing field `id`\n  hint: add \"id\": …"]);
+    let text = "{\"version\": 1, \"name\": \"x\", \"tabs\": [{\"id\": \"t\", \"url\": \"https://a.example/\",\n \"script\": [{\"setTimeout\": {\"do\": [], \"mss\": 1}}, {\"logg\": \"\"}]}]}";
+    assert_eq!(
+        errors(text),
+        ["t.jsonc:2:39: tabs[0].script[0].setTimeout.mss: unknown field `mss`\n  hint: did you mean `ms`? expected `ms` or `do`"]
+    );
+    let text = text.replace("\"mss\": 1", "\"ms\": 1");
+    assert!(errors(&text)[0]
+        .starts_with("t.jsonc:2:51: tabs[0].script[1].logg: unknown variant `logg`\n  hint: did you mean `log`?"));
+    let text = "{\"version\": 1, \"name\": \"x\", \"tabs\": [{\"id\": \"t\", \"url\": \"https://a.example/\",\n \"script\": [{\"registerTool\": {\"tool\": {\"name\": \"t\", \"description\": \"d\", \"execute\": {\"result\": \"nevr\"}}}}]}]}";
+    assert!(errors(text)[0].starts_with("t.jsonc:2:95: tabs[0].script[0].registerTool.tool.execute.result: unknown variant `nevr`\n  hint: did you mean `never`? expected one of `resolve`,"));
     let text = "{\"version\": 1, \"name\": null, \"tabs\": []}";
     assert_eq!(errors(text), ["t.jsonc:1:24: name: invalid type: null, expected a string"]);
     assert_eq!(errors("[]"), ["t.jsonc:1:1: invalid type: array, expected an object (Scenario)"]);

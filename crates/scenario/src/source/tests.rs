@@ -16,6 +16,13 @@ fn line_col_is_one_based_and_counts_characters() {
     assert_eq!(source.line_col(9), (4, 1));
     assert_eq!(source.line_col(999), (4, 2));
     assert_eq!(Source::new("f", "").line_col(0), (1, 1));
+    // Asking again, backwards and forwards on one line, gives the same answers.
+    let source = Source::new("f", "aé b\ncd");
+    for (offset, expected) in
+        [(4, (1, 4)), (1, (1, 2)), (5, (1, 5)), (5, (1, 5)), (7, (2, 2)), (0, (1, 1)), (6, (2, 1))]
+    {
+        assert_eq!(source.line_col(offset), expected, "offset {offset}");
+    }
 }
 
 #[test]

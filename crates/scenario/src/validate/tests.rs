@@ -295,3 +295,14 @@ fn validate_works_without_source_text() {
         ]
     );
 }
+
+#[test]
+fn many_unknown_names_are_all_reported() {
+    // 4,000 declared promises and 4,000 unknown ones: every problem is reported, and only the
+    // first few get a suggestion (which compares with every declared name).
+    let mut actions: Vec<String> = (0..4000).map(|i| format!(r#"{{"getTools": {{"as": "promise{i}"}}}}"#)).collect();
+    actions.extend((0..4000).map(|i| format!(r#"{{"then": {{"promise": "promise{i}x"}}}}"#)));
+    let problems = problems(&script(&actions.join(",")));
+    assert_eq!(problems.len(), 4000);
+    assert_eq!(problems.iter().filter(|p| p.contains("did you mean")).count(), 20);
+}
