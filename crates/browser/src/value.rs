@@ -110,6 +110,20 @@ impl JsValue {
         }
     }
 
+    /// Reads a JSON value as the plain JavaScript value JSON.parse gives (no escapes).
+    pub fn from_plain_json(value: &serde_json::Value) -> JsValue {
+        match value {
+            serde_json::Value::Null => JsValue::Null,
+            serde_json::Value::Bool(b) => JsValue::Bool(*b),
+            serde_json::Value::Number(n) => JsValue::Number(Num(n.as_f64().unwrap_or(f64::NAN))),
+            serde_json::Value::String(s) => JsValue::String(s.clone()),
+            serde_json::Value::Array(items) => JsValue::Array(items.iter().map(JsValue::from_plain_json).collect()),
+            serde_json::Value::Object(map) => {
+                JsValue::Object(map.iter().map(|(k, v)| (k.clone(), JsValue::from_plain_json(v))).collect())
+            }
+        }
+    }
+
     /// Reads a scenario's JSON text as a JavaScript value, with the `{"$js": …}` escapes.
     pub fn from_json_text(value: &serde_json::Value) -> Result<JsValue, String> {
         Ok(match value {
@@ -230,7 +244,7 @@ fn quote(s: &str) -> String {
 /// Infra "parse a JSON string to a JavaScript value"; an `Err` is the thrown SyntaxError.
 pub fn parse_a_json_string_to_a_javascript_value(text: &str) -> Result<JsValue, JsValue> {
     match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(v) => JsValue::from_json_text(&v).map_err(JsValue::type_error),
+        Ok(v) => Ok(JsValue::from_plain_json(&v)),
         Err(e) => Err(JsValue::Error { name: "SyntaxError".to_string(), message: e.to_string() }),
     }
 }

@@ -210,20 +210,22 @@ pub struct AbortSignal<S> {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct Timer<S> {
     deadline: u64,
-    seq: u64,
     document: DocId,
+    /// The document's own count of timers set: timers of one document keep their order, and the
+    /// numbering does not depend on how other event loops interleave.
+    seq: u64,
     steps: S,
 }
 
 /// One runnable lane and the unit it would run.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum LaneRef {
     Task {
         event_loop: LoopId,
         source: TaskSource,
     },
-    /// An unordered in-parallel block, by its sequence number.
-    Parallel(u64),
+    /// An unordered in-parallel block, by its label.
+    Parallel(String),
     /// The browser-side FIFO parallel queue.
     ParallelQueue,
     /// The browser agent's AI agent queue.
@@ -236,7 +238,7 @@ pub enum LaneRef {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Unit<S> {
     Task { event_loop: LoopId, source: TaskSource, task: Task<S> },
-    Parallel { id: u64, steps: S },
+    Parallel { label: String, steps: S },
     Agent(S),
     User(S),
 }
@@ -257,14 +259,15 @@ pub struct World<S> {
     pub promises: Vec<Promise<S>>,
     pub signals: Vec<AbortSignal<S>>,
     pub parallel_mode: ParallelMode,
-    /// Unordered in-parallel blocks, by sequence number.
-    parallel_blocks: BTreeMap<u64, S>,
-    parallel_queue: VecDeque<(u64, S)>,
-    next_parallel: u64,
+    /// Unordered in-parallel blocks, by label.
+    parallel_blocks: BTreeMap<String, S>,
+    parallel_queue: VecDeque<(String, S)>,
     pub agent_queue: VecDeque<S>,
     pub user_queue: VecDeque<S>,
+    /// Pending timers, kept sorted by (deadline, document, seq).
     timers: Vec<Timer<S>>,
-    next_timer: u64,
+    /// Timers set so far, per document.
+    timers_set: BTreeMap<DocId, u64>,
     /// Virtual time in milliseconds.
     pub now: u64,
     next_opaque: u32,
@@ -317,11 +320,10 @@ impl<S: Clone> World<S> {
             parallel_mode,
             parallel_blocks: BTreeMap::new(),
             parallel_queue: VecDeque::new(),
-            next_parallel: 0,
             agent_queue: VecDeque::new(),
             user_queue: VecDeque::new(),
             timers: Vec::new(),
-            next_timer: 0,
+            timers_set: BTreeMap::new(),
             now: 0,
             next_opaque: 0,
             historical_agent_cluster_keys: BTreeMap::new(),
@@ -565,17 +567,19 @@ impl<S: Clone> World<S> {
 
     // --- In parallel ------------------------------------------------------------------------
 
-    /// HTML "in parallel": starts a block. Returns its sequence number.
-    pub fn start_in_parallel(&mut self, steps: S) -> u64 {
-        let id = self.next_parallel;
-        self.next_parallel += 1;
+    /// HTML "in parallel": starts a block with a label unique among all blocks ever started
+    /// (the caller derives it from the lane that started it). Returns the lane it runs on.
+    pub fn start_in_parallel(&mut self, label: String, steps: S) -> String {
         match self.parallel_mode {
             ParallelMode::Unordered => {
-                self.parallel_blocks.insert(id, steps);
+                self.parallel_blocks.insert(label.clone(), steps);
+                label
             }
-            ParallelMode::Fifo => self.parallel_queue.push_back((id, steps)),
+            ParallelMode::Fifo => {
+                self.parallel_queue.push_back((label, steps));
+                "par".to_string()
+            }
         }
-        id
     }
 
     /// Enqueues steps on the browser agent's AI agent queue (a parallel queue).
@@ -588,9 +592,12 @@ impl<S: Clone> World<S> {
     /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
     /// task source for `document`. Timers with an earlier or equal deadline are queued first.
     pub fn run_steps_after_a_timeout(&mut self, document: DocId, ms: u64, steps: S) {
-        let seq = self.next_timer;
-        self.next_timer += 1;
-        self.timers.push(Timer { deadline: self.now + ms, seq, document, steps });
+        let count = self.timers_set.entry(document).or_insert(0);
+        let seq = *count;
+        *count += 1;
+        let deadline = self.now + ms;
+        let pos = self.timers.partition_point(|t| (t.deadline, t.document, t.seq) <= (deadline, document, seq));
+        self.timers.insert(pos, Timer { deadline, document, seq, steps });
         self.queue_due_timers();
     }
 
@@ -605,7 +612,8 @@ impl<S: Clone> World<S> {
                 true
             }
         });
-        due.sort_by_key(|t| (t.deadline, t.seq));
+        // Ties between documents go in document order (see docs/model.md).
+        due.sort_by_key(|t| (t.deadline, t.document, t.seq));
         for t in due {
             self.queue_global_task(TaskSource::Timer, t.document, t.steps);
         }
@@ -640,8 +648,8 @@ impl<S: Clone> World<S> {
                 }
             }
         }
-        for &id in self.parallel_blocks.keys() {
-            lanes.push((Lane::new(format!("par#{id}")), LaneRef::Parallel(id)));
+        for label in self.parallel_blocks.keys() {
+            lanes.push((Lane::new(label.clone()), LaneRef::Parallel(label.clone())));
         }
         if !self.parallel_queue.is_empty() {
             lanes.push((Lane::new("par"), LaneRef::ParallelQueue));
@@ -666,8 +674,12 @@ impl<S: Clone> World<S> {
                 let task = self.event_loops[event_loop.index()].queues[source_index(source)].remove(pos)?;
                 Some(Unit::Task { event_loop, source, task })
             }
-            LaneRef::Parallel(id) => self.parallel_blocks.remove(&id).map(|steps| Unit::Parallel { id, steps }),
-            LaneRef::ParallelQueue => self.parallel_queue.pop_front().map(|(id, steps)| Unit::Parallel { id, steps }),
+            LaneRef::Parallel(label) => {
+                self.parallel_blocks.remove(&label).map(|steps| Unit::Parallel { label, steps })
+            }
+            LaneRef::ParallelQueue => {
+                self.parallel_queue.pop_front().map(|(label, steps)| Unit::Parallel { label, steps })
+            }
             LaneRef::Agent => self.agent_queue.pop_front().map(Unit::Agent),
             LaneRef::User => self.user_queue.pop_front().map(Unit::User),
         }

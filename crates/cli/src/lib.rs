@@ -1,12 +1,14 @@
 //! The command line's library half: loading scenarios, running them, and checking directories,
 //! so tests drive exactly what the binary does.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use sched::{RandomChooser, ReplayChooser, Schedule};
+use sched::{RandomChooser, Schedule};
 use webmcp::{Limits, Program, RunError};
+
+pub mod report;
+pub mod snapshot;
 
 /// How a run picks among runnable lanes.
 pub enum Driver {
@@ -45,21 +47,7 @@ pub fn load_program(path: &Path) -> Result<Program, LoadError> {
 
 /// Runs a program and renders its trace.
 pub fn run_program(program: &Program, driver: &Driver, format: Format, max_units: usize) -> Result<String, RunError> {
-    let limits = Limits { max_units };
-    let trace = match driver {
-        Driver::Seed(seed) => webmcp::run(program, &mut RandomChooser::new(*seed), limits)?,
-        Driver::Replay(schedule) => {
-            let mut chooser = ReplayChooser::new(schedule);
-            let trace = webmcp::run(program, &mut chooser, limits)?;
-            if chooser.remaining() > 0 {
-                return Err(RunError::Scenario(format!(
-                    "the run finished with {} schedule choice(s) unused: the schedule is not from this scenario",
-                    chooser.remaining()
-                )));
-            }
-            trace
-        }
-    };
+    let trace = report::run_trace(program, driver, max_units)?;
     Ok(match format {
         Format::Text => trace.render_text(),
         Format::Json => trace.render_json(),
@@ -90,54 +78,96 @@ pub struct CheckReport {
     pub exit_code: u8,
 }
 
-/// Runs every scenario under `dir` over `seeds`; counts distinct outcomes and findings.
-/// Exit code 0 when every scenario loads and runs, 2 when one does not load, 1 when a run fails.
-pub fn check_dir(dir: &Path, seeds: std::ops::Range<u64>) -> std::io::Result<CheckReport> {
+/// Explores every scenario under `dir` and checks its expectations.
+///
+/// Exit code 0 when every scenario loads, explores and meets its expectations; 1 when an
+/// expectation is violated, cannot be decided (the search hit a bound), or a run fails; 2 when a
+/// scenario does not load.
+pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Result<CheckReport> {
     let files = scenario_files(dir)?;
     let mut text = String::new();
+    let mut details = String::new();
     let mut exit_code = 0;
-    text.push_str(&format!("{:<50} {:>6} {:>9} {:>9}  status\n", "scenario", "runs", "outcomes", "findings"));
-    for file in files {
-        let name = file.strip_prefix(dir).unwrap_or(&file).display().to_string();
-        let program = match load_program(&file) {
+    let width = files.iter().map(|f| f.strip_prefix(dir).unwrap_or(f).display().to_string().len()).max().unwrap_or(8);
+    text.push_str(&format!(
+        "{:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  result\n",
+        "scenario", "states", "outcomes", "findings", "expect"
+    ));
+    let (mut total_states, mut violated, mut unknown, mut held) = (0u64, 0, 0, 0);
+    for file in &files {
+        let name = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+        let program = match load_program(file) {
             Ok(p) => p,
             Err(e) => {
-                text.push_str(&format!("{name:<50} {:>6} {:>9} {:>9}  invalid scenario\n{e}", 0, "-", "-"));
+                text.push_str(&format!(
+                    "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  INVALID scenario\n",
+                    "-", "-", "-", "-"
+                ));
+                details.push_str(&e.rendered);
                 exit_code = 2;
                 continue;
             }
         };
-        let mut outcomes: BTreeMap<String, (u64, String)> = BTreeMap::new();
-        let mut findings = 0;
-        let mut failure = None;
-        for seed in seeds.clone() {
-            match webmcp::run(&program, &mut RandomChooser::new(seed), Limits::default()) {
-                Ok(trace) => {
-                    if !trace.outcome.findings.is_empty() {
-                        findings += 1;
+        let ex = match webmcp::explore(&program, options) {
+            Ok(ex) => ex,
+            Err(e) => {
+                text.push_str(&format!(
+                    "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  FAILED: {e}\n",
+                    "-", "-", "-", "-"
+                ));
+                exit_code = exit_code.max(1);
+                continue;
+            }
+        };
+        total_states += ex.states;
+        let verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, &ex)).unwrap_or_default();
+        let mut result =
+            if ex.complete { "ok".to_string() } else { format!("incomplete ({})", ex.bounds_hit.join(", ")) };
+        let findings = ex.outcomes.iter().filter(|o| !o.outcome.findings.is_empty()).count();
+        let mut ok = 0;
+        for v in &verdicts {
+            match &v.status {
+                webmcp::expect::Status::Holds => ok += 1,
+                webmcp::expect::Status::Unknown => {
+                    unknown += 1;
+                    if result != "VIOLATED" {
+                        result = format!("UNKNOWN: the search is incomplete ({})", ex.bounds_hit.join(", "));
                     }
-                    let key = serde_json::to_string(&trace.outcome).unwrap_or_default();
-                    outcomes.entry(key).or_insert((seed, trace.schedule.clone()));
+                    details.push_str(&format!("{name}: {}: unknown (the search hit a bound)\n", v.expectation));
                 }
-                Err(e) => {
-                    failure = Some(format!("seed {seed}: {e}"));
-                    break;
+                webmcp::expect::Status::Violated { reason, witness } => {
+                    violated += 1;
+                    result = "VIOLATED".into();
+                    details.push_str(&format!("{name}: {} is violated: {reason}\n", v.expectation));
+                    if !witness.is_empty() {
+                        details.push_str(&format!(
+                            "  witness: webmcp-sim replay {} --schedule '{witness}'\n",
+                            file.display()
+                        ));
+                    }
                 }
             }
         }
-        let status = match &failure {
-            Some(f) => {
-                exit_code = exit_code.max(1);
-                format!("FAILED {f}")
-            }
-            None => "ok".to_string(),
-        };
+        held += ok;
+        if result != "ok" && !result.starts_with("incomplete") || (!ex.complete && !verdicts.is_empty()) {
+            exit_code = exit_code.max(1);
+        }
+        let expect = if verdicts.is_empty() { "-".to_string() } else { format!("{ok}/{}", verdicts.len()) };
         text.push_str(&format!(
-            "{name:<50} {:>6} {:>9} {:>9}  {status}\n",
-            seeds.end - seeds.start,
-            outcomes.len(),
-            findings
+            "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  {result}\n",
+            ex.states,
+            ex.outcomes.len(),
+            findings,
+            expect
         ));
+    }
+    text.push_str(&format!(
+        "\n{} scenarios, {total_states} states; expectations: {held} hold, {violated} violated, {unknown} unknown\n",
+        files.len()
+    ));
+    if !details.is_empty() {
+        text.push('\n');
+        text.push_str(&details);
     }
     Ok(CheckReport { text, exit_code })
 }
@@ -172,4 +202,107 @@ pub fn bench(program: &Program, runs: u64) -> Result<BenchReport, RunError> {
         units += trace.units.len() as u64;
     }
     Ok(BenchReport { runs, units, seconds: start.elapsed().as_secs_f64().max(1e-9) })
+}
+
+/// Reads `--shard K/N`.
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("--shard {text:?}: write K/N with 1 <= K <= N, e.g. 2/4");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Reads shard results written by `explore --format json` and merges them.
+pub fn merge_files(paths: &[PathBuf]) -> Result<trace::Exploration, String> {
+    let mut parts = Vec::new();
+    for p in paths {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        let part: trace::Exploration = serde_json::from_str(&text).map_err(|e| {
+            format!("{}: not an exploration result ({e}); write them with `explore --format json`", p.display())
+        })?;
+        parts.push(part);
+    }
+    trace::Exploration::merge(&parts)
+}
+
+/// What `bench-explore` measured for one scenario.
+pub struct ExploreBench {
+    pub name: String,
+    pub states: u64,
+    pub transitions: u64,
+    pub outcomes: usize,
+    pub seconds: f64,
+    /// Bytes of the visited-state table per state (fingerprint + bookkeeping).
+    pub bytes_per_state: f64,
+    /// Transitions the naive search executes per transition of the reduced one (None when the
+    /// naive search hit its bound: then the ratio is at least `naive_lower_bound`).
+    pub reduction: Option<f64>,
+    pub naive_transitions: u64,
+    pub naive_complete: bool,
+}
+
+impl fmt::Display for ExploreBench {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ratio = match self.reduction {
+            Some(r) => format!("{r:.1}x"),
+            None => format!(
+                ">= {:.1}x (naive stopped at its bound)",
+                self.naive_transitions as f64 / self.transitions.max(1) as f64
+            ),
+        };
+        write!(
+            f,
+            "{}: {} unique states, {} transitions, {} outcomes in {:.3} s: {:.0} states/s, {:.0} transitions/s, {:.0} bytes/state; reduction vs naive {} ({} naive transitions)",
+            self.name,
+            self.states,
+            self.transitions,
+            self.outcomes,
+            self.seconds,
+            self.states as f64 / self.seconds,
+            self.transitions as f64 / self.seconds,
+            self.bytes_per_state,
+            ratio,
+            self.naive_transitions
+        )
+    }
+}
+
+/// Explores `program` with reduction (timed) and naive (bounded by `naive_max_states`), on one thread.
+pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<ExploreBench, RunError> {
+    let options = webmcp::ExploreOptions { split_depth: 0, ..Default::default() };
+    let start = std::time::Instant::now();
+    let ex = webmcp::explore(program, &options)?;
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    let naive_options = webmcp::ExploreOptions {
+        split_depth: 0,
+        reduction: webmcp::Reduction::None,
+        max_states: naive_max_states,
+        ..Default::default()
+    };
+    let naive = webmcp::explore(program, &naive_options)?;
+    let reduction = naive.complete.then(|| naive.transitions as f64 / ex.transitions.max(1) as f64);
+    Ok(ExploreBench {
+        name: ex.scenario.clone(),
+        states: ex.states,
+        transitions: ex.transitions,
+        outcomes: ex.outcomes.len(),
+        seconds,
+        bytes_per_state: webmcp::explore::VISITED_BYTES_PER_STATE,
+        reduction,
+        naive_transitions: naive.transitions,
+        naive_complete: naive.complete,
+    })
+}
+
+/// The process's peak resident set size, from /proc (Linux), as text.
+pub fn peak_memory() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown (no /proc/self/status)".to_string())
 }

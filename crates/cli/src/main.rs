@@ -20,6 +20,16 @@ enum FormatArg {
     Json,
 }
 
+/// The formats of one run (docs/formats.md): the text and JSON trace, Markdown with a Mermaid
+/// diagram for a spec issue, Chrome trace-event JSON for Perfetto.
+#[derive(Clone, Copy, ValueEnum)]
+enum RunFormatArg {
+    Text,
+    Json,
+    Markdown,
+    Perfetto,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run a scenario once, choosing among runnable lanes with a seeded random chooser.
@@ -28,7 +38,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         #[arg(long, value_enum, default_value = "text")]
-        format: FormatArg,
+        format: RunFormatArg,
         /// Stop after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
@@ -39,9 +49,52 @@ enum Command {
         #[arg(long)]
         schedule: String,
         #[arg(long, value_enum, default_value = "text")]
-        format: FormatArg,
+        format: RunFormatArg,
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
+    },
+    /// Explore every schedule of SCENARIO: each distinct outcome with a shortest replayable schedule.
+    Explore {
+        scenario: PathBuf,
+        #[command(flatten)]
+        bounds: Bounds,
+        #[arg(long, value_enum, default_value = "text")]
+        format: FormatArg,
+    },
+    /// Combine the JSON results of `explore --shard K/N --format json` into one report.
+    Merge {
+        /// JSON result files, one per shard.
+        parts: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "text")]
+        format: FormatArg,
+    },
+    /// Measure exploration: unique states, transitions, states/s, bytes per state, and the
+    /// reduction against the naive search, for each scenario given (e.g. fixtures/bench/*.jsonc).
+    BenchExplore {
+        scenarios: Vec<PathBuf>,
+        /// Bound for the naive search (it can be exponential).
+        #[arg(long, default_value_t = 2_000_000)]
+        naive_max_states: u64,
+    },
+    /// Write a self-contained HTML report of SCENARIO's distinct outcomes over a range of seeds.
+    Report {
+        scenario: PathBuf,
+        /// The HTML file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Seeds to run, as `A..B` (B excluded).
+        #[arg(long, default_value = "0..200")]
+        seeds: String,
+        #[arg(long, default_value_t = 10_000)]
+        max_units: usize,
+    },
+    /// Write or check golden snapshots (insta's `.snap` format) of every scenario under DIR, in
+    /// DIR/snapshots/; exit 1 on a new or changed one, written beside it as `.snap.new`.
+    Snapshot {
+        dir: PathBuf,
+        /// Accept new and changed snapshots.
+        #[arg(long)]
+        review: bool,
     },
     /// Measure runs per second: run SCENARIO over seeds 0..RUNS and print the rate.
     Bench {
@@ -49,18 +102,113 @@ enum Command {
         #[arg(long, default_value_t = 10_000)]
         runs: u64,
     },
-    /// Run every `.jsonc` scenario under DIR over a range of seeds and summarize the outcomes.
+    /// Explore every `.jsonc` scenario under DIR and check its `expect` section; exit 1 on a
+    /// violated or undecided expectation.
     Check {
         dir: PathBuf,
-        /// Seeds to run, as `A..B` (B excluded).
-        #[arg(long, default_value = "0..100")]
-        seeds: String,
+        #[command(flatten)]
+        bounds: Bounds,
     },
+}
+
+/// Bounds and knobs of an exploration.
+#[derive(clap::Args)]
+struct Bounds {
+    /// Choice points visited per work item before the search stops (reported as incomplete).
+    #[arg(long, default_value_t = 2_000_000)]
+    max_states: u64,
+    /// Choices along one schedule before that branch stops.
+    #[arg(long, default_value_t = 500)]
+    max_depth: usize,
+    /// Units along one schedule before that branch stops.
+    #[arg(long, default_value_t = 5_000)]
+    max_units: usize,
+    /// Wall-clock limit in seconds (the only bound whose effect depends on the machine).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Explore every schedule one by one, without state caching or sleep sets.
+    #[arg(long)]
+    naive: bool,
+    /// Threads.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Explore only part K of N (`--shard 2/4`); merge the parts with `merge`.
+    #[arg(long, default_value = "1/1")]
+    shard: String,
+    /// Choice points expanded first to cut the search into work items.
+    #[arg(long, default_value_t = 2)]
+    split_depth: usize,
+}
+
+impl Bounds {
+    fn options(&self) -> Result<webmcp::ExploreOptions, String> {
+        let shard = cli::parse_shard(&self.shard)?;
+        Ok(webmcp::ExploreOptions {
+            reduction: if self.naive { webmcp::Reduction::None } else { webmcp::Reduction::Full },
+            max_states: self.max_states,
+            max_depth: self.max_depth,
+            max_units: self.max_units,
+            time_limit: self.time_limit.map(std::time::Duration::from_secs_f64),
+            split_depth: self.split_depth,
+            jobs: self.jobs.max(1),
+            shard,
+        })
+    }
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
     match args.command {
+        Command::Explore { scenario, bounds, format } => {
+            let options = match bounds.options() {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let program = match load_program(&scenario) {
+                Ok(p) => p,
+                Err(e) => return report_load_error(e),
+            };
+            match webmcp::explore(&program, &options) {
+                Ok(ex) => {
+                    match format {
+                        FormatArg::Text => print!("{}", ex.render_text(&scenario.display().to_string())),
+                        FormatArg::Json => print!("{}", ex.render_json()),
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {}: {e}", scenario.display());
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Merge { parts, format } => match cli::merge_files(&parts) {
+            Ok(ex) => {
+                match format {
+                    FormatArg::Text => print!("{}", ex.render_text(&ex.scenario)),
+                    FormatArg::Json => print!("{}", ex.render_json()),
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Command::Report { scenario, output, seeds, max_units } => write_report(&scenario, &output, &seeds, max_units),
+        Command::Snapshot { dir, review } => match cli::snapshot::snapshot_dir(&dir, review) {
+            Ok(report) => {
+                print!("{}", report.text);
+                ExitCode::from(report.exit_code)
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", dir.display());
+                ExitCode::from(2)
+            }
+        },
         Command::Run { scenario, seed, format, max_units } => one_run(&scenario, Driver::Seed(seed), format, max_units),
         Command::Replay { scenario, schedule, format, max_units } => {
             let schedule = match sched::Schedule::parse(&schedule) {
@@ -71,6 +219,23 @@ fn main() -> ExitCode {
                 }
             };
             one_run(&scenario, Driver::Replay(schedule), format, max_units)
+        }
+        Command::BenchExplore { scenarios, naive_max_states } => {
+            for scenario in scenarios {
+                let program = match load_program(&scenario) {
+                    Ok(p) => p,
+                    Err(e) => return report_load_error(e),
+                };
+                match cli::bench_explore(&program, naive_max_states) {
+                    Ok(report) => println!("{report}"),
+                    Err(e) => {
+                        eprintln!("error: {}: {e}", scenario.display());
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            println!("peak resident memory: {}", cli::peak_memory());
+            ExitCode::SUCCESS
         }
         Command::Bench { scenario, runs } => {
             let program = match load_program(&scenario) {
@@ -88,18 +253,21 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { dir, seeds } => {
-            let Some((a, b)) = parse_range(&seeds) else {
-                eprintln!("error: --seeds {seeds:?}: write a range like 0..100");
-                return ExitCode::from(2);
+        Command::Check { dir, bounds } => {
+            let options = match bounds.options() {
+                Ok(o) => o,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
             };
-            match check_dir(&dir, a..b) {
+            match check_dir(&dir, &options) {
                 Ok(report) => {
                     print!("{}", report.text);
                     ExitCode::from(report.exit_code)
                 }
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}: {e}", dir.display());
                     ExitCode::from(2)
                 }
             }
@@ -107,20 +275,16 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_range(text: &str) -> Option<(u64, u64)> {
-    let (a, b) = text.split_once("..")?;
-    let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
-    (a < b).then_some((a, b))
-}
-
-fn one_run(path: &Path, driver: Driver, format: FormatArg, max_units: usize) -> ExitCode {
+fn one_run(path: &Path, driver: Driver, format: RunFormatArg, max_units: usize) -> ExitCode {
+    let format = match format {
+        RunFormatArg::Text => Format::Text,
+        RunFormatArg::Json => Format::Json,
+        RunFormatArg::Markdown => return one_view(path, &driver, cli::report::View::Markdown, max_units),
+        RunFormatArg::Perfetto => return one_view(path, &driver, cli::report::View::Perfetto, max_units),
+    };
     let program = match load_program(path) {
         Ok(p) => p,
         Err(e) => return report_load_error(e),
-    };
-    let format = match format {
-        FormatArg::Text => Format::Text,
-        FormatArg::Json => Format::Json,
     };
     match run_program(&program, &driver, format, max_units) {
         Ok(text) => {
@@ -137,6 +301,60 @@ fn one_run(path: &Path, driver: Driver, format: FormatArg, max_units: usize) -> 
             ExitCode::from(1)
         }
     }
+}
+
+/// One run rendered for people (Markdown) or their tools (Perfetto).
+fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: usize) -> ExitCode {
+    let loaded = match cli::report::load(path) {
+        Ok(l) => l,
+        Err(e) => return report_load_error(e),
+    };
+    match cli::report::run_trace(&loaded.program, driver, max_units) {
+        Ok(trace) => {
+            print!("{}", cli::report::render_run(&trace, view, path, &loaded.description, driver));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `report`: groups the runs of a range of seeds by outcome and writes the HTML report.
+fn write_report(path: &Path, output: &Path, seeds: &str, max_units: usize) -> ExitCode {
+    let seeds = match cli::report::parse_seeds(seeds) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let loaded = match cli::report::load(path) {
+        Ok(l) => l,
+        Err(e) => return report_load_error(e),
+    };
+    let groups = match cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), max_units) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    };
+    let runs = format!("seeds {}..{}", seeds.start, seeds.end);
+    let html = cli::report::render_report(&groups, path, &loaded.description, &runs);
+    if let Err(e) = std::fs::write(output, html) {
+        eprintln!("error: {}: {e}", output.display());
+        return ExitCode::from(2);
+    }
+    println!(
+        "{}: {} outcomes in {} runs ({runs}) -> {}",
+        path.display(),
+        groups.len(),
+        seeds.end - seeds.start,
+        output.display()
+    );
+    ExitCode::SUCCESS
 }
 
 fn report_load_error(e: LoadError) -> ExitCode {

@@ -38,9 +38,87 @@ pub struct Scenario {
     /// Steps the browser's agent takes, in order, on the AI agent queue.
     #[serde(default)]
     pub agent: Vec<AgentAction>,
-    /// What the scenario expects of every run (checked by `webmcp-sim check`).
+    /// What the scenario expects of its outcomes (checked by `webmcp-sim check`, which explores
+    /// every schedule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expect: Option<serde_json::Value>,
+    pub expect: Option<Expect>,
+    /// Free-form notes for people (links, issue numbers, any JSON); the simulator ignores them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extras: Option<serde_json::Value>,
+}
+
+/// Expectations over the outcomes of every schedule.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Expect {
+    /// Holds in every outcome.
+    #[serde(default)]
+    pub always: Vec<Predicate>,
+    /// Holds in no outcome.
+    #[serde(default)]
+    pub never: Vec<Predicate>,
+    /// Holds in at least one outcome.
+    #[serde(default)]
+    pub sometimes: Vec<Predicate>,
+    /// The exact set of outcomes, as the `summary:` lines `webmcp-sim explore` prints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcomes: Option<Vec<String>>,
+}
+
+/// A statement about one outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub enum Predicate {
+    /// This console line was logged.
+    Logged(String),
+    /// `[A, B]`: both lines were logged, and the first A before the first B.
+    Before(Vec<String>),
+    /// A named promise ended in a state.
+    Promise(PromiseIs),
+    /// At the end, this document's tool map holds this tool.
+    ToolRegistered(ToolRegistered),
+    /// A spec assert failed: `""` for any, else text the finding's `algorithm step: message` contains.
+    Finding(String),
+    /// An uncaught exception whose text contains this (`""` for any).
+    Uncaught(String),
+    /// The predicate does not hold.
+    Not(Box<Predicate>),
+    /// Every predicate holds.
+    AllOf(Vec<Predicate>),
+    /// At least one predicate holds.
+    AnyOf(Vec<Predicate>),
+}
+
+/// `{"promise": {"name": "call", "is": "rejected", "with": "AbortError"}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PromiseIs {
+    /// The promise's `as` name (or its label in the outcome, e.g. `registerTool#1@tab`).
+    pub name: String,
+    /// `fulfilled`, `rejected` or `pending`.
+    pub is: PromiseState,
+    /// For `fulfilled`: the value as the outcome renders it (e.g. `"\"{}\""`, `undefined`);
+    /// for `rejected`: the error name (`AbortError`, `TypeError`). Absent: any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<String>,
+}
+
+/// A promise's final state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PromiseState {
+    Fulfilled,
+    Rejected,
+    Pending,
+}
+
+/// `{"toolRegistered": {"document": "child", "tool": "search"}}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ToolRegistered {
+    /// The document's label as traces show it: the navigable id, plus `@N` after navigations.
+    pub document: String,
+    pub tool: String,
 }
 
 /// Scenario-wide options.

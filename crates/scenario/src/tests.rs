@@ -81,7 +81,7 @@ pub(crate) const EVERYTHING: &str = r#"{
     { "observe": "tab" },
     { "callTool": { "tab": "tab", "navigable": "child", "name": "search", "input": { "q": "x" }, "as": "agentCall" } }
   ],
-  "expect": { "anything": [true] }
+  "extras": { "anything": [true] }
 }
 "#;
 

@@ -155,6 +155,37 @@ impl<'s> Validator<'s> {
         self.each("tabs", &scenario.tabs, |v, tab| v.frame(tab, Kind::Tab));
         self.actions("user", &scenario.user, Lane::User);
         self.each("agent", &scenario.agent, |v, action| v.agent_action(action));
+        if let Some(expect) = &scenario.expect {
+            self.within("expect", |v| {
+                for (key, list) in
+                    [("always", &expect.always), ("never", &expect.never), ("sometimes", &expect.sometimes)]
+                {
+                    v.each(key, list, |v, p| v.predicate(p));
+                }
+            });
+        }
+    }
+
+    fn predicate(&mut self, predicate: &'s crate::model::Predicate) {
+        use crate::model::Predicate as P;
+        match predicate {
+            P::Before(lines) => self.within("before", |v| {
+                if lines.len() != 2 {
+                    v.problem(
+                        Anchor::Value,
+                        format!("`before` takes two console lines, not {}", lines.len()),
+                        Some(r#"write {"before": ["first line", "second line"]}"#.to_owned()),
+                    );
+                }
+            }),
+            P::Promise(p) if !p.name.contains('#') => {
+                self.within("promise", |v| v.within("name", |v| v.uses(Wants::Promise, &p.name)))
+            }
+            P::Not(inner) => self.within("not", |v| v.predicate(inner)),
+            P::AllOf(list) => self.each("allOf", list, |v, p| v.predicate(p)),
+            P::AnyOf(list) => self.each("anyOf", list, |v, p| v.predicate(p)),
+            _ => {}
+        }
     }
 
     fn frame(&mut self, frame: &'s Frame, kind: Kind) {

@@ -7,6 +7,19 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+pub mod explore;
+pub mod flow;
+pub mod html;
+pub mod markdown;
+pub mod mermaid;
+pub mod perfetto;
+pub mod render;
+pub mod svg;
+
+pub use explore::{Exploration, OutcomeClass};
+
+#[cfg(test)]
+mod testdata;
 #[cfg(test)]
 mod tests;
 
@@ -267,7 +280,7 @@ fn render_event(kind: &EventKind) -> String {
         EventKind::Console { document, text } => format!("console.log({document}): {text}"),
         EventKind::Settled { promise, state } => format!("promise {promise} {state}"),
         EventKind::SettleNoOp { promise, attempted } => {
-            format!("promise {promise} already settled: {attempted} is a no-op")
+            format!("promise {promise} is already settled, so this attempt to settle it {attempted} is a no-op")
         }
         EventKind::Fired { event, target, handled } => {
             format!("fire {event} at {target}{}", if *handled { "" } else { " (no handler)" })

@@ -14,9 +14,14 @@ impl Sim<'_> {
                 let nav = self.nav_by_name[&tab];
                 self.perform_an_observation(nav);
             }
-            AgentStep::CallTool { tab, navigable, name, input, .. } => {
+            AgentStep::CallTool { tab, navigable, name, input, as_ } => {
                 let tab = self.nav_by_name[&tab];
                 let nav = self.nav_by_name[&navigable];
+                let label = match as_ {
+                    Some(slot) => self.program.promise_names[slot.0 as usize].clone(),
+                    None => format!("call #{}", self.agent_calls + 1),
+                };
+                self.agent_call_labels.push(label);
                 self.agent_call_tool(tab, nav, &name, input);
             }
         }
@@ -108,6 +113,10 @@ impl Sim<'_> {
         };
         self.pending_map(traversable).push((uuid, execution));
         self.note((a, "3"), format!("pending tool executions map[{}] set (caller: the agent)", uuid.0));
+        if !self.world.is_fully_active(target) {
+            let msg = format!("{} is not fully active: the task waits until it is", self.label(target));
+            self.note((a, "4"), msg);
+        }
         self.queue_global_task(
             TaskSource::WebMcp,
             target,

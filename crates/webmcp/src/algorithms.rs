@@ -6,7 +6,7 @@ use browser::value::{parse_a_json_string_to_a_javascript_value, serialize_a_java
 use browser::{DocId, JsValue, NavId, Origin, PromiseId, PromiseState, SignalId, TaskSource};
 use trace::EventKind;
 
-use crate::program::{ControllerSlot, PromiseSlot, Settle, ToolDictId};
+use crate::program::{PromiseSlot, Settle, ToolDictId};
 use crate::sim::{
     Annotations, Caller, CompletionSteps, Context, PendingToolExecution, RunError, Sim, ToolDefinition, Uuid, Work,
 };
@@ -28,7 +28,7 @@ pub const AGENT_CALL: &str = "agent tool call";
 pub struct RegisterToolArgs {
     pub tool: ToolDictId,
     pub exposed_to: Option<Vec<String>>,
-    pub signal: Option<ControllerSlot>,
+    pub signal: Option<SignalId>,
     pub as_: Option<PromiseSlot>,
 }
 
@@ -68,6 +68,15 @@ impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool>
     pub fn model_context_register_tool(&mut self, this: DocId, args: RegisterToolArgs) -> PromiseId {
         let a = REGISTER_TOOL;
+        let dict = self.program.tool_dicts[args.tool.0 as usize].clone();
+        // WebIDL: `inputSchema` is an `object`; converting a primitive throws a TypeError, which a
+        // promise-returning operation turns into a rejected promise.
+        if let Some(schema) = dict.input_schema.as_ref().filter(|s| !s.is_object()) {
+            let rendered = self.render(schema);
+            self.note(("WebIDL", "converting to object"), format!("inputSchema {rendered} is not an object"));
+            let error = JsValue::type_error("inputSchema is not an object");
+            return self.rejected_promise(this, a, args.as_, error, ("WebIDL", "converting to object"));
+        }
         // Step 1. Let global be this's relevant global object.
         // Step 2. Let tool owner be global's associated Document.
         let tool_owner = this;
@@ -86,7 +95,6 @@ impl Sim<'_> {
         // Step 6. Let tool map be this's internal context's tool map.
         // Step 7. Let tool name be tool's name.
         // Step 8. Let tool title be tool's title.
-        let dict = self.program.tool_dicts[args.tool.0 as usize].clone();
         let tool_name = dict.name.clone();
         // Step 9. If tool map[tool name] exists, then return a promise rejected with an InvalidStateError DOMException.
         if self.model_contexts[this.index()].tool(&tool_name).is_some() {
@@ -111,13 +119,7 @@ impl Sim<'_> {
             }
         }
         // Step 14. If options's signal exists and is aborted, then return a promise rejected with options's signal's abort reason.
-        let signal = match args.signal {
-            Some(slot) => match self.controller(slot) {
-                Some(s) => Some(s),
-                None => return self.script_reference_error(this, a, args.as_, slot),
-            },
-            None => None,
-        };
+        let signal = args.signal;
         if let Some(s) = signal {
             if self.world.signals[s.index()].aborted {
                 let reason = self.world.signals[s.index()].reason.clone();
@@ -255,6 +257,7 @@ impl Sim<'_> {
         for navigable in navigables_to_notify {
             // Step 3.1. Let targetDocument be navigable's active document.
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
+            self.touch_doc(target_document, false);
             // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
                 self.note(
@@ -369,6 +372,7 @@ impl Sim<'_> {
         for navigable in navigables {
             // Step 9.3.1. Let targetDocument be navigable's active document.
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
+            self.touch_doc(target_document, false);
             // Step 9.3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
                 self.note(
@@ -597,6 +601,7 @@ impl Sim<'_> {
                 return reject_unknown(self, "15.1");
             }
         }
+        self.touch_doc(target_document, false);
         // Step 15.2. Let targetOrigin be targetDocument's origin.
         let target_origin = self.world.doc(target_document).origin.clone();
         // Step 15.3. Let callerOrigin be callerDocument's origin.
@@ -641,14 +646,19 @@ impl Sim<'_> {
         self.pending_map(traversable).push((uuid, execution));
         self.note((a, "15.12"), format!("pending tool executions map[{}] set", uuid.0));
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
-        if !self.world.is_fully_active(target_document) {
-            self.note(
-                (a, "15.13"),
-                format!(
+        match self.world.doc(target_document).state {
+            browser::DocumentState::Destroyed => {
+                let msg = format!("{} is destroyed: the task will never run", self.label(target_document));
+                self.note((a, "15.13"), msg);
+            }
+            _ if !self.world.is_fully_active(target_document) => {
+                let msg = format!(
                     "{} is not fully active: the task waits until it is (the spec's bfcache note)",
                     self.label(target_document)
-                ),
-            );
+                );
+                self.note((a, "15.13"), msg);
+            }
+            _ => {}
         }
         self.queue_global_task(
             TaskSource::WebMcp,
@@ -665,6 +675,7 @@ impl Sim<'_> {
     }
 
     pub fn pending_map(&mut self, traversable: NavId) -> &mut Vec<(Uuid, PendingToolExecution)> {
+        self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
         self.pending_tool_executions.entry(traversable).or_default()
     }
 
@@ -925,8 +936,13 @@ impl Sim<'_> {
         self.note((a, "4"), format!("pending tool executions map[{}] removed", uuid.0));
         // Step 5. Let targetDocument be execution's target document.
         let target_document = execution.target_document;
+        self.touch_doc(target_document, false);
         let alive = self.world.doc(target_document).state != browser::DocumentState::Destroyed;
-        self.spec_assert(alive, (a, "5"), "targetDocument still exists (the note after step 5)");
+        self.spec_assert(
+            alive,
+            (a, "5"),
+            "the note after step 5 says targetDocument still exists (is not unloaded or destroyed) here; it was destroyed",
+        );
         // Step 6. Queue a global task on the webmcp task source given targetDocument's relevant global object to run the following steps: …
         self.queue_global_task(
             TaskSource::WebMcp,
@@ -1034,20 +1050,6 @@ impl Sim<'_> {
             self.run_work_unchecked(listener);
         }
     }
-
-    /// `executeTool` with a tool the scenario's script names; a missing `getTools` result is a
-    /// script error, as `undefined.name` would be in a page.
-    pub fn script_reference_error(
-        &mut self,
-        this: DocId,
-        method: &str,
-        as_: Option<PromiseSlot>,
-        slot: ControllerSlot,
-    ) -> PromiseId {
-        let name = self.program.controller_names[slot.0 as usize].clone();
-        let error = JsValue::Error { name: "ReferenceError".into(), message: format!("{name} is not defined yet") };
-        self.rejected_promise(this, method, as_, error, ("script", "argument"))
-    }
 }
 
 /// Runs an execution's completion steps for an agent caller: the result goes back to the agent.
@@ -1151,9 +1153,11 @@ impl Sim<'_> {
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::AgentResult { call, result, success } => {
+                let label =
+                    self.agent_call_labels.get(call as usize).cloned().unwrap_or_else(|| format!("call #{call}"));
                 let text = match (&result, success) {
-                    (Some(r), true) => format!("agent call #{call} succeeded: {r}"),
-                    _ => format!("agent call #{call} failed"),
+                    (Some(r), true) => format!("{label} succeeded: {r}"),
+                    _ => format!("{label} failed"),
                 };
                 self.note((AGENT_CALL, "result"), text.clone());
                 self.agent_results.push(text);
@@ -1203,7 +1207,9 @@ impl Sim<'_> {
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
             Work::AgentResult { call, .. } => {
-                (format!("agent receives the result of call #{call}"), (AGENT_CALL, "result"))
+                let label =
+                    self.agent_call_labels.get(*call as usize).cloned().unwrap_or_else(|| format!("call #{call}"));
+                (format!("agent receives the result of {label}"), (AGENT_CALL, "result"))
             }
         }
     }

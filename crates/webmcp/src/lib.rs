@@ -4,11 +4,14 @@
 
 pub mod agent;
 pub mod algorithms;
+pub mod expect;
+pub mod explore;
 pub mod lifecycle;
 pub mod program;
 pub mod script;
 pub mod sim;
 
+pub use explore::{explore, ExploreOptions, Reduction};
 pub use program::{compile, Program};
 pub use sim::{Limits, RunError, Sim};
 
@@ -26,14 +29,13 @@ pub fn run(program: &Program, chooser: &mut dyn Chooser, limits: Limits) -> Resu
     let mut recorder = Recorder::new(chooser);
     let mut sim = Sim::new(program)?;
     sim.run(&mut recorder, limits)?;
-    let stopped = sim.units.len() >= limits.max_units;
+    let stopped = sim.units_run >= limits.max_units && !sim.is_quiescent();
     Ok(sim.into_trace(&recorder.schedule, stopped))
 }
 
 impl Sim<'_> {
     fn into_trace(self, schedule: &sched::Schedule, stopped: bool) -> trace::Trace {
-        let mut outcome = self.outcome(stopped);
-        outcome.agent = self.agent_results.clone();
+        let outcome = self.outcome(stopped);
         let documents = (0..self.world.documents.len())
             .map(|i| {
                 let id = browser::DocId(i as u32);

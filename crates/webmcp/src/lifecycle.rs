@@ -12,6 +12,7 @@ impl Sim<'_> {
     /// Navigates a navigable to a new document: the old document and its descendants are unloaded
     /// and destroyed, the new one is created and its script queued.
     pub fn navigate(&mut self, spec: &NavigateSpec) -> Result<(), RunError> {
+        self.footprint.touch(crate::sim::Resource::Global, true);
         let Some(&nav) = self.nav_by_name.get(&spec.navigable) else {
             return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
         };
@@ -37,6 +38,7 @@ impl Sim<'_> {
 
     /// HTML "destroy a child navigable" for an iframe's removal.
     pub fn remove_iframe(&mut self, nav: NavId) {
+        self.footprint.touch(crate::sim::Resource::Global, true);
         if self.world.nav(nav).destroyed {
             self.note((HTML, "destroy a child navigable"), "already destroyed");
             return;

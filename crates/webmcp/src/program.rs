@@ -155,6 +155,7 @@ pub struct Program {
     pub agent: Vec<AgentStep>,
     pub promise_names: Vec<String>,
     pub controller_names: Vec<String>,
+    pub expect: Option<sc::Expect>,
 }
 
 /// The variants (opt-in proposals) this engine knows.
@@ -200,6 +201,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         agent,
         promise_names: c.promise_names,
         controller_names: c.controller_names,
+        expect: s.expect.clone(),
     })
 }
 

@@ -42,9 +42,13 @@ impl Sim<'_> {
             }
             Op::RegisterTool { document, tool, exposed_to, signal, as_ } => {
                 let this = self.model_context_of(doc, document.as_deref(), "registerTool")?;
+                let signal = match signal {
+                    Some(slot) => Some(self.controller_or_throw(doc, *slot)?),
+                    None => None,
+                };
                 self.model_context_register_tool(
                     this,
-                    RegisterToolArgs { tool: *tool, exposed_to: exposed_to.clone(), signal: *signal, as_: *as_ },
+                    RegisterToolArgs { tool: *tool, exposed_to: exposed_to.clone(), signal, as_: *as_ },
                 );
             }
             Op::GetTools { document, from_origins, as_ } => {
@@ -53,9 +57,9 @@ impl Sim<'_> {
             }
             Op::ExecuteTool { document, tool, input_object, signal, as_ } => {
                 let this = self.model_context_of(doc, document.as_deref(), "executeTool")?;
-                let tool = self.registered_tool_argument(tool)?;
+                let tool = self.registered_tool_argument(doc, tool)?;
                 let signal = match signal {
-                    Some(slot) => Some(self.controller_or_throw(*slot)?),
+                    Some(slot) => Some(self.controller_or_throw(doc, *slot)?),
                     None => None,
                 };
                 self.model_context_execute_tool(this, tool, input_object, signal, *as_);
@@ -66,7 +70,7 @@ impl Sim<'_> {
                 self.controller_slots[slot.0 as usize] = Some(id);
             }
             Op::Abort { controller, reason } => {
-                let signal = self.controller_or_throw(*controller)?;
+                let signal = self.controller_or_throw(doc, *controller)?;
                 let name = &self.program.controller_names[controller.0 as usize];
                 self.note(("DOM", "AbortController abort()"), format!("{name}.abort()"));
                 self.signal_abort(signal, reason.clone(), ("DOM", "signal abort 4.3"));
@@ -76,7 +80,7 @@ impl Sim<'_> {
                 self.world.run_steps_after_a_timeout(doc, *ms, Work::Timer { doc, script: *body });
             }
             Op::Then { promise, on_fulfilled, on_rejected } => {
-                let p = self.promise_or_throw(*promise)?;
+                let p = self.promise_or_throw(doc, *promise)?;
                 self.world
                     .react(p, Work::Then { doc, promise: p, on_fulfilled: *on_fulfilled, on_rejected: *on_rejected });
             }
@@ -85,7 +89,7 @@ impl Sim<'_> {
                 self.model_contexts[this.index()].ontoolchange = Some((doc, *body));
             }
             Op::OnAbort { controller, body } => {
-                let signal = self.controller_or_throw(*controller)?;
+                let signal = self.controller_or_throw(doc, *controller)?;
                 self.world.signals[signal.index()].listeners.push(Work::AbortListener { doc, script: *body });
             }
             Op::Throw { name, message } => {
@@ -146,22 +150,36 @@ impl Sim<'_> {
         Ok(target)
     }
 
-    fn controller_or_throw(&mut self, slot: ControllerSlot) -> Result<browser::SignalId, JsValue> {
-        self.controller(slot).ok_or_else(|| {
-            let name = &self.program.controller_names[slot.0 as usize];
-            JsValue::Error { name: "ReferenceError".into(), message: format!("{name} is not defined") }
-        })
+    /// The controller a script names. Script objects live in one agent: a name made in another
+    /// agent cluster is not reachable (a `ReferenceError`, as an unshared variable would be).
+    fn controller_or_throw(&mut self, doc: DocId, slot: ControllerSlot) -> Result<browser::SignalId, JsValue> {
+        let name = self.program.controller_names[slot.0 as usize].clone();
+        let found = self.controller(slot).filter(|s| self.same_agent(doc, self.world.signals[s.index()].realm));
+        found.ok_or_else(|| self.not_reachable(doc, &name))
     }
 
-    fn promise_or_throw(&mut self, slot: PromiseSlot) -> Result<browser::PromiseId, JsValue> {
-        self.promise_slots[slot.0 as usize].ok_or_else(|| {
-            let name = &self.program.promise_names[slot.0 as usize];
-            JsValue::Error { name: "ReferenceError".into(), message: format!("{name} is not defined") }
-        })
+    /// The promise a script names (see `controller_or_throw`).
+    fn promise_or_throw(&mut self, doc: DocId, slot: PromiseSlot) -> Result<browser::PromiseId, JsValue> {
+        let name = self.program.promise_names[slot.0 as usize].clone();
+        let found =
+            self.promise_slots[slot.0 as usize].filter(|p| self.same_agent(doc, self.world.promises[p.index()].realm));
+        found.ok_or_else(|| self.not_reachable(doc, &name))
+    }
+
+    fn same_agent(&self, a: DocId, b: DocId) -> bool {
+        self.world.doc(a).event_loop == self.world.doc(b).event_loop
+    }
+
+    fn not_reachable(&self, doc: DocId, name: &str) -> JsValue {
+        let message = format!(
+            "{name} is not defined in {}'s agent (not created yet, or created in another agent cluster)",
+            self.label(doc)
+        );
+        JsValue::Error { name: "ReferenceError".into(), message }
     }
 
     /// The `RegisteredTool` a script passes to `executeTool`.
-    fn registered_tool_argument(&mut self, tool: &ToolRef) -> Result<RegisteredToolArg, JsValue> {
+    fn registered_tool_argument(&mut self, doc: DocId, tool: &ToolRef) -> Result<RegisteredToolArg, JsValue> {
         match tool {
             ToolRef::Dictionary { name, origin, window, .. } => {
                 let nav = self.nav_by_name.get(window).copied();
@@ -171,7 +189,7 @@ impl Sim<'_> {
                 Ok(RegisteredToolArg { name: name.clone(), origin: origin.clone(), window: doc })
             }
             ToolRef::FromGetTools { promise, name } => {
-                let p = self.promise_or_throw(*promise)?;
+                let p = self.promise_or_throw(doc, *promise)?;
                 let label = self.program.promise_names[promise.0 as usize].clone();
                 let tools = match &self.world.promises[p.index()].state {
                     PromiseState::Fulfilled(JsValue::Array(items)) => items.clone(),

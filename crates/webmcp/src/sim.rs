@@ -199,7 +199,55 @@ pub enum Context {
     Setup,
 }
 
+/// A piece of state a unit touches, for the explorer's independence check.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Resource {
+    /// An event loop: its task queues and every document (tool map, promises, signals) on it.
+    Loop(LoopId),
+    /// A traversable's pending tool executions map.
+    Pending(NavId),
+    /// The console and the uncaught-error log, whose order is observable.
+    Console,
+    /// Everything (user steps, the agent, navigation): conflicts with every other unit.
+    Global,
+}
+
+/// What a unit read and wrote. Two units commute when neither writes what the other touches.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Footprint {
+    pub reads: Vec<Resource>,
+    pub writes: Vec<Resource>,
+}
+
+impl Footprint {
+    pub fn touch(&mut self, resource: Resource, write: bool) {
+        let set = if write { &mut self.writes } else { &mut self.reads };
+        if !set.contains(&resource) {
+            set.push(resource);
+        }
+    }
+
+    /// True when the two units may not commute.
+    pub fn conflicts(&self, other: &Footprint) -> bool {
+        let global = |f: &Footprint| f.writes.contains(&Resource::Global) || f.reads.contains(&Resource::Global);
+        if global(self) || global(other) {
+            return true;
+        }
+        let meets = |a: &[Resource], b: &[Resource]| a.iter().any(|r| b.contains(r));
+        meets(&self.writes, &other.writes) || meets(&self.writes, &other.reads) || meets(&self.reads, &other.writes)
+    }
+}
+
+/// An API promise's label and its place in the outcome (document, then creation order there).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PromiseLabel {
+    pub document: DocId,
+    pub seq: u32,
+    pub label: String,
+}
+
 /// The simulator state.
+#[derive(Clone)]
 pub struct Sim<'p> {
     pub program: &'p Program,
     pub world: World<Work>,
@@ -209,13 +257,23 @@ pub struct Sim<'p> {
     pub pending_tool_executions: BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>,
     pub promise_slots: Vec<Option<PromiseId>>,
     pub controller_slots: Vec<Option<SignalId>>,
-    /// Labels of API promises, for the outcome (promise → label).
-    pub promise_labels: BTreeMap<PromiseId, String>,
+    /// Labels of API promises, for the outcome.
+    pub promise_labels: BTreeMap<PromiseId, PromiseLabel>,
     next_uuid: u32,
     pub nav_by_name: BTreeMap<String, NavId>,
     /// Each document's script (by document index).
     pub script_of: Vec<ScriptId>,
     pub context: Context,
+    /// The lane of the unit now running (in-parallel blocks are named after it).
+    pub current_lane: String,
+    /// In-parallel blocks started so far, per starting lane.
+    pub par_started: BTreeMap<String, u32>,
+    /// What the running unit touched.
+    pub footprint: Footprint,
+    /// Record trace units and events (off while exploring).
+    pub record: bool,
+    /// Units run so far (recorded or not).
+    pub units_run: usize,
     // Trace.
     pub units: Vec<trace::Unit>,
     events: Vec<Event>,
@@ -224,6 +282,8 @@ pub struct Sim<'p> {
     pub findings: Vec<Finding>,
     pub agent_calls: u32,
     pub agent_results: Vec<String>,
+    /// The label of each agent call (its `as` name, or `call #N`).
+    pub agent_call_labels: Vec<String>,
     pub latest_observation: BTreeMap<NavId, Vec<(DocId, Vec<String>)>>,
 }
 
@@ -246,6 +306,11 @@ impl<'p> Sim<'p> {
             nav_by_name: BTreeMap::new(),
             script_of: Vec::new(),
             context: Context::Setup,
+            current_lane: "setup".to_string(),
+            par_started: BTreeMap::new(),
+            footprint: Footprint::default(),
+            record: true,
+            units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
             console: Vec::new(),
@@ -253,6 +318,7 @@ impl<'p> Sim<'p> {
             findings: Vec::new(),
             agent_calls: 0,
             agent_results: Vec::new(),
+            agent_call_labels: Vec::new(),
             latest_observation: BTreeMap::new(),
         };
         for tab in &program.tabs {
@@ -328,22 +394,27 @@ impl<'p> Sim<'p> {
 
     pub fn promise_label(&self, p: PromiseId) -> String {
         match self.promise_labels.get(&p) {
-            Some(l) => l.clone(),
+            Some(l) => l.label.clone(),
             None => format!("promise#{}", p.0),
         }
     }
 
-    /// Creates an API promise in `realm`, labelled by its `as` name or `method#N`.
+    /// Creates an API promise in `realm`, labelled by its `as` name or `<method>#N@<document>`
+    /// (N counts that method's unnamed promises in that document, so labels do not depend on how
+    /// event loops interleave).
     pub fn api_promise(&mut self, realm: DocId, method: &str, as_: Option<PromiseSlot>) -> PromiseId {
+        let in_realm = self.promise_labels.values().filter(|l| l.document == realm);
+        let seq = in_realm.clone().count() as u32;
         let label = match as_ {
             Some(slot) => self.program.promise_names[slot.0 as usize].clone(),
             None => {
-                let n = self.promise_labels.values().filter(|l| l.starts_with(&format!("{method}#"))).count();
-                format!("{method}#{}", n + 1)
+                let prefix = format!("{method}#");
+                let n = in_realm.filter(|l| l.label.starts_with(&prefix)).count();
+                format!("{method}#{}@{}", n + 1, self.label(realm))
             }
         };
         let p = self.world.new_promise(realm, Some(label.clone()));
-        self.promise_labels.insert(p, label);
+        self.promise_labels.insert(p, PromiseLabel { document: realm, seq, label });
         if let Some(slot) = as_ {
             self.promise_slots[slot.0 as usize] = Some(p);
         }
@@ -357,7 +428,18 @@ impl<'p> Sim<'p> {
     // --- Trace ------------------------------------------------------------------------------
 
     pub fn event(&mut self, step: Step, kind: EventKind) {
-        self.events.push(Event { cite: cite(step), kind });
+        if matches!(kind, EventKind::Console { .. } | EventKind::Uncaught { .. }) {
+            self.footprint.touch(Resource::Console, true);
+        }
+        if self.record {
+            self.events.push(Event { cite: cite(step), kind });
+        }
+    }
+
+    /// Notes that the running unit reads (or writes) state of `doc`'s event loop.
+    pub fn touch_doc(&mut self, doc: DocId, write: bool) {
+        let el = self.world.doc(doc).event_loop;
+        self.footprint.touch(Resource::Loop(el), write);
     }
 
     pub fn note(&mut self, step: Step, message: impl Into<String>) {
@@ -372,7 +454,7 @@ impl<'p> Sim<'p> {
     pub fn spec_assert(&mut self, holds: bool, step: Step, message: &str) {
         if !holds {
             self.event(step, EventKind::AssertFailed { message: message.to_string() });
-            self.findings.push(Finding { unit: self.units.len(), cite: cite(step), message: message.to_string() });
+            self.findings.push(Finding { unit: self.units_run, cite: cite(step), message: message.to_string() });
         }
     }
 
@@ -390,19 +472,26 @@ impl<'p> Sim<'p> {
     /// HTML "queue a global task" with a trace event.
     pub fn queue_global_task(&mut self, source: TaskSource, doc: DocId, work: Work, step: Step) {
         let el = self.world.doc(doc).event_loop;
-        let lane = format!("{}.{}", self.world.event_loops[el.index()].label, source.label());
-        let document = Some(self.label(doc));
-        self.event(step, EventKind::Queued { lane, document });
+        self.footprint.touch(Resource::Loop(el), true);
+        if self.record {
+            let lane = format!("{}.{}", self.world.event_loops[el.index()].label, source.label());
+            let document = Some(self.label(doc));
+            self.event(step, EventKind::Queued { lane, document });
+        }
         self.world.queue_global_task(source, doc, work);
     }
 
     /// HTML "in parallel" with a trace event.
+    ///
+    /// A block is named after the lane that started it and its count there (`par:el0.net/0`,
+    /// and `par:el0.net/0/1` for the second block that block starts), so names do not depend on
+    /// how other lanes interleave.
     pub fn in_parallel(&mut self, work: Work, step: Step) {
-        let id = self.world.start_in_parallel(work);
-        let lane = match self.world.parallel_mode {
-            ParallelMode::Unordered => format!("par#{id}"),
-            ParallelMode::Fifo => "par".to_string(),
-        };
+        let creator = self.current_lane.strip_prefix("par:").unwrap_or(&self.current_lane).to_string();
+        let count = self.par_started.entry(creator.clone()).or_insert(0);
+        let label = format!("par:{creator}/{count}");
+        *count += 1;
+        let lane = self.world.start_in_parallel(label, work);
         self.event(step, EventKind::InParallel { lane });
     }
 
@@ -437,25 +526,10 @@ impl<'p> Sim<'p> {
 
     /// Runs until quiescence (or the unit limit), asking `chooser` at every choice point.
     pub fn run(&mut self, chooser: &mut dyn Chooser, limits: Limits) -> Result<(), RunError> {
-        loop {
-            if self.units.len() >= limits.max_units {
-                return Ok(());
-            }
-            let lanes = self.world.runnable_lanes();
+        while self.units_run < limits.max_units {
+            let lanes = self.runnable();
             if lanes.is_empty() {
-                match self.world.advance_time() {
-                    Some(t) => {
-                        self.record_unit(
-                            "time".into(),
-                            Vec::new(),
-                            None,
-                            format!("virtual time advances to {t} ms"),
-                            ("HTML", "run steps after a timeout"),
-                        );
-                        continue;
-                    }
-                    None => return Ok(()),
-                }
+                return Ok(());
             }
             let (index, choice_among) = if lanes.len() == 1 {
                 (0, Vec::new())
@@ -465,51 +539,101 @@ impl<'p> Sim<'p> {
                 (i, labels.iter().map(|l| l.to_string()).collect())
             };
             let (lane, lane_ref) = lanes[index].clone();
-            let Some(unit) = self.world.take(lane_ref) else {
-                return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
-            };
-            self.run_unit(lane.to_string(), choice_among, unit, lane_ref)?;
+            self.step(&lane, lane_ref, choice_among)?;
+        }
+        Ok(())
+    }
+
+    /// Nothing can run and no timer is pending.
+    pub fn is_quiescent(&self) -> bool {
+        self.world.runnable_lanes().is_empty() && self.world.pending_timers() == 0
+    }
+
+    /// A 128-bit fingerprint of the state that decides the rest of the run and its outcome
+    /// (not the trace recorded so far, nor which unit a finding came from).
+    pub fn fingerprint(&self) -> u128 {
+        use std::hash::{Hash, Hasher};
+        let half = |salt: u64| {
+            let mut h = std::hash::DefaultHasher::new();
+            salt.hash(&mut h);
+            self.world.hash(&mut h);
+            self.model_contexts.hash(&mut h);
+            self.pending_tool_executions.hash(&mut h);
+            self.promise_slots.hash(&mut h);
+            self.controller_slots.hash(&mut h);
+            self.promise_labels.hash(&mut h);
+            self.next_uuid.hash(&mut h);
+            self.par_started.hash(&mut h);
+            self.console.hash(&mut h);
+            self.uncaught.hash(&mut h);
+            for f in &self.findings {
+                (&f.cite, &f.message).hash(&mut h);
+            }
+            self.agent_calls.hash(&mut h);
+            self.agent_results.hash(&mut h);
+            self.latest_observation.hash(&mut h);
+            h.finish()
+        };
+        (u128::from(half(0x9e37_79b9)) << 64) | u128::from(half(0x85eb_ca6b))
+    }
+
+    /// The lanes that can run now, sorted by label. When none can, virtual time advances to the
+    /// next timer first (a unit of its own in the trace); empty means the run is over.
+    pub fn runnable(&mut self) -> Vec<(sched::Lane, LaneRef)> {
+        loop {
+            let lanes = self.world.runnable_lanes();
+            if !lanes.is_empty() {
+                return lanes;
+            }
+            let Some(t) = self.world.advance_time() else { return lanes };
+            self.current_lane = "time".to_string();
+            self.record_unit(
+                Vec::new(),
+                None,
+                format!("virtual time advances to {t} ms"),
+                ("HTML", "run steps after a timeout"),
+            );
         }
     }
 
-    fn run_unit(
+    /// Runs the next unit of `lane` and returns what it touched.
+    pub fn step(
         &mut self,
-        lane: String,
-        choice_among: Vec<String>,
-        unit: Unit<Work>,
+        lane: &sched::Lane,
         lane_ref: LaneRef,
-    ) -> Result<(), RunError> {
-        let _ = lane_ref;
+        choice_among: Vec<String>,
+    ) -> Result<Footprint, RunError> {
+        let Some(unit) = self.world.take(lane_ref) else {
+            return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
+        };
+        self.footprint = Footprint::default();
+        self.current_lane = lane.to_string();
         match unit {
             Unit::Task { event_loop, task, .. } => {
                 self.context = Context::EventLoop(event_loop);
+                self.footprint.touch(Resource::Loop(event_loop), true);
                 let (what, step) = self.describe(&task.steps);
                 let doc = task.document.map(|d| self.label(d));
                 self.run_work(task.steps)?;
                 self.perform_a_microtask_checkpoint(event_loop)?;
-                self.record_unit(lane, choice_among, doc, what, step);
+                self.record_unit(choice_among, doc, what, step);
             }
             Unit::Parallel { steps, .. } => {
                 self.context = Context::InParallel;
                 let (what, step) = self.describe(&steps);
                 self.run_work(steps)?;
-                self.record_unit(lane, choice_among, None, what, step);
+                self.record_unit(choice_among, None, what, step);
             }
-            Unit::Agent(steps) => {
-                self.context = Context::AgentQueue;
+            Unit::Agent(steps) | Unit::User(steps) => {
+                self.context = if lane.as_str() == "agent" { Context::AgentQueue } else { Context::User };
+                self.footprint.touch(Resource::Global, true);
                 let (what, step) = self.describe(&steps);
                 self.run_work(steps)?;
-                self.record_unit(lane, choice_among, None, what, step);
-            }
-            Unit::User(steps) => {
-                self.context = Context::User;
-                let (what, step) = self.describe(&steps);
-                self.run_work(steps)?;
-                self.record_unit(lane, choice_among, None, what, step);
+                self.record_unit(choice_among, None, what, step);
             }
         }
         self.context = Context::User;
-        Ok(())
+        Ok(std::mem::take(&mut self.footprint))
     }
 
     /// HTML "perform a microtask checkpoint": run every queued microtask, including ones queued
@@ -523,19 +647,16 @@ impl<'p> Sim<'p> {
         Ok(())
     }
 
-    fn record_unit(
-        &mut self,
-        lane: String,
-        choice_among: Vec<String>,
-        document: Option<String>,
-        what: String,
-        step: Step,
-    ) {
+    fn record_unit(&mut self, choice_among: Vec<String>, document: Option<String>, what: String, step: Step) {
+        self.units_run += 1;
+        if !self.record {
+            return;
+        }
         let events = std::mem::take(&mut self.events);
         self.units.push(trace::Unit {
             index: self.units.len(),
             time: self.world.now,
-            lane,
+            lane: self.current_lane.clone(),
             choice_among,
             document,
             what,
@@ -547,7 +668,10 @@ impl<'p> Sim<'p> {
     /// The observable outcome of the run so far.
     pub fn outcome(&self, stopped_by_limit: bool) -> Outcome {
         let mut promises = Vec::new();
-        for (p, label) in &self.promise_labels {
+        let mut labelled: Vec<(&PromiseId, &PromiseLabel)> = self.promise_labels.iter().collect();
+        labelled.sort_by_key(|(_, l)| (l.document, l.seq));
+        for (p, label) in labelled {
+            let label = &label.label;
             let promise = &self.world.promises[p.index()];
             let state = match &promise.state {
                 PromiseState::Pending => "pending".to_string(),
@@ -570,14 +694,14 @@ impl<'p> Sim<'p> {
             tool_maps,
             uncaught: self.uncaught.clone(),
             findings: self.findings.clone(),
-            agent: Vec::new(),
+            agent: self.agent_results.clone(),
             end: self.end_state(stopped_by_limit),
         }
     }
 
     fn end_state(&self, stopped_by_limit: bool) -> String {
         if stopped_by_limit {
-            return format!("stopped: unit limit reached ({} units); the run may not be finished", self.units.len());
+            return format!("stopped: unit limit reached ({} units); the run is not finished", self.units_run);
         }
         let waiting = self.world.waiting_tasks();
         if waiting.is_empty() {

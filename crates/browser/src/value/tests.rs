@@ -36,6 +36,9 @@ fn parse_round_trips_and_reports_syntax_errors() {
     let err = parse_a_json_string_to_a_javascript_value("{").unwrap_err();
     assert_eq!(err.error_name(), Some("SyntaxError"));
     assert!(!parse_a_json_string_to_a_javascript_value("3").unwrap().is_object());
+    // JSON.parse knows no scenario escapes: `$js` is an ordinary key there.
+    let v = parse_a_json_string_to_a_javascript_value(r#"{"$js":"bigint"}"#).unwrap();
+    assert_eq!(serialize_a_javascript_value_to_a_json_string(&v).unwrap(), r#"{"$js":"bigint"}"#);
 }
 
 #[test]

@@ -61,9 +61,9 @@ fn tasks_of_a_not_fully_active_document_wait() {
     assert!(world.runnable_lanes().is_empty());
     assert!(!world.is_allowed_to_use(docs[0], crate::policy::TOOLS));
     world.documents[0].state = DocumentState::Active;
-    let lane = world.runnable_lanes()[0].1;
+    let lane = world.runnable_lanes()[0].1.clone();
     // FIFO within one task source.
-    assert!(matches!(world.take(lane), Some(Unit::Task { task: Task { steps: 1, .. }, .. })));
+    assert!(matches!(world.take(lane.clone()), Some(Unit::Task { task: Task { steps: 1, .. }, .. })));
     assert!(matches!(world.take(lane), Some(Unit::Task { task: Task { steps: 2, .. }, .. })));
 }
 
@@ -71,11 +71,11 @@ fn tasks_of_a_not_fully_active_document_wait() {
 fn lanes_are_sorted_labels_and_parallel_blocks_are_their_own_lanes() {
     let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
     world.queue_global_task(TaskSource::Timer, docs[0], 0);
-    world.start_in_parallel(10);
-    world.start_in_parallel(11);
+    world.start_in_parallel("par:a".into(), 10);
+    world.start_in_parallel("par:b".into(), 11);
     world.queue_global_task(TaskSource::WebMcp, docs[0], 0);
     let labels: Vec<String> = world.runnable_lanes().iter().map(|(l, _)| l.to_string()).collect();
-    assert_eq!(labels, ["el0.timer", "el0.webmcp", "par#0", "par#1"]);
+    assert_eq!(labels, ["el0.timer", "el0.webmcp", "par:a", "par:b"]);
 }
 
 #[test]

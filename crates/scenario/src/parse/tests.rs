@@ -23,9 +23,9 @@ fn errors(text: &str) -> Vec<String> {
     }
 }
 
-/// A valid scenario whose `expect` holds `expect` (raw text).
+/// A valid scenario whose free-form `extras` holds `expect` (raw text).
 fn with_expect(expect: &str) -> String {
-    format!(r#"{{"version": 1, "name": "x", "tabs": [], "expect": {expect}}}"#)
+    format!(r#"{{"version": 1, "name": "x", "tabs": [], "extras": {expect}}}"#)
 }
 
 #[test]
@@ -78,7 +78,7 @@ fn a_repeated_key_is_an_error_at_the_second() {
 fn a_number_out_of_range_is_an_error() {
     assert_eq!(
         errors(&with_expect("[1e999]")),
-        ["t.jsonc:1:52: expect[0]: cannot read the number 1e999\n  hint: write numbers as JSON does, within the range of a 64-bit float"]
+        ["t.jsonc:1:52: extras[0]: cannot read the number 1e999\n  hint: write numbers as JSON does, within the range of a 64-bit float"]
     );
 }
 

@@ -285,6 +285,7 @@ fn validate_works_without_source_text() {
         user: Vec::new(),
         agent: Vec::new(),
         expect: None,
+        extras: None,
     };
     let problems: Vec<String> = validate(&scenario).iter().map(ToString::to_string).collect();
     assert_eq!(

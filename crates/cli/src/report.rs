@@ -1,0 +1,149 @@
+//! Traces for people: one run as Markdown (for a spec issue) or Chrome trace-event JSON (for
+//! Perfetto), and the self-contained HTML report of a scenario's distinct outcomes, grouped from
+//! seeded runs or from an exploration.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+
+use sched::{RandomChooser, ReplayChooser, Schedule};
+use trace::render::{About, OutcomeGroup};
+use trace::Trace;
+use webmcp::{Limits, Program, RunError};
+
+use crate::{load_program, Driver, LoadError};
+
+/// A scenario ready to run: its program and its description.
+pub struct Loaded {
+    pub program: Program,
+    pub description: String,
+}
+
+/// Reads, validates and compiles a scenario file, keeping its description for the renderers.
+pub fn load(path: &Path) -> Result<Loaded, LoadError> {
+    let program = load_program(path)?;
+    // The file loaded a moment ago, so it loads again; a description is optional anyway.
+    let description = scenario::load(path).map(|(s, _)| s.description).unwrap_or_default();
+    Ok(Loaded { program, description })
+}
+
+/// Runs a program once: with a seeded chooser, or replaying a schedule, every choice of which
+/// must be used.
+pub fn run_trace(program: &Program, driver: &Driver, max_units: usize) -> Result<Trace, RunError> {
+    let limits = Limits { max_units };
+    match driver {
+        Driver::Seed(seed) => webmcp::run(program, &mut RandomChooser::new(*seed), limits),
+        Driver::Replay(schedule) => {
+            let mut chooser = ReplayChooser::new(schedule);
+            let trace = webmcp::run(program, &mut chooser, limits)?;
+            if chooser.remaining() > 0 {
+                return Err(RunError::Scenario(format!(
+                    "the run finished with {} schedule choice(s) unused: the schedule is not from this scenario",
+                    chooser.remaining()
+                )));
+            }
+            Ok(trace)
+        }
+    }
+}
+
+/// The formats of one run that are for people or their tools rather than for snapshots.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum View {
+    /// GitHub-flavoured Markdown with a Mermaid sequence diagram (`trace::markdown`).
+    Markdown,
+    /// Chrome trace-event JSON for the Perfetto UI and chrome://tracing (`trace::perfetto`).
+    Perfetto,
+}
+
+/// Renders one run of the scenario at `path`.
+pub fn render_run(trace: &Trace, view: View, path: &Path, description: &str, driver: &Driver) -> String {
+    match view {
+        View::Markdown => {
+            let path = path.display().to_string();
+            let runs = match driver {
+                Driver::Seed(seed) => format!("seed {seed}"),
+                Driver::Replay(_) => "replayed schedule".to_string(),
+            };
+            trace::markdown::render_markdown(trace, &About { path: &path, description, runs: &runs })
+        }
+        View::Perfetto => trace::perfetto::render_perfetto(trace),
+    }
+}
+
+/// A run that failed while grouping outcomes.
+#[derive(Debug)]
+pub struct GroupError {
+    pub seed: u64,
+    pub error: RunError,
+}
+
+impl fmt::Display for GroupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seed {}: {}", self.seed, self.error)
+    }
+}
+
+/// Runs `program` once per seed and groups the runs by identical outcome (compared as JSON),
+/// keeping the first seed's trace as each outcome's witness. Most frequent outcome first; ties
+/// in the order found.
+pub fn outcomes_by_seed(
+    program: &Program,
+    seeds: Range<u64>,
+    max_units: usize,
+) -> Result<Vec<OutcomeGroup>, GroupError> {
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut groups: Vec<OutcomeGroup> = Vec::new();
+    for seed in seeds {
+        let trace = run_trace(program, &Driver::Seed(seed), max_units).map_err(|error| GroupError { seed, error })?;
+        let key = serde_json::to_string(&trace.outcome).unwrap_or_default();
+        match index.get(&key) {
+            Some(&i) => groups[i].count += 1,
+            None => {
+                index.insert(key, groups.len());
+                groups.push(OutcomeGroup { count: 1, found_by: format!("seed {seed}"), witness: trace });
+            }
+        }
+    }
+    groups.sort_by(|a, b| b.count.cmp(&a.count));
+    Ok(groups)
+}
+
+/// The outcome groups of an exploration: each outcome's shortest witness schedule replayed into a
+/// trace, counted by the end states that reached it. Order as explored.
+pub fn exploration_groups(
+    program: &Program,
+    exploration: &trace::Exploration,
+    max_units: usize,
+) -> Result<Vec<OutcomeGroup>, String> {
+    exploration
+        .outcomes
+        .iter()
+        .map(|class| {
+            let schedule = Schedule::parse(&class.witness).map_err(|e| format!("witness {:?}: {e}", class.witness))?;
+            let witness = run_trace(program, &Driver::Replay(schedule), max_units)
+                .map_err(|e| format!("witness {:?}: {e}", class.witness))?;
+            let found_by = format!("shortest schedule found ({} choices)", class.witness_choices);
+            Ok(OutcomeGroup { count: class.end_states, found_by, witness })
+        })
+        .collect()
+}
+
+/// The self-contained HTML report of a scenario's outcome groups; `runs` says how the runs were
+/// made (e.g. `seeds 0..200`).
+pub fn render_report(groups: &[OutcomeGroup], path: &Path, description: &str, runs: &str) -> String {
+    let path = path.display().to_string();
+    trace::html::render_report(groups, &About { path: &path, description, runs })
+}
+
+/// Reads `--seeds A..B` (B excluded, A < B).
+pub fn parse_seeds(text: &str) -> Result<Range<u64>, String> {
+    let bad = || format!("--seeds {text:?}: write a range like 0..200");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let (a, b): (u64, u64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+    if a >= b {
+        return Err(bad());
+    }
+    Ok(a..b)
+}

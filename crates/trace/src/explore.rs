@@ -1,0 +1,206 @@
+//! The result of exploring a scenario's schedules: every distinct outcome, how often it was
+//! reached, and its shortest witness schedule. Plain data; `merge` combines shard results.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Outcome;
+
+/// One distinct outcome.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct OutcomeClass {
+    /// The outcome, canonical: findings without unit numbers, sorted.
+    pub outcome: Outcome,
+    /// One line summarizing it (console, promises, tool maps, findings), as expectations quote it.
+    pub summary: String,
+    /// End states (after the last choice) that had this outcome.
+    pub end_states: u64,
+    /// A shortest schedule (fewest choices, then least in text order among those found) that
+    /// reaches it; replay it with `webmcp-sim replay`.
+    pub witness: String,
+    pub witness_choices: usize,
+}
+
+/// An exploration, or one shard of it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Exploration {
+    pub version: u32,
+    pub scenario: String,
+    /// The options that decide the result (reduction, split depth, bounds).
+    pub options: Vec<String>,
+    /// `K/N` when this is shard K of N; `1/1` for a whole exploration.
+    pub shard: String,
+    /// Work items (subtrees below the split depth) explored.
+    pub work_items: u64,
+    /// Choice points visited (after state-caching dedup when reduction is on).
+    pub states: u64,
+    /// Units executed from choice points.
+    pub transitions: u64,
+    /// True when no bound stopped any part of the search: only then can "never" be claimed.
+    pub complete: bool,
+    /// Which bounds stopped the search, if any.
+    pub bounds_hit: Vec<String>,
+    pub outcomes: Vec<OutcomeClass>,
+}
+
+impl Exploration {
+    /// Combines shard results (or work items) into one: outcomes united, counts added, the
+    /// shortest witness kept. Merging every shard of an exploration gives the whole exploration.
+    pub fn merge(parts: &[Exploration]) -> Result<Exploration, String> {
+        let Some(first) = parts.first() else { return Err("nothing to merge".into()) };
+        let mut by_key: BTreeMap<String, OutcomeClass> = BTreeMap::new();
+        let mut merged = Exploration {
+            version: first.version,
+            scenario: first.scenario.clone(),
+            options: first.options.clone(),
+            shard: "1/1".into(),
+            work_items: 0,
+            states: 0,
+            transitions: 0,
+            complete: true,
+            bounds_hit: Vec::new(),
+            outcomes: Vec::new(),
+        };
+        for p in parts {
+            if p.scenario != first.scenario || p.options != first.options {
+                return Err(format!(
+                    "cannot merge {} ({}) with {} ({}): different scenario or options",
+                    p.scenario,
+                    p.options.join(" "),
+                    first.scenario,
+                    first.options.join(" ")
+                ));
+            }
+            merged.work_items += p.work_items;
+            merged.states += p.states;
+            merged.transitions += p.transitions;
+            merged.complete &= p.complete;
+            for b in &p.bounds_hit {
+                if !merged.bounds_hit.contains(b) {
+                    merged.bounds_hit.push(b.clone());
+                }
+            }
+            for o in &p.outcomes {
+                let key = serde_json::to_string(&o.outcome).unwrap_or_default();
+                match by_key.get_mut(&key) {
+                    Some(existing) => {
+                        existing.end_states += o.end_states;
+                        if (o.witness_choices, &o.witness) < (existing.witness_choices, &existing.witness) {
+                            existing.witness = o.witness.clone();
+                            existing.witness_choices = o.witness_choices;
+                        }
+                    }
+                    None => {
+                        by_key.insert(key, o.clone());
+                    }
+                }
+            }
+        }
+        merged.bounds_hit.sort();
+        merged.outcomes = by_key.into_values().collect();
+        merged.outcomes.sort_by(|a, b| (a.witness_choices, &a.witness).cmp(&(b.witness_choices, &b.witness)));
+        Ok(merged)
+    }
+
+    /// The text report: one block per outcome with its witness.
+    pub fn render_text(&self, scenario_path: &str) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "webmcp-sim exploration v{}: {}", self.version, self.scenario);
+        let _ = writeln!(s, "options: {}", self.options.join(", "));
+        if self.shard != "1/1" {
+            let _ = writeln!(s, "shard: {}", self.shard);
+        }
+        let _ = writeln!(
+            s,
+            "searched: {} states, {} transitions, {} work items",
+            self.states, self.transitions, self.work_items
+        );
+        if self.complete {
+            let _ = writeln!(s, "complete: every schedule was covered");
+        } else {
+            let _ = writeln!(
+                s,
+                "INCOMPLETE: stopped by {}; outcomes below were seen, others may exist",
+                self.bounds_hit.join(", ")
+            );
+        }
+        let _ = writeln!(s, "distinct outcomes: {}", self.outcomes.len());
+        for (i, o) in self.outcomes.iter().enumerate() {
+            let _ = writeln!(s, "\noutcome {} ({} end states)", i + 1, o.end_states);
+            let _ = writeln!(s, "  summary: {}", o.summary);
+            for c in &o.outcome.console {
+                let _ = writeln!(s, "  console {}: {}", c.document, c.text);
+            }
+            for p in &o.outcome.promises {
+                let _ = writeln!(s, "  promise {} ({}): {}", p.promise, p.document, p.state);
+            }
+            for u in &o.outcome.uncaught {
+                let _ = writeln!(s, "  uncaught {}: {}", u.document, u.text);
+            }
+            for f in &o.outcome.findings {
+                let _ = writeln!(s, "  FINDING {}: {}", f.cite, f.message);
+            }
+            if o.outcome.end != "quiescent" {
+                let _ = writeln!(s, "  end: {}", o.outcome.end);
+            }
+            let _ = writeln!(
+                s,
+                "  witness ({} choices): webmcp-sim replay {scenario_path} --schedule '{}'",
+                o.witness_choices, o.witness
+            );
+        }
+        s
+    }
+
+    pub fn render_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+impl Outcome {
+    /// The canonical form used to compare outcomes: findings without unit numbers, sorted.
+    pub fn canonical(&self) -> Outcome {
+        let mut o = self.clone();
+        for f in &mut o.findings {
+            f.unit = 0;
+        }
+        o.findings.sort_by(|a, b| {
+            (&a.cite.algorithm, &a.cite.step, &a.message).cmp(&(&b.cite.algorithm, &b.cite.step, &b.message))
+        });
+        o.findings.dedup();
+        o
+    }
+
+    /// One line: `console=[…] promises=[…] tools=[…] uncaught=[…] findings=[…] end=…`.
+    pub fn summary(&self) -> String {
+        let console: Vec<String> = self.console.iter().map(|c| c.text.clone()).collect();
+        let promises: Vec<String> = self.promises.iter().map(|p| format!("{}:{}", p.promise, p.state)).collect();
+        let tools: Vec<String> =
+            self.tool_maps.iter().filter(|(_, t)| !t.is_empty()).map(|(d, t)| format!("{d}:{}", t.join("+"))).collect();
+        let uncaught: Vec<String> = self.uncaught.iter().map(|u| u.text.clone()).collect();
+        let findings: Vec<String> = self.findings.iter().map(|f| f.cite.to_string()).collect();
+        let mut s = format!(
+            "console=[{}] promises=[{}] tools=[{}]",
+            console.join(" | "),
+            promises.join(", "),
+            tools.join(", ")
+        );
+        if !uncaught.is_empty() {
+            let _ = write!(s, " uncaught=[{}]", uncaught.join(" | "));
+        }
+        if !findings.is_empty() {
+            let _ = write!(s, " findings=[{}]", findings.join(", "));
+        }
+        if !self.agent.is_empty() {
+            let _ = write!(s, " agent=[{}]", self.agent.join(" | "));
+        }
+        if self.end != "quiescent" {
+            let _ = write!(s, " end={}", self.end);
+        }
+        s
+    }
+}

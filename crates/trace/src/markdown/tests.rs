@@ -1,0 +1,88 @@
+//! Tests for the Markdown renderer.
+
+use crate::markdown::{inline, render_markdown, render_markdown_outcomes};
+use crate::render::{About, OutcomeGroup};
+use crate::testdata::{hostile, notify, HOSTILE};
+
+const ABOUT: About = About {
+    path: "scenarios/spec/notify-task-ordering.jsonc",
+    description: "registerTool queues toolchange tasks in parallel; a setTimeout task races them.",
+    runs: "seed 3",
+};
+
+#[test]
+fn one_run_has_title_description_diagram_table_and_replay() {
+    let md = render_markdown(&notify(), &ABOUT);
+    assert!(md.starts_with("### webmcp-sim: notify-task-ordering\n\nregisterTool queues toolchange tasks in parallel; a setTimeout task races them.\n\n"), "{md}");
+    assert!(md.contains("\n```mermaid\nsequenceDiagram\n    participant EL0 as el0 (parent, child)\n"), "{md}");
+    assert!(md.contains("| outcome | runs | console | promises | tool maps | end |\n|---|---|---|---|---|---|\n| 1 | this run | parent: Post-register task<br>parent: Parent toolchange<br>parent: Child toolchange<br>parent: Register promise resolved | p (parent): fulfilled(undefined) | parent: \\[tool\\_name\\]<br>child: \\[\\] | quiescent |\n"), "{md}");
+    assert!(
+        md.contains(
+            "```sh\nwebmcp-sim replay scenarios/spec/notify-task-ordering.jsonc --schedule 'par#0,el0.timer'\n```\n"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("<details><summary>Text trace</summary>\n\n```text\nwebmcp-sim trace v1: notify-task-ordering\n"),
+        "{md}"
+    );
+    assert!(md.ends_with("schedule: par#0,el0.timer\n```\n\n</details>\n\n"), "{md}");
+}
+
+#[test]
+fn many_runs_have_one_row_per_outcome_and_a_witness_each() {
+    let mut other = notify();
+    other.outcome.console.reverse();
+    let groups = [
+        OutcomeGroup { count: 150, found_by: "seed 0".into(), witness: notify() },
+        OutcomeGroup { count: 50, found_by: "seed 3".into(), witness: other },
+    ];
+    let md = render_markdown_outcomes(&groups, &About { runs: "seeds 0..200", ..ABOUT });
+    assert!(md.contains("\n| 1 | 150 of 200 | parent: Post-register task<br>"), "{md}");
+    assert!(md.contains("\n| 2 | 50 of 200 | parent: Register promise resolved<br>"), "{md}");
+    assert!(md.contains("#### Outcome 2 (50 of 200 runs; witness: seed 3)\n"), "{md}");
+    assert_eq!(md.matches("```mermaid\n").count(), 2);
+    assert!(render_markdown_outcomes(&[], &ABOUT).starts_with("### webmcp-sim: no runs\n"));
+}
+
+#[test]
+fn inline_escapes_html_markdown_and_line_breaks() {
+    assert_eq!(inline("<script>&"), "&lt;script&gt;&amp;");
+    assert_eq!(
+        inline("a|b `c` *d* _e_ [f](g) ~h~ $i$ !j #k \\"),
+        "a\\|b \\`c\\` \\*d\\* \\_e\\_ \\[f\\](g) \\~h\\~ \\$i\\$ \\!j \\#k \\\\"
+    );
+    assert_eq!(inline("two\nlines"), "two lines");
+}
+
+#[test]
+fn hostile_strings_stay_in_their_cell_and_fences() {
+    let t = hostile();
+    let md = render_markdown(&t, &About { path: "we'ird `dir`/x.jsonc", description: HOSTILE[0], runs: HOSTILE[5] });
+    // Every table row has as many unescaped pipes as the header.
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
+    let pipes = |l: &str| l.match_indices('|').filter(|(i, _)| !l[..*i].ends_with('\\')).count();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(pipes(rows[0]), pipes(rows[1]), "{}", rows[1]);
+    // Outside fenced code, no hostile string appears raw.
+    let mut in_fence = None::<String>;
+    let mut outside = String::new();
+    for line in md.lines() {
+        match &in_fence {
+            Some(f) if line == f => in_fence = None,
+            Some(_) => {}
+            None if line.starts_with("```") => in_fence = Some(line.chars().take_while(|&c| c == '`').collect()),
+            None => {
+                outside.push_str(line);
+                outside.push('\n');
+            }
+        }
+    }
+    assert!(in_fence.is_none(), "a fence was left open");
+    for h in HOSTILE.iter().filter(|h| h.contains(['<', '>', '&', '|', '`', '[', '*', '_', '$', '\n'])) {
+        assert!(!outside.contains(h), "{h:?} outside a fence");
+    }
+    assert!(!outside.contains("<script") && !outside.contains("<img"), "{outside}");
+    // The path goes to the shell quoted.
+    assert!(md.contains("webmcp-sim replay 'we'\\''ird `dir`/x.jsonc' --schedule 'el0.timer,par#0'"), "{md}");
+}

@@ -1,0 +1,65 @@
+//! What the Markdown and HTML renderers take besides traces: the scenario's path and description,
+//! and the distinct outcomes of many runs, each with a witness trace.
+
+use crate::Trace;
+
+/// What a rendering says about the scenario that is not in its trace.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct About<'a> {
+    /// The scenario file as the user named it, for the `replay` command.
+    pub path: &'a str,
+    /// The scenario's one-paragraph description (may be empty).
+    pub description: &'a str,
+    /// How the runs were made, e.g. `seeds 0..200` or `exhaustive`.
+    pub runs: &'a str,
+}
+
+/// One distinct outcome of a scenario: how many runs reached it and the first trace that did.
+#[derive(Clone, Debug)]
+pub struct OutcomeGroup {
+    pub count: u64,
+    /// How the witness was found, e.g. `seed 3`.
+    pub found_by: String,
+    /// A run that ends in this outcome; its `outcome` is the group's outcome.
+    pub witness: Trace,
+}
+
+/// The command that replays a trace's schedule, quoted for a POSIX shell.
+pub fn replay_command(path: &str, schedule: &str) -> String {
+    format!("webmcp-sim replay {} --schedule '{}'", shell_word(path), schedule.replace('\'', r"'\''"))
+}
+
+/// A shell word: bare when it holds only characters no shell treats specially, else single-quoted.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:@%=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The outcome's console and promise lines, in order, as plain text.
+pub(crate) fn outcome_lines(trace: &Trace) -> OutcomeLines {
+    let o = &trace.outcome;
+    OutcomeLines {
+        console: o.console.iter().map(|c| format!("{}: {}", c.document, c.text)).collect(),
+        promises: o.promises.iter().map(|p| format!("{} ({}): {}", p.promise, p.document, p.state)).collect(),
+        tool_maps: o.tool_maps.iter().map(|(d, t)| format!("{d}: [{}]", t.join(", "))).collect(),
+        agent: o.agent.clone(),
+        uncaught: o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect(),
+        findings: o.findings.iter().map(|f| format!("#{:03} {}: {}", f.unit, f.cite, f.message)).collect(),
+        end: o.end.clone(),
+    }
+}
+
+/// An outcome as lines of plain (unescaped) text, one list per column of an outcome table.
+pub(crate) struct OutcomeLines {
+    pub console: Vec<String>,
+    pub promises: Vec<String>,
+    pub tool_maps: Vec<String>,
+    pub agent: Vec<String>,
+    pub uncaught: Vec<String>,
+    pub findings: Vec<String>,
+    pub end: String,
+}

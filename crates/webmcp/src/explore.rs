@@ -1,0 +1,329 @@
+//! Exhaustive exploration: every schedule of a scenario, with state caching and sleep sets.
+//!
+//! The search is a depth-first walk over choice points (states with two or more runnable
+//! lanes). Two reductions, both sound for the outcome set (a test compares them with the naive
+//! search on the corpus):
+//! - **State caching**: a choice point whose fingerprint was already explored (at the same or a
+//!   smaller depth, with a sleep set no larger) is not explored again.
+//! - **Sleep sets** (Godefroid): after exploring lane `a` from a state, a sibling lane `b` whose
+//!   unit commutes with `a` carries `a` in its sleep set, so `b;a` is not explored again after
+//!   `a;b`. Two units commute when their footprints do not conflict: neither writes an event
+//!   loop, pending-executions map or the console that the other reads or writes; user and agent
+//!   steps conflict with everything. A unit's footprint is recorded as it runs.
+//!
+//! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items
+//! that are explored independently (each with its own cache), so the result does not depend on
+//! how many threads or shards run them.
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use sched::Lane;
+use trace::{Exploration, OutcomeClass};
+
+use crate::program::Program;
+use crate::sim::{Footprint, RunError, Sim};
+
+/// Which reductions to use.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reduction {
+    /// Every schedule, one by one.
+    None,
+    /// State caching plus sleep sets.
+    Full,
+}
+
+/// Bounds and knobs of an exploration.
+#[derive(Clone, Debug)]
+pub struct ExploreOptions {
+    pub reduction: Reduction,
+    /// Choice points visited per work item before the search stops (incomplete).
+    pub max_states: u64,
+    /// Choices along one schedule before that branch stops (incomplete).
+    pub max_depth: usize,
+    /// Units along one schedule before that branch stops (incomplete).
+    pub max_units: usize,
+    /// Wall-clock limit for the whole exploration (incomplete when hit; the only bound whose
+    /// effect depends on the machine).
+    pub time_limit: Option<Duration>,
+    /// Choice points expanded without reduction to cut the tree into work items.
+    pub split_depth: usize,
+    /// Threads (1 = no rayon).
+    pub jobs: usize,
+    /// Explore only work items whose index is `k-1` modulo `n`.
+    pub shard: (u64, u64),
+}
+
+impl Default for ExploreOptions {
+    fn default() -> ExploreOptions {
+        ExploreOptions {
+            reduction: Reduction::Full,
+            max_states: 2_000_000,
+            max_depth: 500,
+            max_units: 5_000,
+            time_limit: None,
+            split_depth: 2,
+            jobs: 1,
+            shard: (1, 1),
+        }
+    }
+}
+
+impl ExploreOptions {
+    /// The options that decide the result, for the report and for `merge`.
+    pub fn describe(&self) -> Vec<String> {
+        vec![
+            format!(
+                "reduction={}",
+                if self.reduction == Reduction::Full { "state-caching+sleep-sets" } else { "none" }
+            ),
+            format!("split-depth={}", self.split_depth),
+            format!("max-states={}", self.max_states),
+            format!("max-depth={}", self.max_depth),
+            format!("max-units={}", self.max_units),
+        ]
+    }
+}
+
+/// A subtree to explore: a state and the choices that led to it.
+struct WorkItem<'p> {
+    sim: Sim<'p>,
+    path: Vec<Lane>,
+}
+
+/// Explores every schedule of `program` within the bounds of `options`.
+pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploration, RunError> {
+    let start = Instant::now();
+    let mut root = Sim::new(program)?;
+    root.record = false;
+    let mut items = Vec::new();
+    let mut split_counts = (0, 0);
+    split(root, Vec::new(), options, &mut items, &mut split_counts)?;
+    let (k, n) = options.shard;
+    let mine: Vec<(usize, WorkItem)> =
+        items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
+    let run_item = |(_, item): (usize, WorkItem)| -> Result<Exploration, RunError> {
+        let mut ex = Explorer::new(options, start);
+        let sleep = Vec::new();
+        let mut path = item.path;
+        ex.dfs(item.sim, &mut path, sleep)?;
+        Ok(ex.finish(program, options))
+    };
+    let parts: Vec<Exploration> = if options.jobs > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.jobs)
+            .stack_size(256 << 20)
+            .build()
+            .map_err(|e| RunError::Scenario(format!("cannot start {} threads: {e}", options.jobs)))?;
+        pool.install(|| mine.into_par_iter().map(run_item).collect::<Result<Vec<_>, _>>())?
+    } else {
+        mine.into_iter().map(run_item).collect::<Result<Vec<_>, _>>()?
+    };
+    let mut merged = if parts.is_empty() {
+        Explorer::new(options, start).finish(program, options)
+    } else {
+        Exploration::merge(&parts).map_err(RunError::Scenario)?
+    };
+    merged.shard = format!("{k}/{n}");
+    if k == 1 {
+        // The choice points above the split are counted once, by shard 1.
+        merged.states += split_counts.0;
+        merged.transitions += split_counts.1;
+    }
+    Ok(merged)
+}
+
+/// Expands the first `split_depth` choice points naively, in lane order, collecting work items.
+fn split<'p>(
+    mut sim: Sim<'p>,
+    path: Vec<Lane>,
+    options: &ExploreOptions,
+    out: &mut Vec<WorkItem<'p>>,
+    counts: &mut (u64, u64),
+) -> Result<(), RunError> {
+    loop {
+        let lanes = sim.runnable();
+        if path.len() >= options.split_depth || lanes.len() != 1 {
+            if path.len() >= options.split_depth || lanes.is_empty() || sim.units_run >= options.max_units {
+                out.push(WorkItem { sim, path });
+                return Ok(());
+            }
+            counts.0 += 1;
+            for (lane, lane_ref) in lanes {
+                let mut child = sim.clone();
+                child.step(&lane, lane_ref, Vec::new())?;
+                counts.1 += 1;
+                let mut child_path = path.clone();
+                child_path.push(lane);
+                split(child, child_path, options, out, counts)?;
+            }
+            return Ok(());
+        }
+        if sim.units_run >= options.max_units {
+            out.push(WorkItem { sim, path });
+            return Ok(());
+        }
+        let (lane, lane_ref) = lanes.into_iter().next().expect("one lane");
+        sim.step(&lane, lane_ref, Vec::new())?;
+    }
+}
+
+struct Visit {
+    depth: usize,
+    sleep: Vec<Lane>,
+}
+
+/// Bytes the visited-state table spends per state: the 16-byte fingerprint key, the `Visit`
+/// (depth and an empty sleep-set vector), and hashbrown's control byte, at its 7/8 load factor.
+pub const VISITED_BYTES_PER_STATE: f64 = (16 + std::mem::size_of::<Visit>() + 1) as f64 * 8.0 / 7.0;
+
+struct Explorer<'o> {
+    options: &'o ExploreOptions,
+    start: Instant,
+    visited: HashMap<u128, Visit>,
+    outcomes: BTreeMap<String, OutcomeClass>,
+    states: u64,
+    transitions: u64,
+    bounds_hit: Vec<String>,
+}
+
+impl<'o> Explorer<'o> {
+    fn new(options: &'o ExploreOptions, start: Instant) -> Explorer<'o> {
+        Explorer {
+            options,
+            start,
+            visited: HashMap::new(),
+            outcomes: BTreeMap::new(),
+            states: 0,
+            transitions: 0,
+            bounds_hit: Vec::new(),
+        }
+    }
+
+    fn hit(&mut self, bound: &str) {
+        if !self.bounds_hit.iter().any(|b| b == bound) {
+            self.bounds_hit.push(bound.to_string());
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.bounds_hit.iter().any(|b| b.starts_with("max-states") || b.starts_with("time"))
+    }
+
+    fn dfs(&mut self, mut sim: Sim, path: &mut Vec<Lane>, mut sleep: Vec<(Lane, Footprint)>) -> Result<(), RunError> {
+        let reduce = self.options.reduction == Reduction::Full;
+        // Forced steps until the next choice point or the end.
+        let lanes = loop {
+            let lanes = sim.runnable();
+            if lanes.len() != 1 {
+                break lanes;
+            }
+            if sim.units_run >= self.options.max_units {
+                self.hit(&format!("max-units ({})", self.options.max_units));
+                return Ok(());
+            }
+            let (lane, lane_ref) = lanes.into_iter().next().expect("one lane");
+            let fp = sim.step(&lane, lane_ref, Vec::new())?;
+            sleep.retain(|(_, f)| !f.conflicts(&fp));
+        };
+        if lanes.is_empty() {
+            self.record_outcome(&sim, path);
+            return Ok(());
+        }
+        if self.stopped() {
+            return Ok(());
+        }
+        if let Some(limit) = self.options.time_limit {
+            if self.start.elapsed() >= limit {
+                self.hit(&format!("time ({} s)", limit.as_secs_f64()));
+                return Ok(());
+            }
+        }
+        if path.len() >= self.options.max_depth {
+            self.hit(&format!("max-depth ({})", self.options.max_depth));
+            return Ok(());
+        }
+        if sim.units_run >= self.options.max_units {
+            self.hit(&format!("max-units ({})", self.options.max_units));
+            return Ok(());
+        }
+        if reduce {
+            let key = sim.fingerprint();
+            let sleeping: Vec<Lane> = sleep.iter().map(|(l, _)| l.clone()).collect();
+            match self.visited.get_mut(&key) {
+                Some(v) if v.depth <= path.len() && v.sleep.iter().all(|l| sleeping.contains(l)) => return Ok(()),
+                Some(v) => {
+                    v.depth = v.depth.min(path.len());
+                    v.sleep.retain(|l| sleeping.contains(l));
+                }
+                None => {
+                    self.visited.insert(key, Visit { depth: path.len(), sleep: sleeping });
+                }
+            }
+        }
+        self.states += 1;
+        if self.states > self.options.max_states {
+            self.hit(&format!("max-states ({})", self.options.max_states));
+            return Ok(());
+        }
+        let mut done: Vec<(Lane, Footprint)> = Vec::new();
+        for (lane, lane_ref) in lanes {
+            if reduce && sleep.iter().any(|(l, _)| *l == lane) {
+                continue;
+            }
+            let mut child = sim.clone();
+            let fp = child.step(&lane, lane_ref, Vec::new())?;
+            self.transitions += 1;
+            let child_sleep = if reduce {
+                sleep.iter().chain(done.iter()).filter(|(_, f)| !f.conflicts(&fp)).cloned().collect()
+            } else {
+                Vec::new()
+            };
+            path.push(lane.clone());
+            self.dfs(child, path, child_sleep)?;
+            path.pop();
+            done.push((lane, fp));
+        }
+        Ok(())
+    }
+
+    fn record_outcome(&mut self, sim: &Sim, path: &[Lane]) {
+        let outcome = sim.outcome(false).canonical();
+        let key = serde_json::to_string(&outcome).unwrap_or_default();
+        let witness = sched::Schedule { picks: path.to_vec() }.to_string();
+        match self.outcomes.get_mut(&key) {
+            Some(class) => {
+                class.end_states += 1;
+                if (path.len(), &witness) < (class.witness_choices, &class.witness) {
+                    class.witness = witness;
+                    class.witness_choices = path.len();
+                }
+            }
+            None => {
+                let summary = outcome.summary();
+                self.outcomes.insert(
+                    key,
+                    OutcomeClass { outcome, summary, end_states: 1, witness, witness_choices: path.len() },
+                );
+            }
+        }
+    }
+
+    fn finish(self, program: &Program, options: &ExploreOptions) -> Exploration {
+        let mut outcomes: Vec<OutcomeClass> = self.outcomes.into_values().collect();
+        outcomes.sort_by(|a, b| (a.witness_choices, &a.witness).cmp(&(b.witness_choices, &b.witness)));
+        Exploration {
+            version: trace::VERSION,
+            scenario: program.name.clone(),
+            options: options.describe(),
+            shard: "1/1".into(),
+            work_items: 1,
+            states: self.states,
+            transitions: self.transitions,
+            complete: self.bounds_hit.is_empty(),
+            bounds_hit: self.bounds_hit,
+            outcomes,
+        }
+    }
+}
