@@ -146,8 +146,9 @@ pub enum DocumentState {
     Destroyed,
 }
 
+/// What a document is: fixed when it is created, shared by every copy of the world.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Document {
+pub struct DocumentInfo {
     /// Trace label: the navigable's name, plus `@N` for the N-th document of that navigable.
     pub label: String,
     pub navigable: NavId,
@@ -157,7 +158,30 @@ pub struct Document {
     pub origin_keyed: bool,
     pub secure_context: bool,
     pub policy: PermissionsPolicy,
+}
+
+/// A document: its fixed `DocumentInfo` (reached through `Deref`) and its lifecycle state.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Document {
+    pub info: std::sync::Arc<DocumentInfo>,
     pub state: DocumentState,
+}
+
+impl std::ops::Deref for Document {
+    type Target = DocumentInfo;
+    fn deref(&self) -> &DocumentInfo {
+        &self.info
+    }
+}
+
+impl std::hash::Hash for Document {
+    /// The state, and what identifies the document (its label and URL): the rest of the info
+    /// follows from those within one scenario.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.state.hash(state);
+        self.info.label.hash(state);
+        self.info.url.as_str().hash(state);
+    }
 }
 
 /// What a lane's next unit is.
@@ -170,9 +194,11 @@ pub struct Task<S> {
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct EventLoop<S> {
-    pub label: String,
+    pub label: std::sync::Arc<str>,
     /// The agent cluster key, for the trace legend.
-    pub cluster: String,
+    pub cluster: std::sync::Arc<str>,
+    /// The lane label of each task source's queue, in `TaskSource::ALL` order.
+    pub lanes: std::sync::Arc<[Lane]>,
     pub tab: NavId,
     pub queues: [VecDeque<Task<S>>; 6],
     pub microtasks: VecDeque<S>,
@@ -253,7 +279,8 @@ pub enum ParallelMode {
 /// The simulated browser.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct World<S> {
-    pub navigables: Vec<Navigable>,
+    /// Shared between copies of the world until one changes (navigation, iframe removal).
+    pub navigables: std::sync::Arc<Vec<Navigable>>,
     pub documents: Vec<Document>,
     pub event_loops: Vec<EventLoop<S>>,
     pub promises: Vec<Promise<S>>,
@@ -272,9 +299,9 @@ pub struct World<S> {
     pub now: u64,
     next_opaque: u32,
     /// Per tab (browsing context group): HTML's historical agent cluster key map, origin → key.
-    historical_agent_cluster_keys: BTreeMap<(NavId, Origin), ClusterKey>,
+    historical_agent_cluster_keys: std::sync::Arc<BTreeMap<(NavId, Origin), ClusterKey>>,
     /// Agent cluster → event loop.
-    clusters: BTreeMap<(NavId, ClusterKey), LoopId>,
+    clusters: std::sync::Arc<BTreeMap<(NavId, ClusterKey), LoopId>>,
 }
 
 /// An agent cluster key: a site, or an origin when origin-keyed.
@@ -312,7 +339,7 @@ pub enum WorldError {
 impl<S: Clone> World<S> {
     pub fn new(parallel_mode: ParallelMode) -> World<S> {
         World {
-            navigables: Vec::new(),
+            navigables: Default::default(),
             documents: Vec::new(),
             event_loops: Vec::new(),
             promises: Vec::new(),
@@ -326,9 +353,14 @@ impl<S: Clone> World<S> {
             timers_set: BTreeMap::new(),
             now: 0,
             next_opaque: 0,
-            historical_agent_cluster_keys: BTreeMap::new(),
-            clusters: BTreeMap::new(),
+            historical_agent_cluster_keys: Default::default(),
+            clusters: Default::default(),
         }
+    }
+
+    /// The navigables, for a change (copied first if another world shares them).
+    pub fn navigables_mut(&mut self) -> &mut Vec<Navigable> {
+        std::sync::Arc::make_mut(&mut self.navigables)
     }
 
     pub fn nav(&self, id: NavId) -> &Navigable {
@@ -354,7 +386,7 @@ impl<S: Clone> World<S> {
             }
             None => (None, id),
         };
-        self.navigables.push(Navigable {
+        self.navigables_mut().push(Navigable {
             name: name.to_string(),
             parent,
             container_document,
@@ -365,7 +397,7 @@ impl<S: Clone> World<S> {
             destroyed: false,
         });
         if let Some(parent) = parent {
-            self.navigables[parent.index()].children.push(id);
+            self.navigables_mut()[parent.index()].children.push(id);
         }
         id
     }
@@ -415,14 +447,16 @@ impl<S: Clone> World<S> {
             Some(id) => *id,
             None => {
                 let id = LoopId(self.event_loops.len() as u32);
+                let label = format!("el{}", id.0);
                 self.event_loops.push(EventLoop {
-                    label: format!("el{}", id.0),
-                    cluster: key.to_string(),
+                    lanes: TaskSource::ALL.iter().map(|s| Lane::new(format!("{label}.{}", s.label()))).collect(),
+                    label: label.into(),
+                    cluster: key.to_string().into(),
                     tab,
                     queues: Default::default(),
                     microtasks: VecDeque::new(),
                 });
-                self.clusters.insert((tab, key), id);
+                std::sync::Arc::make_mut(&mut self.clusters).insert((tab, key), id);
                 id
             }
         };
@@ -430,17 +464,19 @@ impl<S: Clone> World<S> {
         let label = if generation == 0 { nav.name.clone() } else { format!("{}@{}", nav.name, generation + 1) };
         let id = DocId(self.documents.len() as u32);
         self.documents.push(Document {
-            label,
-            navigable,
-            url: init.url.clone(),
-            origin,
-            event_loop,
-            origin_keyed,
-            secure_context,
-            policy: permissions,
+            info: std::sync::Arc::new(DocumentInfo {
+                label,
+                navigable,
+                url: init.url.clone(),
+                origin,
+                event_loop,
+                origin_keyed,
+                secure_context,
+                policy: permissions,
+            }),
             state: DocumentState::Active,
         });
-        self.navigables[navigable.index()].active_document = Some(id);
+        self.navigables_mut()[navigable.index()].active_document = Some(id);
         Ok(id)
     }
 
@@ -462,7 +498,7 @@ impl<S: Clone> World<S> {
         }
         let key =
             if requests_origin_keyed { ClusterKey::Origin(origin.clone()) } else { ClusterKey::Site(origin.site()) };
-        self.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
+        std::sync::Arc::make_mut(&mut self.historical_agent_cluster_keys).insert((tab, origin.clone()), key.clone());
         key
     }
 
@@ -642,7 +678,7 @@ impl<S: Clone> World<S> {
             for source in TaskSource::ALL {
                 if el.queues[source_index(source)].iter().any(|t| self.task_runnable(t)) {
                     lanes.push((
-                        Lane::new(format!("{}.{}", el.label, source.label())),
+                        el.lanes[source_index(source)].clone(),
                         LaneRef::Task { event_loop: LoopId(i as u32), source },
                     ));
                 }

@@ -23,6 +23,7 @@ pub enum Format {
 }
 
 /// A scenario that could not be loaded: every diagnostic, rendered against its source.
+#[derive(Debug)]
 pub struct LoadError {
     pub rendered: String,
 }
@@ -305,4 +306,37 @@ pub fn peak_memory() -> String {
             s.lines().find(|l| l.starts_with("VmHWM:")).map(|l| l.trim_start_matches("VmHWM:").trim().to_string())
         })
         .unwrap_or_else(|| "unknown (no /proc/self/status)".to_string())
+}
+
+/// Runs `f` with a progress spinner on stderr when stderr is a terminal (silent otherwise).
+pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&webmcp::ExploreOptions) -> T) -> T {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    if !std::io::stderr().is_terminal() {
+        return f(&options);
+    }
+    let counter = Arc::new(AtomicU64::new(0));
+    options.progress = Some(counter.clone());
+    let done = Arc::new(AtomicBool::new(false));
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} exploring: {msg} states ({elapsed})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+    );
+    let ticker = {
+        let (bar, counter, done) = (bar.clone(), counter.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_message(counter.load(Ordering::Relaxed).to_string());
+                bar.tick();
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        })
+    };
+    let result = f(&options);
+    done.store(true, Ordering::Relaxed);
+    let _ = ticker.join();
+    bar.finish_and_clear();
+    result
 }

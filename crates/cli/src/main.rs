@@ -85,6 +85,9 @@ enum Command {
         /// Seeds to run, as `A..B` (B excluded).
         #[arg(long, default_value = "0..200")]
         seeds: String,
+        /// Explore every schedule (default bounds) instead of running seeds.
+        #[arg(long, conflicts_with = "seeds")]
+        explore: bool,
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
     },
@@ -152,6 +155,7 @@ impl Bounds {
             split_depth: self.split_depth,
             jobs: self.jobs.max(1),
             shard,
+            progress: None,
         })
     }
 }
@@ -171,7 +175,8 @@ fn main() -> ExitCode {
                 Ok(p) => p,
                 Err(e) => return report_load_error(e),
             };
-            match webmcp::explore(&program, &options) {
+            let result = cli::with_progress(options, |options| webmcp::explore(&program, options));
+            match result {
                 Ok(ex) => {
                     match format {
                         FormatArg::Text => print!("{}", ex.render_text(&scenario.display().to_string())),
@@ -198,7 +203,9 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Report { scenario, output, seeds, max_units } => write_report(&scenario, &output, &seeds, max_units),
+        Command::Report { scenario, output, seeds, explore, max_units } => {
+            write_report(&scenario, &output, (!explore).then_some(seeds.as_str()), max_units)
+        }
         Command::Snapshot { dir, review } => match cli::snapshot::snapshot_dir(&dir, review) {
             Ok(report) => {
                 print!("{}", report.text);
@@ -321,9 +328,10 @@ fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: us
     }
 }
 
-/// `report`: groups the runs of a range of seeds by outcome and writes the HTML report.
-fn write_report(path: &Path, output: &Path, seeds: &str, max_units: usize) -> ExitCode {
-    let seeds = match cli::report::parse_seeds(seeds) {
+/// `report`: groups the runs of a range of seeds (or, without seeds, an exploration) by outcome
+/// and writes the HTML report.
+fn write_report(path: &Path, output: &Path, seeds: Option<&str>, max_units: usize) -> ExitCode {
+    let seeds = match seeds.map(cli::report::parse_seeds).transpose() {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
@@ -334,26 +342,26 @@ fn write_report(path: &Path, output: &Path, seeds: &str, max_units: usize) -> Ex
         Ok(l) => l,
         Err(e) => return report_load_error(e),
     };
-    let groups = match cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), max_units) {
-        Ok(g) => g,
+    let found = match &seeds {
+        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), max_units)
+            .map(|groups| (groups, format!("seeds {}..{}", seeds.start, seeds.end), cli::report::Counted::Runs))
+            .map_err(|e| e.to_string()),
+        None => cli::report::explored_groups(&loaded.program)
+            .map(|(groups, how)| (groups, how, cli::report::Counted::EndStates)),
+    };
+    let (groups, runs, counted) = match found {
+        Ok(found) => found,
         Err(e) => {
             eprintln!("error: {}: {e}", path.display());
             return ExitCode::from(1);
         }
     };
-    let runs = format!("seeds {}..{}", seeds.start, seeds.end);
-    let html = cli::report::render_report(&groups, path, &loaded.description, &runs);
+    let html = cli::report::render_report(&groups, path, &loaded.description, &runs, counted);
     if let Err(e) = std::fs::write(output, html) {
         eprintln!("error: {}: {e}", output.display());
         return ExitCode::from(2);
     }
-    println!(
-        "{}: {} outcomes in {} runs ({runs}) -> {}",
-        path.display(),
-        groups.len(),
-        seeds.end - seeds.start,
-        output.display()
-    );
+    println!("{}: {} outcomes ({runs}) -> {}", path.display(), groups.len(), output.display());
     ExitCode::SUCCESS
 }
 

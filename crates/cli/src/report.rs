@@ -66,7 +66,7 @@ pub fn render_run(trace: &Trace, view: View, path: &Path, description: &str, dri
                 Driver::Seed(seed) => format!("seed {seed}"),
                 Driver::Replay(_) => "replayed schedule".to_string(),
             };
-            trace::markdown::render_markdown(trace, &About { path: &path, description, runs: &runs })
+            trace::markdown::render_markdown(trace, &About { path: &path, description, runs: &runs, counted: "" })
         }
         View::Perfetto => trace::perfetto::render_perfetto(trace),
     }
@@ -106,7 +106,7 @@ pub fn outcomes_by_seed(
             }
         }
     }
-    groups.sort_by(|a, b| b.count.cmp(&a.count));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.count));
     Ok(groups)
 }
 
@@ -130,11 +130,37 @@ pub fn exploration_groups(
         .collect()
 }
 
+/// Explores every schedule of `program` with the default bounds and returns its outcome groups
+/// (see [`exploration_groups`]) and a line saying how complete the search was.
+pub fn explored_groups(program: &Program) -> Result<(Vec<OutcomeGroup>, String), String> {
+    let exploration = webmcp::explore(program, &webmcp::ExploreOptions::default()).map_err(|e| e.to_string())?;
+    let groups = exploration_groups(program, &exploration, webmcp::ExploreOptions::default().max_units)?;
+    let how = if exploration.complete {
+        "exhaustive exploration (complete)".to_string()
+    } else {
+        format!("exploration, incomplete: {}", exploration.bounds_hit.join(", "))
+    };
+    Ok((groups, how))
+}
+
+/// How an HTML report's outcomes were found, and so what their counts count.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Counted {
+    /// Seeded runs: a count is a number of runs.
+    Runs,
+    /// An exploration: a count is a number of end states.
+    EndStates,
+}
+
 /// The self-contained HTML report of a scenario's outcome groups; `runs` says how the runs were
 /// made (e.g. `seeds 0..200`).
-pub fn render_report(groups: &[OutcomeGroup], path: &Path, description: &str, runs: &str) -> String {
+pub fn render_report(groups: &[OutcomeGroup], path: &Path, description: &str, runs: &str, counted: Counted) -> String {
     let path = path.display().to_string();
-    trace::html::render_report(groups, &About { path: &path, description, runs })
+    let counted = match counted {
+        Counted::Runs => "runs",
+        Counted::EndStates => "end states",
+    };
+    trace::html::render_report(groups, &About { path: &path, description, runs, counted })
 }
 
 /// Reads `--seeds A..B` (B excluded, A < B).

@@ -53,6 +53,8 @@ pub struct ExploreOptions {
     pub jobs: usize,
     /// Explore only work items whose index is `k-1` modulo `n`.
     pub shard: (u64, u64),
+    /// A counter of states visited so far, for a progress display (never read by the search).
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 impl Default for ExploreOptions {
@@ -66,6 +68,7 @@ impl Default for ExploreOptions {
             split_depth: 2,
             jobs: 1,
             shard: (1, 1),
+            progress: None,
         }
     }
 }
@@ -263,6 +266,9 @@ impl<'o> Explorer<'o> {
             }
         }
         self.states += 1;
+        if let Some(counter) = &self.options.progress {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         if self.states > self.options.max_states {
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());

@@ -6,6 +6,7 @@ pub mod agent;
 pub mod algorithms;
 pub mod expect;
 pub mod explore;
+pub mod invariants;
 pub mod lifecycle;
 pub mod program;
 pub mod script;
@@ -44,7 +45,7 @@ impl Sim<'_> {
                     label: d.label.clone(),
                     url: d.url.to_string(),
                     origin: d.origin.serialize(),
-                    event_loop: self.world.event_loops[d.event_loop.index()].label.clone(),
+                    event_loop: self.world.event_loops[d.event_loop.index()].label.to_string(),
                     secure_context: d.secure_context,
                     tools_allowed: browser::policy::is_feature_enabled_in_document_for_origin(
                         browser::policy::TOOLS,
@@ -61,8 +62,8 @@ impl Sim<'_> {
             .iter()
             .enumerate()
             .map(|(i, el)| trace::LoopLegend {
-                label: el.label.clone(),
-                agent_cluster: el.cluster.clone(),
+                label: el.label.to_string(),
+                agent_cluster: el.cluster.to_string(),
                 documents: self
                     .world
                     .documents

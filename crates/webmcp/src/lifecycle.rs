@@ -51,7 +51,7 @@ impl Sim<'_> {
     }
 
     fn destroy_navigables(&mut self, nav: NavId) {
-        self.world.navigables[nav.index()].destroyed = true;
+        self.world.navigables_mut()[nav.index()].destroyed = true;
         let children = self.world.nav(nav).children.clone();
         for c in children {
             self.destroy_navigables(c);

@@ -552,29 +552,26 @@ impl<'p> Sim<'p> {
     /// A 128-bit fingerprint of the state that decides the rest of the run and its outcome
     /// (not the trace recorded so far, nor which unit a finding came from).
     pub fn fingerprint(&self) -> u128 {
-        use std::hash::{Hash, Hasher};
-        let half = |salt: u64| {
-            let mut h = std::hash::DefaultHasher::new();
-            salt.hash(&mut h);
-            self.world.hash(&mut h);
-            self.model_contexts.hash(&mut h);
-            self.pending_tool_executions.hash(&mut h);
-            self.promise_slots.hash(&mut h);
-            self.controller_slots.hash(&mut h);
-            self.promise_labels.hash(&mut h);
-            self.next_uuid.hash(&mut h);
-            self.par_started.hash(&mut h);
-            self.console.hash(&mut h);
-            self.uncaught.hash(&mut h);
-            for f in &self.findings {
-                (&f.cite, &f.message).hash(&mut h);
-            }
-            self.agent_calls.hash(&mut h);
-            self.agent_results.hash(&mut h);
-            self.latest_observation.hash(&mut h);
-            h.finish()
-        };
-        (u128::from(half(0x9e37_79b9)) << 64) | u128::from(half(0x85eb_ca6b))
+        use std::hash::Hash;
+        // XXH3-128 with a fixed seed: one pass, the same on every machine.
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        self.world.hash(&mut h);
+        self.model_contexts.hash(&mut h);
+        self.pending_tool_executions.hash(&mut h);
+        self.promise_slots.hash(&mut h);
+        self.controller_slots.hash(&mut h);
+        self.promise_labels.hash(&mut h);
+        self.next_uuid.hash(&mut h);
+        self.par_started.hash(&mut h);
+        self.console.hash(&mut h);
+        self.uncaught.hash(&mut h);
+        for f in &self.findings {
+            (&f.cite, &f.message).hash(&mut h);
+        }
+        self.agent_calls.hash(&mut h);
+        self.agent_results.hash(&mut h);
+        self.latest_observation.hash(&mut h);
+        h.digest128()
     }
 
     /// The lanes that can run now, sorted by label. When none can, virtual time advances to the

@@ -26,7 +26,7 @@ fn malformed_scenarios_exit_2_with_a_location() {
 fn a_bad_schedule_is_a_clear_error() {
     let scenario = workspace_root().join("scenarios/spec/notify-task-ordering.jsonc");
     let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
-        .args(["replay", scenario.to_str().unwrap(), "--schedule", "par#0,nowhere"])
+        .args(["replay", scenario.to_str().unwrap(), "--schedule", "par:el0.net/0,nowhere"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

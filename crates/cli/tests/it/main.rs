@@ -1,7 +1,10 @@
 //! Integration tests of the `webmcp-sim` command line and the shipped scenario corpus.
 
 mod corpus;
+mod coverage;
 mod errors;
+mod explore;
+mod render;
 mod spec_example;
 
 use std::path::{Path, PathBuf};

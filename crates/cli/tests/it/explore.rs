@@ -1,0 +1,83 @@
+//! Exploration: the reductions are sound, results do not depend on threads or shards, bounds
+//! are reported, and every witness replays to its outcome.
+
+use std::collections::BTreeSet;
+
+use cli::load_program;
+use sched::{ReplayChooser, Schedule};
+use webmcp::{explore, ExploreOptions, Reduction};
+
+use crate::workspace_root;
+
+fn corpus() -> Vec<std::path::PathBuf> {
+    let root = workspace_root();
+    let mut files = cli::scenario_files(&root.join("scenarios")).unwrap();
+    files.extend(cli::scenario_files(&root.join("fixtures/bench")).unwrap());
+    assert!(files.len() > 10, "the corpus is missing");
+    files
+}
+
+fn summaries(ex: &trace::Exploration) -> BTreeSet<String> {
+    ex.outcomes.iter().map(|o| o.summary.clone()).collect()
+}
+
+#[test]
+fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
+    let mut compared = 0;
+    for file in corpus() {
+        let program = load_program(&file).unwrap_or_else(|e| panic!("{e}"));
+        let naive =
+            explore(&program, &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..Default::default() })
+                .unwrap();
+        if !naive.complete {
+            continue;
+        }
+        let reduced = explore(&program, &ExploreOptions::default()).unwrap();
+        assert!(reduced.complete, "{}", file.display());
+        assert_eq!(summaries(&reduced), summaries(&naive), "{}: reduction changed the outcome set", file.display());
+        assert!(reduced.transitions <= naive.transitions, "{}", file.display());
+        compared += 1;
+    }
+    assert!(compared >= 40, "only {compared} scenarios were small enough to compare");
+}
+
+#[test]
+fn threads_and_shards_give_the_same_result() {
+    for name in ["scenarios/races/unregister-reregister-new-schema.jsonc", "fixtures/bench/three-executions.jsonc"] {
+        let program = load_program(&workspace_root().join(name)).unwrap();
+        let one = explore(&program, &ExploreOptions::default()).unwrap();
+        let two = explore(&program, &ExploreOptions { jobs: 2, ..Default::default() }).unwrap();
+        assert_eq!(one, two, "{name}: two threads differ from one");
+        let parts: Vec<_> = (1..=3)
+            .map(|k| explore(&program, &ExploreOptions { shard: (k, 3), ..Default::default() }).unwrap())
+            .collect();
+        let merged = trace::Exploration::merge(&parts).unwrap();
+        assert_eq!(merged, one, "{name}: merged shards differ from one run");
+    }
+}
+
+#[test]
+fn a_bound_makes_the_result_incomplete() {
+    let program = load_program(&workspace_root().join("fixtures/bench/three-executions.jsonc")).unwrap();
+    let ex = explore(&program, &ExploreOptions { max_states: 10, split_depth: 0, ..Default::default() }).unwrap();
+    assert!(!ex.complete);
+    assert_eq!(ex.bounds_hit, ["max-states (10)"]);
+    let ex = explore(&program, &ExploreOptions { max_depth: 3, split_depth: 0, ..Default::default() }).unwrap();
+    assert!(!ex.complete);
+    assert_eq!(ex.bounds_hit, ["max-depth (3)"]);
+}
+
+#[test]
+fn every_witness_replays_to_its_outcome() {
+    for file in corpus() {
+        let program = load_program(&file).unwrap();
+        let ex = explore(&program, &ExploreOptions::default()).unwrap();
+        for class in &ex.outcomes {
+            let schedule = Schedule::parse(&class.witness).unwrap();
+            let mut chooser = ReplayChooser::new(&schedule);
+            let trace = webmcp::run(&program, &mut chooser, webmcp::Limits::default()).unwrap();
+            assert_eq!(chooser.remaining(), 0, "{}: witness {} has unused choices", file.display(), class.witness);
+            assert_eq!(trace.outcome.canonical(), class.outcome, "{}: witness {}", file.display(), class.witness);
+        }
+    }
+}

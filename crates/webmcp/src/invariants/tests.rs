@@ -1,0 +1,166 @@
+//! Tests of the run invariants: clean runs have no violations, named reasons are named, and each
+//! deliberate `Fault` is caught by the check that is for it.
+
+use sched::{ReplayChooser, Schedule};
+
+use super::*;
+
+fn program(text: &str) -> Program {
+    let scenario = scenario::parse_str("t.jsonc", text).unwrap_or_else(|d| panic!("{d:?}"));
+    crate::compile(&scenario).expect("compiles")
+}
+
+#[track_caller]
+fn checked(text: &str, seed: u64, fault: Fault) -> Checked {
+    check_seed(&program(text), seed, Limits::default(), fault).unwrap_or_else(|v| panic!("{v}"))
+}
+
+#[track_caller]
+fn replayed(text: &str, schedule: &str, fault: Fault) -> Checked {
+    let schedule = Schedule::parse(schedule).expect("schedule");
+    let mut chooser = ReplayChooser::new(&schedule);
+    run_checked(&program(text), &mut chooser, Limits::default(), fault).expect("runs")
+}
+
+fn invariants(c: &Checked) -> Vec<Invariant> {
+    let mut v: Vec<Invariant> = c.violations.iter().map(|v| v.invariant).collect();
+    v.dedup();
+    v
+}
+
+/// A page calls its own tool, which resolves.
+const SELF_CALL: &str = r#"{
+  "version": 1, "name": "self-call",
+  "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
+    { "registerTool": { "tool": { "name": "t", "description": "d", "execute": { "result": { "resolve": 1 } } } } },
+    { "executeTool": { "tool": { "dictionary": { "name": "t", "origin": "https://a.example", "window": "tab" } }, "as": "call" } }
+  ] }]
+}"#;
+
+/// The corpus race between a caller's abort and the tool's own completion, across two event loops.
+const CANCEL_RACE: &str = r#"{
+  "version": 1, "name": "cancel-race",
+  "tabs": [{ "id": "app", "url": "https://app.example/", "script": [
+    { "getTools": { "options": { "fromOrigins": ["https://search.example"] }, "as": "tools" } },
+    { "then": { "promise": "tools", "onFulfilled": [
+      { "newAbortController": "ac" },
+      { "executeTool": { "tool": { "fromGetTools": { "promise": "tools", "name": "s" } }, "options": { "signal": "ac" }, "as": "call" } },
+      { "setTimeout": { "ms": 10, "do": [{ "abort": { "controller": "ac" } }] } }
+    ] } }
+  ], "frames": [{ "id": "search", "url": "https://search.example/", "allow": "tools", "script": [
+    { "registerTool": { "tool": { "name": "s", "description": "d", "execute": {
+      "onAbort": [{ "log": "aborted" }], "result": { "after": { "ms": 10, "then": { "resolve": 3 } } } } },
+      "options": { "exposedTo": ["https://app.example"] } } }
+  ] }] }]
+}"#;
+
+#[test]
+fn clean_runs_have_no_violations() {
+    for seed in 0..30 {
+        for text in [SELF_CALL, CANCEL_RACE] {
+            let c = checked(text, seed, Fault::None);
+            assert!(c.violations.is_empty(), "seed {seed}: {:?}", c.violations);
+            assert!(c.pending.is_empty() && c.leaks.is_empty() && !c.stopped);
+        }
+    }
+}
+
+#[test]
+fn a_tool_that_never_settles_is_a_named_reason() {
+    let text = SELF_CALL.replace(r#""result": { "resolve": 1 }"#, r#""result": "never""#);
+    let c = checked(&text, 0, Fault::None);
+    assert!(c.violations.is_empty(), "{:?}", c.violations);
+    assert_eq!(c.pending, vec![NamedPending { promise: "call".into(), reason: PendingReason::ToolNeverSettles }]);
+}
+
+#[test]
+fn a_bfcached_target_is_a_named_reason() {
+    let text = SELF_CALL.replace("}]\n}", "}],\n \"user\": [{ \"enterBfcache\": \"tab\" }] }");
+    // The script runs, then the user puts the tab in the bfcache before the call reaches the tool.
+    let c = replayed(&text, "el0.net,par:el0.net/1,user", Fault::None);
+    assert!(c.violations.is_empty(), "{:?}", c.violations);
+    assert_eq!(c.pending.len(), 1, "{}", c.trace.render_text());
+    assert!(
+        matches!(c.pending[0].reason, PendingReason::TargetNotFullyActive | PendingReason::CallerNotFullyActive),
+        "{:?}",
+        c.pending
+    );
+}
+
+#[test]
+fn a_target_destroyed_before_the_entry_exists_is_a_leak() {
+    let text = r#"{
+      "version": 1, "name": "leak",
+      "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
+        { "executeTool": { "tool": { "dictionary": { "name": "t", "origin": "https://a.example", "window": "child" } }, "as": "call" } },
+        { "removeIframe": "child" }
+      ], "frames": [{ "id": "child", "url": "https://a.example/c", "script": [
+        { "registerTool": { "tool": { "name": "t", "description": "d", "execute": {} } } }
+      ] }] }]
+    }"#;
+    // The child registers, the parent calls and removes the child; the child's cleanup block
+    // runs before executeTool's in-parallel steps add the entry.
+    let c = replayed(text, "el0.net,el0.net,par:el0.net/2,par:el0.net/1", Fault::None);
+    assert!(c.violations.is_empty(), "{:?}\n{}", c.violations, c.trace.render_text());
+    assert_eq!(c.leaks.len(), 1, "{}", c.trace.render_text());
+    assert_eq!((c.leaks[0].role, c.leaks[0].document.as_str()), ("target", "child"));
+    assert_eq!(c.pending[0].reason, PendingReason::TargetDestroyedBefore15_12);
+}
+
+#[test]
+fn keeping_pending_executions_breaks_the_pending_maps_invariant() {
+    let c = checked(SELF_CALL, 0, Fault::KeepPendingExecutions);
+    assert!(invariants(&c).contains(&Invariant::PendingMaps), "{:?}", c.violations);
+    // The replay with the same fault is the same run.
+    assert!(!invariants(&c).contains(&Invariant::Replay), "{:?}", c.violations);
+}
+
+#[test]
+fn resettling_a_promise_breaks_settled_once() {
+    let c = checked(SELF_CALL, 0, Fault::ResettleSilently);
+    assert!(invariants(&c).contains(&Invariant::SettledOnce), "{:?}", c.violations);
+}
+
+#[test]
+fn running_tasks_of_bfcached_documents_breaks_fully_active() {
+    let text = r#"{ "version": 1, "name": "bf", "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [{ "log": "x" }] }],
+      "user": [{ "enterBfcache": "tab" }] }"#;
+    let c = replayed(text, "user", Fault::RunTasksOfBfcachedDocuments);
+    assert_eq!(invariants(&c), vec![Invariant::FullyActive], "{:?}", c.violations);
+    let clean = replayed(text, "user", Fault::None);
+    assert!(clean.violations.is_empty());
+    assert!(clean.trace.outcome.end.contains("in bfcache"), "{}", clean.trace.outcome.end);
+}
+
+#[test]
+fn a_run_that_never_ends_stops_at_the_unit_limit() {
+    // A toolchange handler that registers a tool and aborts its signal: the unregistration
+    // notifies again, forever.
+    let text = r#"{ "version": 1, "name": "loop", "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
+      { "on": { "event": "toolchange", "do": [
+        { "newAbortController": "c" },
+        { "registerTool": { "tool": { "name": "t", "description": "d", "execute": {} }, "options": { "signal": "c" } } },
+        { "abort": { "controller": "c" } }
+      ] } },
+      { "registerTool": { "tool": { "name": "u", "description": "d", "execute": {} } } }
+    ] }] }"#;
+    let c = check_seed(&program(text), 0, Limits { max_units: 500 }, Fault::None).expect("runs");
+    assert!(c.stopped);
+    assert_eq!(invariants(&c), vec![Invariant::UnitLimit]);
+    assert_eq!(c.trace.outcome.end, "stopped: unit limit reached (500 units); the run is not finished");
+}
+
+#[test]
+fn the_json_trace_round_trips_and_witnesses_replay() {
+    let p = program(CANCEL_RACE);
+    let ex = crate::explore(&p, &crate::ExploreOptions { max_states: 5_000, ..Default::default() }).expect("explores");
+    assert!(ex.complete);
+    assert!(ex.outcomes.len() > 1);
+    assert_eq!(check_witnesses(&p, &ex, Limits::default()), Vec::new());
+}
+
+#[test]
+fn a_panic_is_a_violation() {
+    let v = guarded(|| -> Result<(), RunError> { panic!("boom") }).unwrap_err();
+    assert_eq!((v.invariant, v.message.as_str()), (Invariant::Panic, "boom"));
+}
