@@ -124,7 +124,11 @@ pub fn exploration_groups(
             let schedule = Schedule::parse(&class.witness).map_err(|e| format!("witness {:?}: {e}", class.witness))?;
             let witness = run_trace(program, &Driver::Replay(schedule), max_units)
                 .map_err(|e| format!("witness {:?}: {e}", class.witness))?;
-            let found_by = format!("shortest schedule found ({} choices)", class.witness_choices);
+            let choices = match class.witness_choices {
+                1 => "1 choice".to_string(),
+                n => format!("{n} choices"),
+            };
+            let found_by = format!("shortest schedule found ({choices})");
             Ok(OutcomeGroup { count: class.end_states, found_by, witness })
         })
         .collect()
@@ -141,6 +145,25 @@ pub fn explored_groups(program: &Program) -> Result<(Vec<OutcomeGroup>, String),
         format!("exploration, incomplete: {}", exploration.bounds_hit.join(", "))
     };
     Ok((groups, how))
+}
+
+/// The Markdown of an exploration, for `explore --format markdown`: the outcome table, then each
+/// outcome's witness (replayed from its shortest schedule) with its diagram and replay command.
+pub fn render_exploration_markdown(
+    program: &Program,
+    exploration: &trace::Exploration,
+    path: &Path,
+    description: &str,
+) -> Result<String, String> {
+    let groups = exploration_groups(program, exploration, webmcp::ExploreOptions::default().max_units)?;
+    let runs = if exploration.complete {
+        "exhaustive exploration (complete)".to_string()
+    } else {
+        format!("exploration, incomplete: {}", exploration.bounds_hit.join(", "))
+    };
+    let path = path.display().to_string();
+    let about = About { path: &path, description, runs: &runs, counted: "end states" };
+    Ok(trace::markdown::render_markdown_outcomes(&groups, &about))
 }
 
 /// How an HTML report's outcomes were found, and so what their counts count.

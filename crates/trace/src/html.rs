@@ -134,13 +134,13 @@ pub fn render_report(groups: &[OutcomeGroup], about: &About) -> String {
         facts.extend(g.witness.options.iter().map(|o| escape(o)));
     }
     let runs = if about.runs.is_empty() { String::new() } else { format!("{}: ", escape(about.runs)) };
-    facts.push(format!("{runs}{total} runs, {} distinct outcomes", groups.len()));
+    facts.push(format!("{runs}{total} {}, {} distinct outcomes", escape(about.counted()), groups.len()));
     if let Some(g) = groups.first() {
         facts.push(format!("spec: {}", escape(&g.witness.spec_revision)));
     }
     let _ = writeln!(s, r#"<p class="facts">{}</p>"#, facts.join(" · "));
     s.push_str("</header>\n<main>\n");
-    summary_table(&mut s, groups, total);
+    summary_table(&mut s, groups, total, about);
     for (i, g) in groups.iter().enumerate() {
         outcome_section(&mut s, i + 1, g, total, about);
     }
@@ -154,14 +154,18 @@ fn share(count: u64, total: u64) -> String {
     format!("{count} ({percent}%)")
 }
 
-fn summary_table(s: &mut String, groups: &[OutcomeGroup], total: u64) {
+fn summary_table(s: &mut String, groups: &[OutcomeGroup], total: u64, about: &About) {
     s.push_str("<section class=\"summary\">\n<h2>Outcomes</h2>\n");
     if groups.is_empty() {
         s.push_str("<p>No runs.</p>\n</section>\n");
         return;
     }
     let findings = groups.iter().any(|g| !g.witness.outcome.findings.is_empty());
-    s.push_str("<table class=\"outcomes\">\n<thead><tr><th>outcome</th><th>runs</th><th>console</th><th>promises</th>");
+    let _ = write!(
+        s,
+        "<table class=\"outcomes\">\n<thead><tr><th>outcome</th><th>{}</th><th>console</th><th>promises</th>",
+        escape(about.counted())
+    );
     if findings {
         s.push_str("<th>findings</th>");
     }
@@ -197,7 +201,12 @@ fn outcome_section(s: &mut String, n: usize, g: &OutcomeGroup, total: u64, about
     let t = &g.witness;
     let id = format!("o{n}");
     let _ = writeln!(s, r#"<section class="outcome" id="{id}" data-outcome="{n}">"#);
-    let _ = writeln!(s, r#"<h2>Outcome {n} <span class="count">{} of {total} runs</span></h2>"#, g.count);
+    let _ = writeln!(
+        s,
+        r#"<h2>Outcome {n} <span class="count">{} of {total} {}</span></h2>"#,
+        g.count,
+        escape(about.counted())
+    );
     let l = outcome_lines(t);
     s.push_str("<dl class=\"outcome\">\n");
     let mut row = |name: &str, lines: &[String], class: &str| {

@@ -10,8 +10,21 @@ pub struct About<'a> {
     pub path: &'a str,
     /// The scenario's one-paragraph description (may be empty).
     pub description: &'a str,
-    /// How the runs were made, e.g. `seeds 0..200` or `exhaustive`.
+    /// How the runs were made, e.g. `seeds 0..200` or `exploration (complete)`.
     pub runs: &'a str,
+    /// What an outcome's count counts: `runs` (when empty) or, for an exploration, `end states`.
+    pub counted: &'a str,
+}
+
+impl About<'_> {
+    /// What an outcome's count counts.
+    pub fn counted(&self) -> &str {
+        if self.counted.is_empty() {
+            "runs"
+        } else {
+            self.counted
+        }
+    }
 }
 
 /// One distinct outcome of a scenario: how many runs reached it and the first trace that did.

@@ -180,8 +180,8 @@ pub fn hostile() -> Trace {
         ));
     }
     let n = units.len();
-    for i in 0..HOSTILE.len() {
-        units.push(unit(n + 2 * i, "el0.webmcp", Some(HOSTILE[i]), &h(i + 1), (&h(i + 2), ""), vec![]));
+    for (i, document) in HOSTILE.iter().enumerate() {
+        units.push(unit(n + 2 * i, "el0.webmcp", Some(document), &h(i + 1), (&h(i + 2), ""), vec![]));
         units.push(unit(n + 2 * i + 1, &format!("par#{i}"), None, &h(i + 3), (&h(i + 4), "x"), vec![]));
     }
     units.push(unit(units.len(), "agent", None, &h(5), ("agent", "1"), vec![]));

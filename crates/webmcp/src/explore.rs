@@ -173,8 +173,8 @@ fn split<'p>(
 }
 
 struct Visit {
-    depth: usize,
-    sleep: Vec<Lane>,
+    depth: u32,
+    sleep: Box<[Lane]>,
 }
 
 /// Bytes the visited-state table spends per state: the 16-byte fingerprint key, the `Visit`
@@ -254,14 +254,15 @@ impl<'o> Explorer<'o> {
         if reduce {
             let key = sim.fingerprint();
             let sleeping: Vec<Lane> = sleep.iter().map(|(l, _)| l.clone()).collect();
+            let depth = path.len() as u32;
             match self.visited.get_mut(&key) {
-                Some(v) if v.depth <= path.len() && v.sleep.iter().all(|l| sleeping.contains(l)) => return Ok(()),
+                Some(v) if v.depth <= depth && v.sleep.iter().all(|l| sleeping.contains(l)) => return Ok(()),
                 Some(v) => {
-                    v.depth = v.depth.min(path.len());
-                    v.sleep.retain(|l| sleeping.contains(l));
+                    v.depth = v.depth.min(depth);
+                    v.sleep = v.sleep.iter().filter(|l| sleeping.contains(l)).cloned().collect();
                 }
                 None => {
-                    self.visited.insert(key, Visit { depth: path.len(), sleep: sleeping });
+                    self.visited.insert(key, Visit { depth, sleep: sleeping.into_boxed_slice() });
                 }
             }
         }

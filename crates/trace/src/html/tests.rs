@@ -28,8 +28,12 @@ fn groups() -> Vec<OutcomeGroup> {
 
 #[test]
 fn a_report_has_a_section_diagram_and_step_through_per_outcome() {
-    let about =
-        About { path: "scenarios/spec/notify-task-ordering.jsonc", description: "A race.", runs: "seeds 0..200" };
+    let about = About {
+        path: "scenarios/spec/notify-task-ordering.jsonc",
+        description: "A race.",
+        runs: "seeds 0..200",
+        counted: "",
+    };
     let html = render_report(&groups(), &about);
     assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"));
     assert!(html.contains("<body data-outcomes=\"2\" data-runs=\"200\">"), "{html}");
@@ -53,7 +57,7 @@ fn a_report_has_a_section_diagram_and_step_through_per_outcome() {
 #[test]
 fn hostile_strings_are_escaped_everywhere() {
     let groups = vec![OutcomeGroup { count: 1, found_by: HOSTILE[1].into(), witness: hostile() }];
-    let about = About { path: HOSTILE[0], description: HOSTILE[1], runs: HOSTILE[4] };
+    let about = About { path: HOSTILE[0], description: HOSTILE[1], runs: HOSTILE[4], counted: HOSTILE[3] };
     let html = render_report(&groups, &about);
     // Strings with a character HTML gives meaning to never appear as they are.
     for h in HOSTILE.iter().filter(|h| h.contains(['<', '>', '&', '"', '\''])) {

@@ -8,6 +8,7 @@ const ABOUT: About = About {
     path: "scenarios/spec/notify-task-ordering.jsonc",
     description: "registerTool queues toolchange tasks in parallel; a setTimeout task races them.",
     runs: "seed 3",
+    counted: "",
 };
 
 #[test]
@@ -58,7 +59,10 @@ fn inline_escapes_html_markdown_and_line_breaks() {
 #[test]
 fn hostile_strings_stay_in_their_cell_and_fences() {
     let t = hostile();
-    let md = render_markdown(&t, &About { path: "we'ird `dir`/x.jsonc", description: HOSTILE[0], runs: HOSTILE[5] });
+    let md = render_markdown(
+        &t,
+        &About { path: "we'ird `dir`/x.jsonc", description: HOSTILE[0], runs: HOSTILE[5], counted: HOSTILE[6] },
+    );
     // Every table row has as many unescaped pipes as the header.
     let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
     let pipes = |l: &str| l.match_indices('|').filter(|(i, _)| !l[..*i].ends_with('\\')).count();
