@@ -18,6 +18,8 @@ struct Args {
 enum FormatArg {
     Text,
     Json,
+    /// Markdown for a GitHub issue: the outcome table and a Mermaid diagram per outcome.
+    Markdown,
 }
 
 /// The formats of one run (docs/formats.md): the text and JSON trace, Markdown with a Mermaid
@@ -181,6 +183,16 @@ fn main() -> ExitCode {
                     match format {
                         FormatArg::Text => print!("{}", ex.render_text(&scenario.display().to_string())),
                         FormatArg::Json => print!("{}", ex.render_json()),
+                        FormatArg::Markdown => {
+                            let description = scenario::load(&scenario).map(|(s, _)| s.description).unwrap_or_default();
+                            match cli::report::render_exploration_markdown(&program, &ex, &scenario, &description) {
+                                Ok(text) => print!("{text}"),
+                                Err(e) => {
+                                    eprintln!("error: {}: {e}", scenario.display());
+                                    return ExitCode::from(1);
+                                }
+                            }
+                        }
                     }
                     ExitCode::SUCCESS
                 }
@@ -195,6 +207,10 @@ fn main() -> ExitCode {
                 match format {
                     FormatArg::Text => print!("{}", ex.render_text(&ex.scenario)),
                     FormatArg::Json => print!("{}", ex.render_json()),
+                    FormatArg::Markdown => {
+                        eprintln!("error: merge prints text or json; for Markdown, explore the scenario itself");
+                        return ExitCode::from(2);
+                    }
                 }
                 ExitCode::SUCCESS
             }

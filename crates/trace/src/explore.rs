@@ -131,13 +131,13 @@ impl Exploration {
             let _ = writeln!(s, "\noutcome {} ({} end states)", i + 1, o.end_states);
             let _ = writeln!(s, "  summary: {}", o.summary);
             for c in &o.outcome.console {
-                let _ = writeln!(s, "  console {}: {}", c.document, c.text);
+                let _ = writeln!(s, "  console {}: {}", c.document, crate::one_line(&c.text));
             }
             for p in &o.outcome.promises {
                 let _ = writeln!(s, "  promise {} ({}): {}", p.promise, p.document, p.state);
             }
             for u in &o.outcome.uncaught {
-                let _ = writeln!(s, "  uncaught {}: {}", u.document, u.text);
+                let _ = writeln!(s, "  uncaught {}: {}", u.document, crate::one_line(&u.text));
             }
             for f in &o.outcome.findings {
                 let _ = writeln!(s, "  FINDING {}: {}", f.cite, f.message);
@@ -177,11 +177,11 @@ impl Outcome {
 
     /// One line: `console=[…] promises=[…] tools=[…] uncaught=[…] findings=[…] end=…`.
     pub fn summary(&self) -> String {
-        let console: Vec<String> = self.console.iter().map(|c| c.text.clone()).collect();
+        let console: Vec<String> = self.console.iter().map(|c| crate::one_line(&c.text)).collect();
         let promises: Vec<String> = self.promises.iter().map(|p| format!("{}:{}", p.promise, p.state)).collect();
         let tools: Vec<String> =
             self.tool_maps.iter().filter(|(_, t)| !t.is_empty()).map(|(d, t)| format!("{d}:{}", t.join("+"))).collect();
-        let uncaught: Vec<String> = self.uncaught.iter().map(|u| u.text.clone()).collect();
+        let uncaught: Vec<String> = self.uncaught.iter().map(|u| crate::one_line(&u.text)).collect();
         let findings: Vec<String> = self.findings.iter().map(|f| f.cite.to_string()).collect();
         let mut s = format!(
             "console=[{}] promises=[{}] tools=[{}]",

@@ -228,12 +228,12 @@ impl Trace {
         let _ = writeln!(s, "outcome:");
         let _ = writeln!(s, "  console:");
         for c in &self.outcome.console {
-            let _ = writeln!(s, "    {}: {}", c.document, c.text);
+            let _ = writeln!(s, "    {}: {}", c.document, one_line(&c.text));
         }
         if !self.outcome.uncaught.is_empty() {
             let _ = writeln!(s, "  uncaught:");
             for c in &self.outcome.uncaught {
-                let _ = writeln!(s, "    {}: {}", c.document, c.text);
+                let _ = writeln!(s, "    {}: {}", c.document, one_line(&c.text));
             }
         }
         let _ = writeln!(s, "  promises:");
@@ -269,6 +269,22 @@ impl Trace {
     }
 }
 
+/// Keeps a scenario's string on one line of the text trace (`\n` → `\\n`, other controls escaped).
+pub fn one_line(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_string();
+    }
+    s.chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            '\r' => "\\r".to_string(),
+            '\t' => "\\t".to_string(),
+            c if c.is_control() => format!("\\u{{{:04x}}}", c as u32),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 fn render_event(kind: &EventKind) -> String {
     match kind {
         EventKind::Queued { lane, document } => match document {
@@ -277,7 +293,7 @@ fn render_event(kind: &EventKind) -> String {
         },
         EventKind::InParallel { lane } => format!("start in parallel: {lane}"),
         EventKind::Microtask => "microtask".to_string(),
-        EventKind::Console { document, text } => format!("console.log({document}): {text}"),
+        EventKind::Console { document, text } => format!("console.log({document}): {}", one_line(text)),
         EventKind::Settled { promise, state } => format!("promise {promise} {state}"),
         EventKind::SettleNoOp { promise, attempted } => {
             format!("promise {promise} is already settled, so this attempt to settle it {attempted} is a no-op")
@@ -285,7 +301,7 @@ fn render_event(kind: &EventKind) -> String {
         EventKind::Fired { event, target, handled } => {
             format!("fire {event} at {target}{}", if *handled { "" } else { " (no handler)" })
         }
-        EventKind::Uncaught { document, error } => format!("uncaught exception in {document}: {error}"),
+        EventKind::Uncaught { document, error } => format!("uncaught exception in {document}: {}", one_line(error)),
         EventKind::AssertFailed { message } => format!("FINDING: assert failed: {message}"),
         EventKind::Interpretation { message } => format!("interpretation: {message} (docs/model.md)"),
         EventKind::Note { message } => message.clone(),
