@@ -102,6 +102,12 @@ impl Sim<'_> {
             self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
             return;
         };
+        if self.world.doc(target).state == DocumentState::Destroyed {
+            let msg = format!("{} was destroyed after the observation: the call fails", self.label(target));
+            self.note((a, "2"), msg);
+            self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
+            return;
+        }
         let uuid = self.new_uuid();
         let completion = CompletionSteps::Agent { target, call, uuid };
         let traversable = self.world.traversable_of(target);

@@ -687,6 +687,11 @@ impl Sim<'_> {
         success: bool,
         step: (&'static str, &'static str),
     ) {
+        let outcome = match (&result, success) {
+            (Some(r), true) => format!("run completionSteps given {r:?} and true"),
+            _ => "run completionSteps given null and false".to_string(),
+        };
+        self.note(step, outcome);
         if self.context != Context::InParallel && self.program.has_variant("completion-steps-in-parallel") {
             self.note(step, "variant completion-steps-in-parallel: completionSteps run in a new in-parallel block");
             self.in_parallel(Work::CompletionInParallel { completion, result, success }, step);
@@ -805,7 +810,7 @@ impl Sim<'_> {
             return self.run_completion_steps(completion_steps, None, false, (a, "3"));
         }
         // Step 4. Let controller be a new AbortController created in targetDocument's relevant realm.
-        let controller = self.world.new_abort_controller(target_document, None);
+        let controller = self.world.new_abort_controller(target_document, Some(format!("execution {}", uuid.0)));
         // Step 5. Let localExecution be a new local pending tool execution with the following items: abort controller: controller.
         // Step 6. Set targetDocument's associated ModelContext's internal context's local pending tool executions map[uuid] to localExecution.
         self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
@@ -971,6 +976,8 @@ impl Sim<'_> {
         // Issue #146: fire "toolcanceled" — not in today's text; not fired.
     }
 
+    /// <https://webmachinelearning.github.io/webmcp/#target-destroyed-cleanup>
+    ///
     /// This specification's unloading document cleanup steps, given `document`.
     pub fn unloading_document_cleanup_steps(&mut self, document: DocId) {
         let a = CLEANUP;
@@ -1187,6 +1194,9 @@ impl Sim<'_> {
             Work::GetToolsInParallel { .. } => ("collect exposed tools".into(), (GET_TOOLS, "9")),
             Work::ExecuteToolInParallel { tool_name, .. } => {
                 (format!("route the call to tool {tool_name:?}"), (EXECUTE_TOOL, "15"))
+            }
+            Work::ToolExecuteSteps { tool_name, completion: CompletionSteps::Agent { .. }, .. } => {
+                (format!("tool execute steps for {tool_name:?}"), (AGENT_CALL, "4"))
             }
             Work::ToolExecuteSteps { tool_name, .. } => {
                 (format!("tool execute steps for {tool_name:?}"), (EXECUTE_TOOL, "15.13"))
