@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use cli::{check_dir, load_program, run_program, Driver, Format, LoadError};
 
+mod fuzz;
+
 #[derive(Parser)]
 #[command(name = "webmcp-sim", version, about = "Deterministic simulator of the WebMCP browser runtime")]
 struct Args {
@@ -114,6 +116,12 @@ enum Command {
         #[command(flatten)]
         bounds: Bounds,
     },
+    /// Generate a scenario per seed and check every invariant under random and exhaustive
+    /// schedules; write each simulator bug and spec finding, shrunk, as a scenario file.
+    Fuzz(fuzz::FuzzArgs),
+    /// Feed generated hostile inputs (bytes, mutated scenarios, deep nesting, huge numbers) to the
+    /// scenario parser; exit 1 if any makes it panic.
+    FuzzParser(fuzz::FuzzParserArgs),
 }
 
 /// Bounds and knobs of an exploration.
@@ -165,6 +173,8 @@ impl Bounds {
 fn main() -> ExitCode {
     let args = Args::parse();
     match args.command {
+        Command::Fuzz(args) => fuzz::fuzz(&args),
+        Command::FuzzParser(args) => fuzz::fuzz_parser(&args),
         Command::Explore { scenario, bounds, format } => {
             let options = match bounds.options() {
                 Ok(o) => o,
@@ -181,12 +191,12 @@ fn main() -> ExitCode {
             match result {
                 Ok(ex) => {
                     match format {
-                        FormatArg::Text => print!("{}", ex.render_text(&scenario.display().to_string())),
-                        FormatArg::Json => print!("{}", ex.render_json()),
+                        FormatArg::Text => out(&ex.render_text(&scenario.display().to_string())),
+                        FormatArg::Json => out(&ex.render_json()),
                         FormatArg::Markdown => {
                             let description = scenario::load(&scenario).map(|(s, _)| s.description).unwrap_or_default();
                             match cli::report::render_exploration_markdown(&program, &ex, &scenario, &description) {
-                                Ok(text) => print!("{text}"),
+                                Ok(text) => out(&text),
                                 Err(e) => {
                                     eprintln!("error: {}: {e}", scenario.display());
                                     return ExitCode::from(1);
@@ -205,8 +215,8 @@ fn main() -> ExitCode {
         Command::Merge { parts, format } => match cli::merge_files(&parts) {
             Ok(ex) => {
                 match format {
-                    FormatArg::Text => print!("{}", ex.render_text(&ex.scenario)),
-                    FormatArg::Json => print!("{}", ex.render_json()),
+                    FormatArg::Text => out(&ex.render_text(&ex.scenario)),
+                    FormatArg::Json => out(&ex.render_json()),
                     FormatArg::Markdown => {
                         eprintln!("error: merge prints text or json; for Markdown, explore the scenario itself");
                         return ExitCode::from(2);
@@ -224,7 +234,7 @@ fn main() -> ExitCode {
         }
         Command::Snapshot { dir, review } => match cli::snapshot::snapshot_dir(&dir, review) {
             Ok(report) => {
-                print!("{}", report.text);
+                out(&report.text);
                 ExitCode::from(report.exit_code)
             }
             Err(e) => {
@@ -250,14 +260,14 @@ fn main() -> ExitCode {
                     Err(e) => return report_load_error(e),
                 };
                 match cli::bench_explore(&program, naive_max_states) {
-                    Ok(report) => println!("{report}"),
+                    Ok(report) => out(&format!("{report}\n")),
                     Err(e) => {
                         eprintln!("error: {}: {e}", scenario.display());
                         return ExitCode::from(1);
                     }
                 }
             }
-            println!("peak resident memory: {}", cli::peak_memory());
+            out(&format!("peak resident memory: {}\n", cli::peak_memory()));
             ExitCode::SUCCESS
         }
         Command::Bench { scenario, runs } => {
@@ -286,7 +296,7 @@ fn main() -> ExitCode {
             };
             match check_dir(&dir, &options) {
                 Ok(report) => {
-                    print!("{}", report.text);
+                    out(&report.text);
                     ExitCode::from(report.exit_code)
                 }
                 Err(e) => {
@@ -311,10 +321,10 @@ fn one_run(path: &Path, driver: Driver, format: RunFormatArg, max_units: usize) 
     };
     match run_program(&program, &driver, format, max_units) {
         Ok(text) => {
-            print!("{text}");
+            out(&text);
             if format == Format::Text {
                 if let Some(schedule) = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")) {
-                    println!("replay: webmcp-sim replay {} --schedule '{schedule}'", path.display());
+                    out(&format!("replay: webmcp-sim replay {} --schedule '{schedule}'\n", path.display()));
                 }
             }
             ExitCode::SUCCESS
@@ -334,7 +344,7 @@ fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: us
     };
     match cli::report::run_trace(&loaded.program, driver, max_units) {
         Ok(trace) => {
-            print!("{}", cli::report::render_run(&trace, view, path, &loaded.description, driver));
+            out(&cli::report::render_run(&trace, view, path, &loaded.description, driver));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -384,4 +394,13 @@ fn write_report(path: &Path, output: &Path, seeds: Option<&str>, max_units: usiz
 fn report_load_error(e: LoadError) -> ExitCode {
     eprint!("{e}");
     ExitCode::from(2)
+}
+
+/// Writes to stdout; a closed pipe (`webmcp-sim … | head`) ends quietly instead of panicking.
+fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).is_err() {
+        std::process::exit(0);
+    }
 }

@@ -37,7 +37,7 @@ use browser::{DocId, DocumentState, JsValue, LaneRef, NavId, PromiseId, PromiseS
 use sched::{Chooser, RandomChooser, Recorder, ReplayChooser, Schedule};
 use trace::{EventKind, Trace};
 
-use crate::program::{Op, Program, PromiseSlot};
+use crate::program::{Op, Program, PromiseSlot, Settle};
 use crate::sim::{Caller, CompletionSteps, Limits, PendingToolExecution, RunError, Sim, Uuid, Work};
 
 #[cfg(test)]
@@ -211,6 +211,8 @@ struct Checker {
     execute_slots: Vec<PromiseSlot>,
     /// Every `executeTool` promise seen so far.
     execute_promises: BTreeSet<PromiseId>,
+    /// Names of tools whose promise can stay pending (`never`, `rejectOnAbort`).
+    can_stay_pending: BTreeSet<String>,
     /// When (in units run) each document was destroyed.
     destroyed_at: BTreeMap<DocId, usize>,
     /// When (in units run) each uuid entered a traversable's pending tool executions map.
@@ -420,10 +422,17 @@ impl Checker {
                 }
             }
         }
+        let can_stay_pending = program
+            .tool_dicts
+            .iter()
+            .filter(|d| matches!(d.result, Settle::Never | Settle::RejectOnAbort))
+            .map(|d| d.name.clone())
+            .collect();
         Checker {
             fault,
             execute_slots,
             execute_promises: BTreeSet::new(),
+            can_stay_pending,
             destroyed_at: BTreeMap::new(),
             entry_added_at: BTreeMap::new(),
             resettled: BTreeSet::new(),
@@ -766,8 +775,14 @@ impl Checker {
             tp.state == PromiseState::Pending
                 && tp.reactions.iter().any(|r| matches!(r, Work::ReactToToolPromise { uuid: u, .. } if u == uuid))
         });
-        if local && tool_promise_pending {
+        if local && tool_promise_pending && self.can_stay_pending.contains(&execution.tool_name) {
             return Ok(PendingReason::ToolNeverSettles);
+        }
+        if local && tool_promise_pending {
+            return Err(format!(
+                "the promise of tool {:?} is pending, but no tool of that name is written to stay pending",
+                execution.tool_name
+            ));
         }
         Err(format!(
             "its execution (uuid {}) is pending with target {} fully active, but {}",
@@ -787,20 +802,28 @@ fn tool_execute_steps_queued(sim: &Sim, target: DocId, uuid: Uuid) -> bool {
         .any(|(_, w)| matches!(w, Work::ToolExecuteSteps { target: t, uuid: u, .. } if *t == target && *u == uuid))
 }
 
+/// One replayed witness of an exploration.
+#[derive(Clone, Debug)]
+pub struct WitnessRun {
+    pub witness: String,
+    /// The checked run (None when the witness did not parse or the run panicked).
+    pub checked: Option<Checked>,
+    /// Every violation: the run's own, and disagreements with the exploration.
+    pub violations: Vec<Violation>,
+}
+
 /// Replays each outcome's witness schedule with the checks on, and compares the outcome the
 /// replay reaches with the one the explorer recorded for it.
-pub fn check_witnesses(
-    program: &Program,
-    exploration: &trace::Exploration,
-    limits: Limits,
-) -> Vec<(String, Violation)> {
+pub fn check_witnesses(program: &Program, exploration: &trace::Exploration, limits: Limits) -> Vec<WitnessRun> {
     let mut out = Vec::new();
     for class in &exploration.outcomes {
+        let mut run = WitnessRun { witness: class.witness.clone(), checked: None, violations: Vec::new() };
         let schedule = match Schedule::parse(&class.witness) {
             Ok(s) => s,
             Err(e) => {
                 let msg = format!("witness {:?} does not parse: {e}", class.witness);
-                out.push((class.witness.clone(), violation_at(0, Invariant::Exploration, msg)));
+                run.violations.push(violation_at(0, Invariant::Exploration, msg));
+                out.push(run);
                 continue;
             }
         };
@@ -809,14 +832,12 @@ pub fn check_witnesses(
             run_checked(program, &mut chooser, limits, Fault::None).map(|c| (c, chooser.remaining()))
         });
         match result {
-            Err(v) => out.push((class.witness.clone(), v)),
+            Err(v) => run.violations.push(v),
             Ok((checked, remaining)) => {
-                for v in checked.violations {
-                    out.push((class.witness.clone(), v));
-                }
+                run.violations.extend(checked.violations.iter().cloned());
                 if remaining > 0 {
                     let msg = format!("witness {:?} leaves {remaining} choice(s) unused", class.witness);
-                    out.push((class.witness.clone(), violation_at(0, Invariant::Exploration, msg)));
+                    run.violations.push(violation_at(0, Invariant::Exploration, msg));
                 }
                 if !checked.stopped && checked.trace.outcome.canonical() != class.outcome {
                     let msg = format!(
@@ -825,10 +846,12 @@ pub fn check_witnesses(
                         checked.trace.outcome.canonical().summary(),
                         class.summary
                     );
-                    out.push((class.witness.clone(), violation_at(0, Invariant::Exploration, msg)));
+                    run.violations.push(violation_at(0, Invariant::Exploration, msg));
                 }
+                run.checked = Some(checked);
             }
         }
+        out.push(run);
     }
     out
 }

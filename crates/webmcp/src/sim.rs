@@ -208,6 +208,9 @@ pub enum Resource {
     Pending(NavId),
     /// The console and the uncaught-error log, whose order is observable.
     Console,
+    /// The browser-side FIFO parallel queue (`"parallel": "fifo"`): the order blocks start in is
+    /// the order they run in. (Found by `webmcp-sim fuzz`; see scenarios/regressions/.)
+    ParallelQueue,
     /// Everything (user steps, the agent, navigation): conflicts with every other unit.
     Global,
 }
@@ -491,6 +494,10 @@ impl<'p> Sim<'p> {
         let count = self.par_started.entry(creator.clone()).or_insert(0);
         let label = format!("par:{creator}/{count}");
         *count += 1;
+        // Two units that start blocks on the one FIFO parallel queue do not commute.
+        if self.world.parallel_mode == ParallelMode::Fifo {
+            self.footprint.touch(Resource::ParallelQueue, true);
+        }
         let lane = self.world.start_in_parallel(label, work);
         self.event(step, EventKind::InParallel { lane });
     }

@@ -39,7 +39,7 @@ fn frame_tree_vectors() {
             let d = world.doc(*doc);
             let got = serde_json::json!({
                 "secure": d.secure_context,
-                "loop": world.event_loops[d.event_loop.index()].label,
+                "loop": world.event_loops[d.event_loop.index()].label.to_string(),
                 "origin_keyed": d.origin_keyed,
                 "tools": world.is_allowed_to_use(*doc, crate::policy::TOOLS),
             });

@@ -89,22 +89,29 @@ fn a_bfcached_target_is_a_named_reason() {
 
 #[test]
 fn a_target_destroyed_before_the_entry_exists_is_a_leak() {
+    // The child registers a tool; the parent calls it and removes the child at once. When the
+    // child's cleanup block runs before executeTool's in-parallel steps, the entry added at 15.12
+    // is never removed: a leak, not a violation.
     let text = r#"{
       "version": 1, "name": "leak",
       "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
-        { "executeTool": { "tool": { "dictionary": { "name": "t", "origin": "https://a.example", "window": "child" } }, "as": "call" } },
-        { "removeIframe": "child" }
+        { "setTimeout": { "ms": 1, "do": [
+          { "executeTool": { "tool": { "dictionary": { "name": "t", "origin": "https://a.example", "window": "child" } }, "as": "call" } },
+          { "removeIframe": "child" }
+        ] } }
       ], "frames": [{ "id": "child", "url": "https://a.example/c", "script": [
         { "registerTool": { "tool": { "name": "t", "description": "d", "execute": {} } } }
       ] }] }]
     }"#;
-    // The child registers, the parent calls and removes the child; the child's cleanup block
-    // runs before executeTool's in-parallel steps add the entry.
-    let c = replayed(text, "el0.net,el0.net,par:el0.net/2,par:el0.net/1", Fault::None);
-    assert!(c.violations.is_empty(), "{:?}\n{}", c.violations, c.trace.render_text());
-    assert_eq!(c.leaks.len(), 1, "{}", c.trace.render_text());
-    assert_eq!((c.leaks[0].role, c.leaks[0].document.as_str()), ("target", "child"));
-    assert_eq!(c.pending[0].reason, PendingReason::TargetDestroyedBefore15_12);
+    let runs: Vec<Checked> = (0..40).map(|seed| checked(text, seed, Fault::None)).collect();
+    for c in &runs {
+        assert!(c.violations.is_empty(), "{:?}\n{}", c.violations, c.trace.render_text());
+    }
+    let leaked = runs.iter().find(|c| !c.leaks.is_empty()).expect("some schedule leaks");
+    assert_eq!((leaked.leaks[0].role, leaked.leaks[0].document.as_str()), ("target", "child"));
+    assert_eq!(leaked.pending[0].reason, PendingReason::TargetDestroyedBefore15_12);
+    let rejected = runs.iter().find(|c| c.leaks.is_empty()).expect("some schedule does not");
+    assert!(rejected.pending.is_empty(), "{:?}", rejected.pending);
 }
 
 #[test]
@@ -156,7 +163,9 @@ fn the_json_trace_round_trips_and_witnesses_replay() {
     let ex = crate::explore(&p, &crate::ExploreOptions { max_states: 5_000, ..Default::default() }).expect("explores");
     assert!(ex.complete);
     assert!(ex.outcomes.len() > 1);
-    assert_eq!(check_witnesses(&p, &ex, Limits::default()), Vec::new());
+    let runs = check_witnesses(&p, &ex, Limits::default());
+    assert_eq!(runs.len(), ex.outcomes.len());
+    assert!(runs.iter().all(|r| r.violations.is_empty() && r.checked.is_some()), "{runs:?}");
 }
 
 #[test]
