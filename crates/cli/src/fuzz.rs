@@ -42,8 +42,9 @@ pub struct FuzzArgs {
     /// Explore every schedule of a scenario up to this many choice points (0: do not explore).
     #[arg(long, default_value_t = 5_000)]
     pub explore_max_states: u64,
-    /// Also explore without reduction up to this many choice points, and compare outcome sets.
-    #[arg(long, default_value_t = 0)]
+    /// Also explore without reduction up to this many choice points, and compare the outcome
+    /// sets when both searches complete (0: do not).
+    #[arg(long, default_value_t = 20_000)]
     pub naive_max_states: u64,
     /// Units per run before it counts as not ending.
     #[arg(long, default_value_t = 10_000)]

@@ -279,8 +279,7 @@ pub fn run_checked(
 /// One seeded run, checked, then replayed from its schedule: every violation, including a panic
 /// (caught) and a replay that differs. `Err` only for a panic or error before any trace exists.
 pub fn check_seed(program: &Program, seed: u64, limits: Limits, fault: Fault) -> Result<Checked, Violation> {
-    let checked = guarded(|| run_checked(program, &mut RandomChooser::new(seed), limits, fault))?;
-    let mut checked = checked;
+    let mut checked = guarded(|| run_checked(program, &mut RandomChooser::new(seed), limits, fault))?;
     let replayed = check_replay(program, &checked.schedule, limits, fault, &checked.trace);
     checked.violations.extend(replayed);
     Ok(checked)

@@ -46,7 +46,7 @@ proptest! {
         seed in 0u64..1_000_000,
     ) {
         let scenario = build(&plan, "property-4");
-        let config = CheckConfig { explore_max_states: 150, naive_max_states: 0, ..check_config() };
+        let config = CheckConfig { explore_max_states: 300, naive_max_states: 300, ..check_config() };
         let report = check_scenario(&scenario, &config, seed);
         if let Some(bug) = report.bugs.first() {
             prop_assert!(false, "{}", crate::describe("property-4-failure", &scenario, bug));
