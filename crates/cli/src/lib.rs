@@ -38,7 +38,13 @@ impl fmt::Display for LoadError {
 pub fn load_program(path: &Path) -> Result<Program, LoadError> {
     let (scenario, source) = scenario::load(path).map_err(|diags| {
         let text = std::fs::read_to_string(path).unwrap_or_default();
-        LoadError { rendered: diags.iter().map(|d| format!("error: {}\n", d.render(&text))).collect() }
+        // A hostile file can hold tens of thousands of problems: show the first ones.
+        const SHOWN: usize = 50;
+        let mut rendered: String = diags.iter().take(SHOWN).map(|d| format!("error: {}\n", d.render(&text))).collect();
+        if diags.len() > SHOWN {
+            rendered.push_str(&format!("error: … and {} more problems in {}\n", diags.len() - SHOWN, path.display()));
+        }
+        LoadError { rendered }
     })?;
     webmcp::compile(&scenario).map_err(|e| {
         let _ = source;

@@ -210,6 +210,16 @@ impl<'o> Explorer<'o> {
         }
     }
 
+    /// True (and the bound recorded) once the wall-clock limit has passed.
+    fn out_of_time(&mut self) -> bool {
+        let Some(limit) = self.options.time_limit else { return false };
+        if self.start.elapsed() < limit {
+            return false;
+        }
+        self.hit(&format!("time ({} s)", limit.as_secs_f64()));
+        true
+    }
+
     fn stopped(&self) -> bool {
         self.bounds_hit.iter().any(|b| b.starts_with("max-states") || b.starts_with("time"))
     }
@@ -237,11 +247,8 @@ impl<'o> Explorer<'o> {
         if self.stopped() {
             return Ok(());
         }
-        if let Some(limit) = self.options.time_limit {
-            if self.start.elapsed() >= limit {
-                self.hit(&format!("time ({} s)", limit.as_secs_f64()));
-                return Ok(());
-            }
+        if self.out_of_time() {
+            return Ok(());
         }
         if path.len() >= self.options.max_depth {
             self.hit(&format!("max-depth ({})", self.options.max_depth));
@@ -276,6 +283,9 @@ impl<'o> Explorer<'o> {
         }
         let mut done: Vec<(Lane, Footprint)> = Vec::new();
         for (lane, lane_ref) in lanes {
+            if self.stopped() || self.out_of_time() {
+                break;
+            }
             if reduce && sleep.iter().any(|(l, _)| *l == lane) {
                 continue;
             }
