@@ -174,19 +174,7 @@ impl Builder {
 
     /// The core call's tool: `search`, registered first in the target's script, exposed to all.
     fn core_registration(&mut self, core: &CorePlan) -> Vec<Action> {
-        let tool = ToolPlan {
-            name: ToolName::Valid(0),
-            description: true,
-            title: false,
-            schema: Schema::Absent,
-            annotations: None,
-            log_in_execute: true,
-            log_on_abort: true,
-            result: core.result,
-        };
-        let r =
-            RegisterPlan { tool, exposed_to: Some(Origins::Documents), signal: None, document: None, then_log: false };
-        self.register(&r)
+        self.register(&core_register_plan(core))
     }
 
     /// The core call, from a timer in the caller's script.
@@ -545,3 +533,19 @@ impl Builder {
 
 #[cfg(test)]
 mod tests;
+
+/// The registration of the core call's tool: `search`, logging in `execute` and on abort,
+/// exposed to every document, settling as the core plan says.
+pub fn core_register_plan(core: &CorePlan) -> RegisterPlan {
+    let tool = ToolPlan {
+        name: ToolName::Valid(0),
+        description: true,
+        title: false,
+        schema: Schema::Absent,
+        annotations: None,
+        log_in_execute: true,
+        log_on_abort: true,
+        result: core.result,
+    };
+    RegisterPlan { tool, exposed_to: Some(Origins::Documents), signal: None, document: None, then_log: false }
+}

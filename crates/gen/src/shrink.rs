@@ -155,18 +155,7 @@ pub fn inline_core(plan: &Plan) -> Option<Plan> {
     let (target, caller) = (core.target.index(n), core.caller.index(n));
     let mut p = plan.clone();
     p.core = None;
-    let tool = ToolPlan {
-        name: ToolName::Valid(0),
-        description: true,
-        title: false,
-        schema: Schema::Absent,
-        annotations: None,
-        log_in_execute: true,
-        log_on_abort: true,
-        result: core.result,
-    };
-    let register =
-        RegisterPlan { tool, exposed_to: Some(Origins::Documents), signal: None, document: None, then_log: false };
+    let register = crate::build::core_register_plan(&core);
     p.docs[target].script.insert(0, Stmt::Register(Box::new(register)));
     let name = VALID_TOOL_NAMES[0];
     let name_pick = crate::build::name_pick(&p, caller, name)?;
