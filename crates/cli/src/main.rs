@@ -232,16 +232,9 @@ fn main() -> ExitCode {
         Command::Report { scenario, output, seeds, explore, max_units } => {
             write_report(&scenario, &output, (!explore).then_some(seeds.as_str()), max_units)
         }
-        Command::Snapshot { dir, review } => match cli::snapshot::snapshot_dir(&dir, review) {
-            Ok(report) => {
-                out(&report.text);
-                ExitCode::from(report.exit_code)
-            }
-            Err(e) => {
-                eprintln!("error: {}: {e}", dir.display());
-                ExitCode::from(2)
-            }
-        },
+        Command::Snapshot { dir, review } => {
+            finish_dir_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
+        }
         Command::Run { scenario, seed, format, max_units } => one_run(&scenario, Driver::Seed(seed), format, max_units),
         Command::Replay { scenario, schedule, format, max_units } => {
             let schedule = match sched::Schedule::parse(&schedule) {
@@ -294,16 +287,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match check_dir(&dir, &options) {
-                Ok(report) => {
-                    out(&report.text);
-                    ExitCode::from(report.exit_code)
-                }
-                Err(e) => {
-                    eprintln!("error: {}: {e}", dir.display());
-                    ExitCode::from(2)
-                }
-            }
+            finish_dir_report(&dir, check_dir(&dir, &options).map(|r| (r.text, r.exit_code)))
         }
     }
 }
@@ -402,5 +386,19 @@ fn out(text: &str) {
     let mut stdout = std::io::stdout().lock();
     if stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).is_err() {
         std::process::exit(0);
+    }
+}
+
+/// Prints a directory command's report and exits with its code; an unreadable directory is exit 2.
+fn finish_dir_report(dir: &Path, report: std::io::Result<(String, u8)>) -> ExitCode {
+    match report {
+        Ok((text, code)) => {
+            out(&text);
+            ExitCode::from(code)
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", dir.display());
+            ExitCode::from(2)
+        }
     }
 }

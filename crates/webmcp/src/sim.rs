@@ -612,29 +612,31 @@ impl<'p> Sim<'p> {
         };
         self.footprint = Footprint::default();
         self.current_lane = lane.to_string();
-        match unit {
+        // The unit's trace line is described only when it is recorded (never while exploring).
+        let (event_loop, document, work) = match unit {
             Unit::Task { event_loop, task, .. } => {
                 self.context = Context::EventLoop(event_loop);
                 self.footprint.touch(Resource::Loop(event_loop), true);
-                let (what, step) = self.describe(&task.steps);
-                let doc = task.document.map(|d| self.label(d));
-                self.run_work(task.steps)?;
-                self.perform_a_microtask_checkpoint(event_loop)?;
-                self.record_unit(choice_among, doc, what, step);
+                (Some(event_loop), task.document, task.steps)
             }
             Unit::Parallel { steps, .. } => {
                 self.context = Context::InParallel;
-                let (what, step) = self.describe(&steps);
-                self.run_work(steps)?;
-                self.record_unit(choice_among, None, what, step);
+                (None, None, steps)
             }
             Unit::Agent(steps) | Unit::User(steps) => {
                 self.context = if lane.as_str() == "agent" { Context::AgentQueue } else { Context::User };
                 self.footprint.touch(Resource::Global, true);
-                let (what, step) = self.describe(&steps);
-                self.run_work(steps)?;
-                self.record_unit(choice_among, None, what, step);
+                (None, None, steps)
             }
+        };
+        let heading = self.record.then(|| (self.describe(&work), document.map(|d| self.label(d))));
+        self.run_work(work)?;
+        if let Some(el) = event_loop {
+            self.perform_a_microtask_checkpoint(el)?;
+        }
+        match heading {
+            Some(((what, step), document)) => self.record_unit(choice_among, document, what, step),
+            None => self.units_run += 1,
         }
         self.context = Context::User;
         Ok(std::mem::take(&mut self.footprint))
@@ -644,8 +646,10 @@ impl<'p> Sim<'p> {
     /// meanwhile.
     fn perform_a_microtask_checkpoint(&mut self, el: LoopId) -> Result<(), RunError> {
         while let Some(work) = self.world.take_microtask(el) {
-            let (what, step) = self.describe(&work);
-            self.event(step, EventKind::Note { message: format!("microtask: {what}") });
+            if self.record {
+                let (what, step) = self.describe(&work);
+                self.event(step, EventKind::Note { message: format!("microtask: {what}") });
+            }
             self.run_work(work)?;
         }
         Ok(())

@@ -6,13 +6,7 @@ fn scenario(text: &str) -> Scenario {
     scenario::parse_str("t.jsonc", text).expect("valid")
 }
 
-const SELF_CALL: &str = r#"{
-  "version": 1, "name": "self-call",
-  "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
-    { "registerTool": { "tool": { "name": "t", "description": "d", "execute": { "result": { "resolve": 1 } } } } },
-    { "executeTool": { "tool": { "dictionary": { "name": "t", "origin": "https://a.example", "window": "tab" } }, "as": "call" } }
-  ] }]
-}"#;
+const SELF_CALL: &str = include_str!("../../../../fixtures/scenarios/self-call.jsonc");
 
 #[test]
 fn a_clean_scenario_has_no_bugs_and_is_explored() {

@@ -32,14 +32,7 @@ fn program(text: &str) -> webmcp::Program {
 
 /// A `toolchange` handler that registers a tool with a fresh signal and aborts it: every
 /// unregistration notifies again, forever.
-const ENDLESS: &str = r#"{ "version": 1, "name": "endless", "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
-  { "on": { "event": "toolchange", "do": [
-    { "newAbortController": "c" },
-    { "registerTool": { "tool": { "name": "t", "description": "d", "execute": {} }, "options": { "signal": "c" } } },
-    { "abort": { "controller": "c" } }
-  ] } },
-  { "registerTool": { "tool": { "name": "u", "description": "d", "execute": {} } } }
-] }] }"#;
+const ENDLESS: &str = include_str!("../../../../fixtures/scenarios/endless.jsonc");
 
 #[test]
 fn a_run_that_never_ends_stops_at_the_unit_limit() {

@@ -29,13 +29,7 @@ fn invariants(c: &Checked) -> Vec<Invariant> {
 }
 
 /// A page calls its own tool, which resolves.
-const SELF_CALL: &str = r#"{
-  "version": 1, "name": "self-call",
-  "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
-    { "registerTool": { "tool": { "name": "t", "description": "d", "execute": { "result": { "resolve": 1 } } } } },
-    { "executeTool": { "tool": { "dictionary": { "name": "t", "origin": "https://a.example", "window": "tab" } }, "as": "call" } }
-  ] }]
-}"#;
+const SELF_CALL: &str = include_str!("../../../../fixtures/scenarios/self-call.jsonc");
 
 /// The corpus race between a caller's abort and the tool's own completion, across two event loops.
 const CANCEL_RACE: &str = r#"{
@@ -143,14 +137,7 @@ fn running_tasks_of_bfcached_documents_breaks_fully_active() {
 fn a_run_that_never_ends_stops_at_the_unit_limit() {
     // A toolchange handler that registers a tool and aborts its signal: the unregistration
     // notifies again, forever.
-    let text = r#"{ "version": 1, "name": "loop", "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [
-      { "on": { "event": "toolchange", "do": [
-        { "newAbortController": "c" },
-        { "registerTool": { "tool": { "name": "t", "description": "d", "execute": {} }, "options": { "signal": "c" } } },
-        { "abort": { "controller": "c" } }
-      ] } },
-      { "registerTool": { "tool": { "name": "u", "description": "d", "execute": {} } } }
-    ] }] }"#;
+    let text = include_str!("../../../../fixtures/scenarios/endless.jsonc");
     let c = check_seed(&program(text), 0, Limits { max_units: 500 }, Fault::None).expect("runs");
     assert!(c.stopped);
     assert_eq!(invariants(&c), vec![Invariant::UnitLimit]);
