@@ -4,9 +4,11 @@
 
 pub mod origin;
 pub mod policy;
+pub mod shared;
 pub mod value;
 pub mod world;
 
 pub use origin::{Origin, Site};
+pub use shared::Shared;
 pub use value::JsValue;
 pub use world::*;

@@ -12,6 +12,7 @@ use std::fmt;
 use sched::Lane;
 use url::Url;
 
+use crate::shared::Shared;
 use crate::origin::{is_url_potentially_trustworthy, Origin, Site};
 use crate::policy::{self, PermissionsPolicy, Policy};
 use crate::value::JsValue;
@@ -280,28 +281,30 @@ pub enum ParallelMode {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct World<S> {
     /// Shared between copies of the world until one changes (navigation, iframe removal).
-    pub navigables: std::sync::Arc<Vec<Navigable>>,
-    pub documents: Vec<Document>,
-    pub event_loops: Vec<EventLoop<S>>,
-    pub promises: Vec<Promise<S>>,
-    pub signals: Vec<AbortSignal<S>>,
+    pub navigables: Shared<Vec<Navigable>>,
+    pub documents: Shared<Vec<Document>>,
+    /// Each event loop, promise and signal is its own shared part: a unit copies only the ones
+    /// it changes (see `Shared`).
+    pub event_loops: Vec<Shared<EventLoop<S>>>,
+    pub promises: Vec<Shared<Promise<S>>>,
+    pub signals: Vec<Shared<AbortSignal<S>>>,
     pub parallel_mode: ParallelMode,
     /// Unordered in-parallel blocks, by label.
-    parallel_blocks: BTreeMap<String, S>,
-    parallel_queue: VecDeque<(String, S)>,
-    pub agent_queue: VecDeque<S>,
-    pub user_queue: VecDeque<S>,
+    parallel_blocks: Shared<BTreeMap<String, S>>,
+    parallel_queue: Shared<VecDeque<(String, S)>>,
+    pub agent_queue: Shared<VecDeque<S>>,
+    pub user_queue: Shared<VecDeque<S>>,
     /// Pending timers, kept sorted by (deadline, document, seq).
-    timers: Vec<Timer<S>>,
+    timers: Shared<Vec<Timer<S>>>,
     /// Timers set so far, per document.
-    timers_set: BTreeMap<DocId, u64>,
+    timers_set: Shared<BTreeMap<DocId, u64>>,
     /// Virtual time in milliseconds.
     pub now: u64,
     next_opaque: u32,
     /// Per tab (browsing context group): HTML's historical agent cluster key map, origin → key.
-    historical_agent_cluster_keys: std::sync::Arc<BTreeMap<(NavId, Origin), ClusterKey>>,
+    historical_agent_cluster_keys: Shared<BTreeMap<(NavId, Origin), ClusterKey>>,
     /// Agent cluster → event loop.
-    clusters: std::sync::Arc<BTreeMap<(NavId, ClusterKey), LoopId>>,
+    clusters: Shared<BTreeMap<(NavId, ClusterKey), LoopId>>,
 }
 
 /// An agent cluster key: a site, or an origin when origin-keyed.
@@ -340,17 +343,17 @@ impl<S: Clone> World<S> {
     pub fn new(parallel_mode: ParallelMode) -> World<S> {
         World {
             navigables: Default::default(),
-            documents: Vec::new(),
+            documents: Default::default(),
             event_loops: Vec::new(),
             promises: Vec::new(),
             signals: Vec::new(),
             parallel_mode,
-            parallel_blocks: BTreeMap::new(),
-            parallel_queue: VecDeque::new(),
-            agent_queue: VecDeque::new(),
-            user_queue: VecDeque::new(),
-            timers: Vec::new(),
-            timers_set: BTreeMap::new(),
+            parallel_blocks: Default::default(),
+            parallel_queue: Default::default(),
+            agent_queue: Default::default(),
+            user_queue: Default::default(),
+            timers: Default::default(),
+            timers_set: Default::default(),
             now: 0,
             next_opaque: 0,
             historical_agent_cluster_keys: Default::default(),
@@ -360,7 +363,7 @@ impl<S: Clone> World<S> {
 
     /// The navigables, for a change (copied first if another world shares them).
     pub fn navigables_mut(&mut self) -> &mut Vec<Navigable> {
-        std::sync::Arc::make_mut(&mut self.navigables)
+        &mut self.navigables
     }
 
     pub fn nav(&self, id: NavId) -> &Navigable {
@@ -448,15 +451,15 @@ impl<S: Clone> World<S> {
             None => {
                 let id = LoopId(self.event_loops.len() as u32);
                 let label = format!("el{}", id.0);
-                self.event_loops.push(EventLoop {
+                self.event_loops.push(Shared::new(EventLoop {
                     lanes: TaskSource::ALL.iter().map(|s| Lane::new(format!("{label}.{}", s.label()))).collect(),
                     label: label.into(),
                     cluster: key.to_string().into(),
                     tab,
                     queues: Default::default(),
                     microtasks: VecDeque::new(),
-                });
-                std::sync::Arc::make_mut(&mut self.clusters).insert((tab, key), id);
+                }));
+                self.clusters.insert((tab, key), id);
                 id
             }
         };
@@ -498,7 +501,7 @@ impl<S: Clone> World<S> {
         }
         let key =
             if requests_origin_keyed { ClusterKey::Origin(origin.clone()) } else { ClusterKey::Site(origin.site()) };
-        std::sync::Arc::make_mut(&mut self.historical_agent_cluster_keys).insert((tab, origin.clone()), key.clone());
+        self.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
         key
     }
 
@@ -739,7 +742,7 @@ impl<S: Clone> World<S> {
     /// WebIDL "a new promise" created in `realm`'s relevant realm.
     pub fn new_promise(&mut self, realm: DocId, name: Option<String>) -> PromiseId {
         let id = PromiseId(self.promises.len() as u32);
-        self.promises.push(Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name });
+        self.promises.push(Shared::new(Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name }));
         id
     }
 
@@ -779,14 +782,14 @@ impl<S: Clone> World<S> {
     /// `new AbortController()` in `realm`.
     pub fn new_abort_controller(&mut self, realm: DocId, name: Option<String>) -> SignalId {
         let id = SignalId(self.signals.len() as u32);
-        self.signals.push(AbortSignal {
+        self.signals.push(Shared::new(AbortSignal {
             realm,
             name,
             aborted: false,
             reason: JsValue::Undefined,
             abort_algorithms: Vec::new(),
             listeners: Vec::new(),
-        });
+        }));
         id
     }
 

@@ -282,14 +282,16 @@ impl<'o> Explorer<'o> {
             return Ok(());
         }
         let mut done: Vec<(Lane, Footprint)> = Vec::new();
-        for (lane, lane_ref) in lanes {
+        let awake: Vec<_> =
+            lanes.into_iter().filter(|(lane, _)| !(reduce && sleep.iter().any(|(l, _)| l == lane))).collect();
+        let last = awake.len().saturating_sub(1);
+        // The last child takes the state itself instead of a copy.
+        let mut sim = Some(sim);
+        for (i, (lane, lane_ref)) in awake.into_iter().enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
             }
-            if reduce && sleep.iter().any(|(l, _)| *l == lane) {
-                continue;
-            }
-            let mut child = sim.clone();
+            let mut child = if i == last { sim.take().expect("taken once") } else { sim.as_ref().expect("kept").clone() };
             let fp = child.step(&lane, lane_ref, Vec::new())?;
             self.transitions += 1;
             let child_sleep = if reduce {

@@ -450,7 +450,7 @@ impl Checker {
             .map(|d| sim.label(d))
             .collect();
         let pending = if self.fault == Fault::KeepPendingExecutions {
-            sim.pending_tool_executions.clone()
+            (*sim.pending_tool_executions).clone()
         } else {
             BTreeMap::new()
         };
@@ -583,7 +583,7 @@ impl Checker {
                 self.execute_promises.insert(p);
             }
         }
-        for (p, label) in &sim.promise_labels {
+        for (p, label) in sim.promise_labels.iter() {
             if label.label.starts_with("executeTool#") {
                 self.execute_promises.insert(*p);
             }
@@ -594,7 +594,7 @@ impl Checker {
     fn check_pending_maps_always(&mut self, sim: &Sim) {
         let mut seen: BTreeMap<Uuid, NavId> = BTreeMap::new();
         let mut problems = Vec::new();
-        for (nav, entries) in &sim.pending_tool_executions {
+        for (nav, entries) in sim.pending_tool_executions.iter() {
             for (uuid, execution) in entries {
                 if let Some(other) = seen.insert(*uuid, *nav) {
                     problems

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use browser::{
-    ContainerAttributes, DocId, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId,
+    ContainerAttributes, DocId, Shared, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId,
     PromiseState, SignalId, TaskSource, Unit, World,
 };
 use sched::{ChooseError, Chooser};
@@ -255,22 +255,22 @@ pub struct Sim<'p> {
     pub program: &'p Program,
     pub world: World<Work>,
     /// Each document's associated ModelContext's internal context (by document index).
-    pub model_contexts: Vec<ModelContext>,
+    pub model_contexts: Vec<Shared<ModelContext>>,
     /// Each traversable's pending tool executions map (by navigable index; empty for non-traversables).
-    pub pending_tool_executions: BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>,
+    pub pending_tool_executions: Shared<BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>>,
     pub promise_slots: Vec<Option<PromiseId>>,
     pub controller_slots: Vec<Option<SignalId>>,
     /// Labels of API promises, for the outcome.
-    pub promise_labels: BTreeMap<PromiseId, PromiseLabel>,
+    pub promise_labels: Shared<BTreeMap<PromiseId, PromiseLabel>>,
     next_uuid: u32,
-    pub nav_by_name: BTreeMap<String, NavId>,
+    pub nav_by_name: Shared<BTreeMap<String, NavId>>,
     /// Each document's script (by document index).
-    pub script_of: Vec<ScriptId>,
+    pub script_of: Shared<Vec<ScriptId>>,
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
     pub current_lane: String,
     /// In-parallel blocks started so far, per starting lane.
-    pub par_started: BTreeMap<String, u32>,
+    pub par_started: Shared<BTreeMap<String, u32>>,
     /// What the running unit touched.
     pub footprint: Footprint,
     /// Record trace units and events (off while exploring).
@@ -280,14 +280,14 @@ pub struct Sim<'p> {
     // Trace.
     pub units: Vec<trace::Unit>,
     events: Vec<Event>,
-    pub console: Vec<ConsoleLine>,
-    pub uncaught: Vec<ConsoleLine>,
+    pub console: Shared<Vec<ConsoleLine>>,
+    pub uncaught: Shared<Vec<ConsoleLine>>,
     pub findings: Vec<Finding>,
     pub agent_calls: u32,
-    pub agent_results: Vec<String>,
+    pub agent_results: Shared<Vec<String>>,
     /// The label of each agent call (its `as` name, or `call #N`).
-    pub agent_call_labels: Vec<String>,
-    pub latest_observation: BTreeMap<NavId, Vec<(DocId, Vec<String>)>>,
+    pub agent_call_labels: Shared<Vec<String>>,
+    pub latest_observation: Shared<BTreeMap<NavId, Vec<(DocId, Vec<String>)>>>,
 }
 
 impl<'p> Sim<'p> {
@@ -301,28 +301,28 @@ impl<'p> Sim<'p> {
             program,
             world: World::new(mode),
             model_contexts: Vec::new(),
-            pending_tool_executions: BTreeMap::new(),
+            pending_tool_executions: Default::default(),
             promise_slots: vec![None; program.promise_names.len()],
             controller_slots: vec![None; program.controller_names.len()],
-            promise_labels: BTreeMap::new(),
+            promise_labels: Default::default(),
             next_uuid: 0,
-            nav_by_name: BTreeMap::new(),
-            script_of: Vec::new(),
+            nav_by_name: Default::default(),
+            script_of: Default::default(),
             context: Context::Setup,
             current_lane: "setup".to_string(),
-            par_started: BTreeMap::new(),
+            par_started: Default::default(),
             footprint: Footprint::default(),
             record: true,
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
-            console: Vec::new(),
-            uncaught: Vec::new(),
+            console: Default::default(),
+            uncaught: Default::default(),
             findings: Vec::new(),
             agent_calls: 0,
-            agent_results: Vec::new(),
-            agent_call_labels: Vec::new(),
-            latest_observation: BTreeMap::new(),
+            agent_results: Default::default(),
+            agent_call_labels: Default::default(),
+            latest_observation: Default::default(),
         };
         for tab in &program.tabs {
             let nav = sim.world.create_navigable(&tab.id, None, ContainerAttributes::default());
@@ -362,7 +362,7 @@ impl<'p> Sim<'p> {
                     RunError::Scenario(format!("document {}: Permissions-Policy header: {m}", spec.url))
                 }
             })?;
-        self.model_contexts.push(ModelContext::default());
+        self.model_contexts.push(Shared::default());
         self.script_of.push(spec.script);
         for frame in &spec.frames {
             self.create_iframe(doc, frame)?;
@@ -697,12 +697,12 @@ impl<'p> Sim<'p> {
             tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.clone()).collect()));
         }
         Outcome {
-            console: self.console.clone(),
+            console: self.console.to_vec(),
             promises,
             tool_maps,
-            uncaught: self.uncaught.clone(),
+            uncaught: self.uncaught.to_vec(),
             findings: self.findings.clone(),
-            agent: self.agent_results.clone(),
+            agent: self.agent_results.to_vec(),
             end: self.end_state(stopped_by_limit),
         }
     }

@@ -1,0 +1,135 @@
+//! `Shared<T>`: a copy-on-write value that remembers its own fingerprint.
+//!
+//! The explorer copies the whole simulator state at every choice point and fingerprints the
+//! state at every one it reaches. Most of the state does not change from one unit to the next
+//! (one unit touches one event loop, a promise or two), so the parts live behind `Shared`:
+//! copying is a reference-count increment, writing (through `DerefMut`) copies the part only when
+//! another state still shares it, and hashing feeds the part's cached 128-bit XXH3 digest instead
+//! of the part itself. The digest depends only on the value (never on an address), so the
+//! fingerprint of a state is the same on every machine and in every run.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, OnceLock};
+
+#[derive(Clone)]
+struct Inner<T> {
+    value: T,
+    digest: OnceLock<u128>,
+}
+
+/// A shared, copy-on-write `T` with a cached digest (see the module documentation).
+pub struct Shared<T>(Arc<Inner<T>>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Arc::new(Inner { value, digest: OnceLock::new() }))
+    }
+}
+
+impl<T: Hash> Shared<T> {
+    /// The value's XXH3-128 digest, computed once per version of the value.
+    pub fn digest(&self) -> u128 {
+        *self.0.digest.get_or_init(|| {
+            let mut h = xxhash_rust::xxh3::Xxh3::new();
+            self.0.value.hash(&mut h);
+            h.digest128()
+        })
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(Arc::clone(&self.0))
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0.value
+    }
+}
+
+impl<T: Clone> DerefMut for Shared<T> {
+    /// Copies the value if another state shares it, and forgets the digest (it may change).
+    fn deref_mut(&mut self) -> &mut T {
+        let inner = Arc::make_mut(&mut self.0);
+        inner.digest = OnceLock::new();
+        &mut inner.value
+    }
+}
+
+impl<T: Hash> Hash for Shared<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u128(self.digest());
+    }
+}
+
+impl<T: PartialEq> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
+    }
+}
+
+impl<T: Eq> Eq for Shared<T> {}
+
+impl<T: fmt::Debug> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.value.fmt(f)
+    }
+}
+
+impl<T: Default> Default for Shared<T> {
+    fn default() -> Shared<T> {
+        Shared::new(T::default())
+    }
+}
+
+impl<T> From<T> for Shared<T> {
+    fn from(value: T) -> Shared<T> {
+        Shared::new(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest_of<T: Hash>(v: &T) -> u128 {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        v.hash(&mut h);
+        h.digest128()
+    }
+
+    #[test]
+    fn a_copy_is_shared_until_written() {
+        let a = Shared::new(vec![1, 2, 3]);
+        let mut b = a.clone();
+        assert!(Arc::ptr_eq(&a.0, &b.0));
+        b.push(4);
+        assert!(!Arc::ptr_eq(&a.0, &b.0));
+        assert_eq!(*a, vec![1, 2, 3]);
+        assert_eq!(*b, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn the_digest_follows_the_value_not_its_history() {
+        let mut a = Shared::new(vec![1, 2]);
+        let before = a.digest();
+        a.push(3);
+        assert_ne!(a.digest(), before, "a write forgets the cached digest");
+        let b = Shared::new(vec![1, 2, 3]);
+        assert_eq!(a.digest(), b.digest());
+        assert_eq!(digest_of(&a), digest_of(&b));
+        a.pop();
+        assert_eq!(a.digest(), before);
+    }
+
+    #[test]
+    fn equal_values_compare_equal_without_sharing() {
+        assert_eq!(Shared::new("x".to_string()), Shared::new("x".to_string()));
+        assert_ne!(Shared::new(1), Shared::new(2));
+    }
+}
