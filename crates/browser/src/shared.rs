@@ -28,14 +28,42 @@ impl<T> Shared<T> {
     }
 }
 
+impl<T: Clone> Shared<T> {
+    /// The value, copied only if another state still shares it.
+    pub fn into_inner(self) -> T {
+        match Arc::try_unwrap(self.0) {
+            Ok(inner) => inner.value,
+            Err(shared) => shared.value.clone(),
+        }
+    }
+}
+
 impl<T: Hash> Shared<T> {
     /// The value's XXH3-128 digest, computed once per version of the value.
     pub fn digest(&self) -> u128 {
-        *self.0.digest.get_or_init(|| {
-            let mut h = xxhash_rust::xxh3::Xxh3::new();
-            self.0.value.hash(&mut h);
-            h.digest128()
-        })
+        *self.0.digest.get_or_init(|| digest128(&self.0.value))
+    }
+}
+
+/// The XXH3-128 digest of a value's `Hash` bytes.
+pub fn digest128<T: Hash + ?Sized>(value: &T) -> u128 {
+    let mut bytes = ByteHasher(Vec::with_capacity(256));
+    value.hash(&mut bytes);
+    xxhash_rust::xxh3::xxh3_128(&bytes.0)
+}
+
+/// A `Hasher` that collects the bytes `Hash` writes, to digest them in one pass (XXH3's
+/// streaming interface copies every small write into its buffer, which costs more than the
+/// hashing itself).
+struct ByteHasher(Vec<u8>);
+
+impl Hasher for ByteHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    fn finish(&self) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(&self.0)
     }
 }
 
@@ -98,9 +126,7 @@ mod tests {
     use super::*;
 
     fn digest_of<T: Hash>(v: &T) -> u128 {
-        let mut h = xxhash_rust::xxh3::Xxh3::new();
-        v.hash(&mut h);
-        h.digest128()
+        digest128(v)
     }
 
     #[test]

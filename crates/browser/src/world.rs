@@ -12,9 +12,9 @@ use std::fmt;
 use sched::Lane;
 use url::Url;
 
-use crate::shared::Shared;
 use crate::origin::{is_url_potentially_trustworthy, Origin, Site};
 use crate::policy::{self, PermissionsPolicy, Policy};
+use crate::shared::Shared;
 use crate::value::JsValue;
 
 macro_rules! id_type {
@@ -193,7 +193,7 @@ pub struct Task<S> {
     pub steps: S,
 }
 
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct EventLoop<S> {
     pub label: std::sync::Arc<str>,
     /// The agent cluster key, for the trace legend.
@@ -201,8 +201,20 @@ pub struct EventLoop<S> {
     /// The lane label of each task source's queue, in `TaskSource::ALL` order.
     pub lanes: std::sync::Arc<[Lane]>,
     pub tab: NavId,
-    pub queues: [VecDeque<Task<S>>; 6],
+    /// Each queued task is shared with its cached digest: a loop that gains or loses one task
+    /// rehashes 16 bytes per other task, not the tasks.
+    pub queues: [VecDeque<Shared<Task<S>>>; 6],
     pub microtasks: VecDeque<S>,
+}
+
+impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
+    /// The queues, and the tab: the label and lane labels follow from the loop's index, and the
+    /// cluster from the world's cluster map (which the world's hash covers).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.tab.hash(state);
+        self.queues.hash(state);
+        self.microtasks.hash(state);
+    }
 }
 
 /// A promise's state.
@@ -252,7 +264,7 @@ pub enum LaneRef {
         source: TaskSource,
     },
     /// An unordered in-parallel block, by its label.
-    Parallel(String),
+    Parallel(Lane),
     /// The browser-side FIFO parallel queue.
     ParallelQueue,
     /// The browser agent's AI agent queue.
@@ -265,7 +277,7 @@ pub enum LaneRef {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Unit<S> {
     Task { event_loop: LoopId, source: TaskSource, task: Task<S> },
-    Parallel { label: String, steps: S },
+    Parallel { label: Lane, steps: S },
     Agent(S),
     User(S),
 }
@@ -290,8 +302,8 @@ pub struct World<S> {
     pub signals: Vec<Shared<AbortSignal<S>>>,
     pub parallel_mode: ParallelMode,
     /// Unordered in-parallel blocks, by label.
-    parallel_blocks: Shared<BTreeMap<String, S>>,
-    parallel_queue: Shared<VecDeque<(String, S)>>,
+    parallel_blocks: Shared<BTreeMap<Lane, S>>,
+    parallel_queue: Shared<VecDeque<(Lane, S)>>,
     pub agent_queue: Shared<VecDeque<S>>,
     pub user_queue: Shared<VecDeque<S>>,
     /// Pending timers, kept sorted by (deadline, document, seq).
@@ -570,7 +582,8 @@ impl<S: Clone> World<S> {
     /// HTML "queue a global task" on `source` given `document`'s relevant global object.
     pub fn queue_global_task(&mut self, source: TaskSource, document: DocId, steps: S) {
         let el = self.doc(document).event_loop;
-        self.event_loops[el.index()].queues[source_index(source)].push_back(Task { document: Some(document), steps });
+        self.event_loops[el.index()].queues[source_index(source)]
+            .push_back(Shared::new(Task { document: Some(document), steps }));
     }
 
     /// HTML "queue a microtask" on `document`'s event loop.
@@ -588,6 +601,10 @@ impl<S: Clone> World<S> {
     pub fn remove_tasks_of(&mut self, doc: DocId) -> usize {
         let mut removed = 0;
         for el in &mut self.event_loops {
+            // Only a loop that holds such a task is written (and so copied).
+            if !el.queues.iter().flatten().any(|t| t.document == Some(doc)) {
+                continue;
+            }
             for queue in &mut el.queues {
                 let before = queue.len();
                 queue.retain(|t| t.document != Some(doc));
@@ -608,7 +625,7 @@ impl<S: Clone> World<S> {
 
     /// HTML "in parallel": starts a block with a label unique among all blocks ever started
     /// (the caller derives it from the lane that started it). Returns the lane it runs on.
-    pub fn start_in_parallel(&mut self, label: String, steps: S) -> String {
+    pub fn start_in_parallel(&mut self, label: Lane, steps: S) -> Lane {
         match self.parallel_mode {
             ParallelMode::Unordered => {
                 self.parallel_blocks.insert(label.clone(), steps);
@@ -616,7 +633,7 @@ impl<S: Clone> World<S> {
             }
             ParallelMode::Fifo => {
                 self.parallel_queue.push_back((label, steps));
-                "par".to_string()
+                Lane::new("par")
             }
         }
     }
@@ -688,7 +705,7 @@ impl<S: Clone> World<S> {
             }
         }
         for label in self.parallel_blocks.keys() {
-            lanes.push((Lane::new(label.clone()), LaneRef::Parallel(label.clone())));
+            lanes.push((label.clone(), LaneRef::Parallel(label.clone())));
         }
         if !self.parallel_queue.is_empty() {
             lanes.push((Lane::new("par"), LaneRef::ParallelQueue));
@@ -710,7 +727,7 @@ impl<S: Clone> World<S> {
             LaneRef::Task { event_loop, source } => {
                 let queue = &self.event_loops[event_loop.index()].queues[source_index(source)];
                 let pos = queue.iter().position(|t| self.task_runnable(t))?;
-                let task = self.event_loops[event_loop.index()].queues[source_index(source)].remove(pos)?;
+                let task = self.event_loops[event_loop.index()].queues[source_index(source)].remove(pos)?.into_inner();
                 Some(Unit::Task { event_loop, source, task })
             }
             LaneRef::Parallel(label) => {
@@ -730,7 +747,7 @@ impl<S: Clone> World<S> {
         for (i, el) in self.event_loops.iter().enumerate() {
             for source in TaskSource::ALL {
                 for t in &el.queues[source_index(source)] {
-                    out.push((LoopId(i as u32), source, t));
+                    out.push((LoopId(i as u32), source, &**t));
                 }
             }
         }

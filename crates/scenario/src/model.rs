@@ -31,8 +31,8 @@ pub struct Scenario {
     pub options: Options,
     /// Top-level traversables (tabs), each with its nested navigables.
     pub tabs: Vec<Frame>,
-    /// Steps the user takes in the browser UI, in order, each one a unit on the `user` lane
-    /// (navigate a tab, put it in the back/forward cache and restore it).
+    /// Steps the user takes in the browser UI, in order, each one a unit on the `user` lane:
+    /// `navigate`, `removeIframe`, `enterBfcache` and `restoreFromBfcache` only.
     #[serde(default)]
     pub user: Vec<Action>,
     /// Steps the browser's agent takes, in order, on the AI agent queue.

@@ -1,6 +1,7 @@
 //! Semantic validation of a deserialized `Scenario`: the format version, navigable ids and the
-//! references to them, promise and controller names, URLs, events, where user steps may appear,
-//! and the action limit. It lists every problem, each at a path in the file.
+//! references to them, promise and controller names, URLs, events, which lists user steps and
+//! script statements may appear in, and the action limit. It lists every problem, each at a path
+//! in the file.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -17,6 +18,10 @@ pub const MAX_ACTIONS: usize = 10_000;
 
 /// How many names a hint lists before it stops with `…`.
 const HINT_NAMES: usize = 20;
+
+/// The actions the top-level `user` list may hold: the user's steps in the browser UI. Every
+/// other action is a script statement, which needs a document to run in.
+const USER_STEPS: [&str; 4] = ["navigate", "removeIframe", "enterBfcache", "restoreFromBfcache"];
 
 /// One problem validation found in a scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +64,7 @@ enum Kind {
 /// Which actions a list may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Lane {
-    /// The top-level `user` list: user steps such as the back/forward cache.
+    /// The top-level `user` list: only user steps ([`USER_STEPS`]).
     User,
     /// A document script, a callback or a handler.
     Script,
@@ -229,6 +234,10 @@ impl<'s> Validator<'s> {
 
     fn action(&mut self, action: &'s Action, lane: Lane) {
         self.count_action();
+        let key = action_key(action);
+        if lane == Lane::User && !USER_STEPS.contains(&key) {
+            self.script_statement_in_user_list(key);
+        }
         match action {
             Action::Log(_) | Action::Throw(_) => {}
             Action::RegisterTool(register) => self.within("registerTool", |v| v.register_tool(register)),
@@ -341,6 +350,24 @@ impl<'s> Validator<'s> {
             );
         }
         self.within(key, |v| v.uses(Wants::Tab(key), tab));
+    }
+
+    /// A script statement in the top-level `user` list: it needs a document to run in, and the
+    /// user's steps have none. The actions nested in it are still checked.
+    fn script_statement_in_user_list(&mut self, key: &'static str) {
+        let mut steps = String::new();
+        for (index, step) in USER_STEPS.iter().enumerate() {
+            if index > 0 {
+                steps.push_str(if index + 1 == USER_STEPS.len() { " and " } else { ", " });
+            }
+            steps.push_str(&format!("`{step}`"));
+        }
+        self.problem_at(
+            key,
+            Anchor::Key,
+            format!("`{key}` is a script statement, but this is the top-level `user` list"),
+            Some(format!("the `user` list holds the user's steps: {steps}; put `{key}` in a document's `script`")),
+        );
     }
 
     fn count_action(&mut self) {
@@ -478,6 +505,26 @@ impl<'s> Validator<'s> {
     /// Records a problem at the member `key` of the current path.
     fn problem_at(&mut self, key: &str, anchor: Anchor, message: String, hint: Option<String>) {
         self.problems.push(Problem { path: self.path.key(key), message, hint, anchor });
+    }
+}
+
+/// The key that names `action` in a scenario file.
+fn action_key(action: &Action) -> &'static str {
+    match action {
+        Action::Log(_) => "log",
+        Action::RegisterTool(_) => "registerTool",
+        Action::GetTools(_) => "getTools",
+        Action::ExecuteTool(_) => "executeTool",
+        Action::NewAbortController(_) => "newAbortController",
+        Action::Abort(_) => "abort",
+        Action::SetTimeout(_) => "setTimeout",
+        Action::Then(_) => "then",
+        Action::On(_) => "on",
+        Action::Throw(_) => "throw",
+        Action::Navigate(_) => "navigate",
+        Action::RemoveIframe(_) => "removeIframe",
+        Action::EnterBfcache(_) => "enterBfcache",
+        Action::RestoreFromBfcache(_) => "restoreFromBfcache",
     }
 }
 

@@ -19,10 +19,10 @@ mod tests;
 ///
 /// Labels are plain ASCII without commas, spaces or `*`, so a schedule string stays parseable.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Lane(pub String);
+pub struct Lane(pub std::sync::Arc<str>);
 
 impl Lane {
-    pub fn new(label: impl Into<String>) -> Lane {
+    pub fn new(label: impl Into<std::sync::Arc<str>>) -> Lane {
         let label = label.into();
         debug_assert!(Lane::is_valid_label(&label), "invalid lane label {label:?}");
         Lane(label)
@@ -240,7 +240,7 @@ impl Schedule {
                     ),
                 });
             }
-            picks.extend(std::iter::repeat_n(Lane(label.to_string()), count));
+            picks.extend(std::iter::repeat_n(Lane(label.into()), count));
         }
         Ok(Schedule { picks })
     }

@@ -62,7 +62,7 @@ impl Sim<'_> {
             // Step 5.3. Set observation's tool map[id] = document's … tool map's values.
             let tools: Vec<String> =
                 self.model_contexts[document.index()].tool_map.iter().map(|(n, _)| n.clone()).collect();
-            self.note((a, "5.3"), format!("observation tool map[{}] = [{}]", self.label(document), tools.join(", ")));
+            note!(self, (a, "5.3"), "observation tool map[{}] = [{}]", self.label(document), tools.join(", "));
             observation.push((document, tools));
         }
         // Steps 6–7 are implementation-defined: the observation is kept for the agent's later calls.
@@ -92,12 +92,11 @@ impl Sim<'_> {
                 .map(|(d, _)| *d)
         });
         let Some(target) = observed else {
-            self.note(
+            note!(
+                self,
                 (a, "2"),
-                format!(
-                    "tool {name:?} of {} is not in the agent's latest observation of the tab",
-                    self.world.nav(navigable).name
-                ),
+                "tool {name:?} of {} is not in the agent's latest observation of the tab",
+                self.world.nav(navigable).name
             );
             self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
             return;
@@ -118,7 +117,7 @@ impl Sim<'_> {
             completion_steps: completion,
         };
         self.pending_map(traversable).push((uuid, execution));
-        self.note((a, "3"), format!("pending tool executions map[{}] set (caller: the agent)", uuid.0));
+        note!(self, (a, "3"), "pending tool executions map[{}] set (caller: the agent)", uuid.0);
         if !self.world.is_fully_active(target) {
             let msg = format!("{} is not fully active: the task waits until it is", self.label(target));
             self.note((a, "4"), msg);

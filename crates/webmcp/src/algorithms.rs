@@ -73,7 +73,7 @@ impl Sim<'_> {
         // promise-returning operation turns into a rejected promise.
         if let Some(schema) = dict.input_schema.as_ref().filter(|s| !s.is_object()) {
             let rendered = self.render(schema);
-            self.note(("WebIDL", "converting to object"), format!("inputSchema {rendered} is not an object"));
+            note!(self, ("WebIDL", "converting to object"), "inputSchema {rendered} is not an object");
             let error = JsValue::type_error("inputSchema is not an object");
             return self.rejected_promise(this, a, args.as_, error, ("WebIDL", "converting to object"));
         }
@@ -98,7 +98,7 @@ impl Sim<'_> {
         let tool_name = dict.name.clone();
         // Step 9. If tool map[tool name] exists, then return a promise rejected with an InvalidStateError DOMException.
         if self.model_contexts[this.index()].tool(&tool_name).is_some() {
-            self.note((a, "9"), format!("tool map[{tool_name:?}] exists"));
+            note!(self, (a, "9"), "tool map[{tool_name:?}] exists");
             return self.rejected_promise(this, a, args.as_, JsValue::dom_exception("InvalidStateError"), (a, "9"));
         }
         // Step 10. If tool name or description is an empty string, then return a promise rejected with an InvalidStateError DOMException.
@@ -140,10 +140,7 @@ impl Sim<'_> {
                         exposed_origins.push(origin);
                     }
                     _ => {
-                        self.note(
-                            (a, "16.1.2"),
-                            format!("exposedTo entry {text:?} is not a potentially trustworthy URL"),
-                        );
+                        note!(self, (a, "16.1.2"), "exposedTo entry {text:?} is not a potentially trustworthy URL");
                         return self.rejected_promise(
                             this,
                             a,
@@ -185,7 +182,7 @@ impl Sim<'_> {
         };
         // Step 20. Set this's internal context's tool map[tool name] to tool definition.
         self.model_contexts[this.index()].tool_map.push((tool_name.clone(), definition));
-        self.note((a, "20"), format!("tool map[{tool_name:?}] set in {}", self.label(this)));
+        note!(self, (a, "20"), "tool map[{tool_name:?}] set in {}", self.label(this));
         // Step 21. Run the following steps in parallel: …
         self.in_parallel(Work::RegisterToolInParallel { tool_owner, exposed_origins, promise }, (a, "21"));
         // Step 22. Return promise.
@@ -229,13 +226,13 @@ impl Sim<'_> {
         let tool_map = &mut self.model_contexts[model_context.index()].tool_map;
         // Step 3. If tool map[tool name] does not exist, then return.
         let Some(pos) = tool_map.iter().position(|(n, _)| n == tool_name) else {
-            self.note((a, "3"), format!("tool map[{tool_name:?}] does not exist"));
+            note!(self, (a, "3"), "tool map[{tool_name:?}] does not exist");
             return;
         };
         // Step 4. Let exposed origins be tool map[tool name]'s exposed origins.
         // Step 5. Remove tool map[tool name].
         let (_, definition) = tool_map.remove(pos);
-        self.note((a, "5"), format!("tool map[{tool_name:?}] removed from {}", self.label(model_context)));
+        note!(self, (a, "5"), "tool map[{tool_name:?}] removed from {}", self.label(model_context));
         // Step 6. Let targetDocument be modelContext's relevant global object's associated Document.
         // Step 7. In parallel, notify documents of a tool change given targetDocument and exposed origins.
         self.in_parallel(
@@ -260,10 +257,7 @@ impl Sim<'_> {
             self.touch_doc(target_document, false);
             // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
-                self.note(
-                    (a, "3.2"),
-                    format!("{} is not allowed to use \"tools\": skipped", self.label(target_document)),
-                );
+                note!(self, (a, "3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
                 continue;
             }
             // Step 3.3. If tool is exposed to an origin given tool owner's origin, exposed origins, and targetDocument's origin, then queue a global task on the webmcp task source given targetDocument's relevant global object to fire an event named toolchange at targetDocument's associated ModelContext.
@@ -276,7 +270,7 @@ impl Sim<'_> {
                     (a, "3.3"),
                 );
             } else {
-                self.note((a, "3.3"), format!("tool is not exposed to {}: no toolchange", self.label(target_document)));
+                note!(self, (a, "3.3"), "tool is not exposed to {}: no toolchange", self.label(target_document));
             }
         }
     }
@@ -308,7 +302,7 @@ impl Sim<'_> {
         // Step 2. For each allowed origin of exposed origins:
         //   Step 2.1. If accessing origin is same origin with allowed origin, then return true.
         if exposed_origins.iter().any(|allowed| accessing_origin.same_origin(allowed)) {
-            self.note((EXPOSED, "2.1"), format!("{} is in exposed origins", accessing_origin.serialize()));
+            note!(self, (EXPOSED, "2.1"), "{} is in exposed origins", accessing_origin.serialize());
             return true;
         }
         // Step 3. Return false.
@@ -348,7 +342,7 @@ impl Sim<'_> {
                 // Step 7.1.3. Append parsedURL's origin to from origins.
                 Some(origin) if origin.is_potentially_trustworthy() => from_origins.push(origin),
                 _ => {
-                    self.note((a, "7.1.2"), format!("fromOrigins entry {text:?} is not a potentially trustworthy URL"));
+                    note!(self, (a, "7.1.2"), "fromOrigins entry {text:?} is not a potentially trustworthy URL");
                     return self.rejected_promise(this, a, as_, JsValue::dom_exception("SecurityError"), (a, "7.1.2"));
                 }
             }
@@ -375,10 +369,7 @@ impl Sim<'_> {
             self.touch_doc(target_document, false);
             // Step 9.3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
-                self.note(
-                    (a, "9.3.2"),
-                    format!("{} is not allowed to use \"tools\": skipped", self.label(target_document)),
-                );
+                note!(self, (a, "9.3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
                 continue;
             }
             // Step 9.3.3. Let targetOrigin be targetDocument's origin.
@@ -390,7 +381,7 @@ impl Sim<'_> {
                 target_origin.same_origin(&caller_origin) || from_origins.iter().any(|o| o.same_origin(&target_origin));
             // Step 9.3.6. If toolOwnerIsRequested is false, then continue.
             if !tool_owner_is_requested {
-                self.note((a, "9.3.6"), format!("{} is not requested: skipped", self.label(target_document)));
+                note!(self, (a, "9.3.6"), "{} is not requested: skipped", self.label(target_document));
                 continue;
             }
             // Step 9.3.7. Let targetToolMap be targetDocument's associated ModelContext's internal context's tool map.
@@ -400,13 +391,12 @@ impl Sim<'_> {
                 // Step 9.3.8.1. If tool is exposed to an origin given targetOrigin, tool definition's exposed origins, and callerOrigin returns false, then continue.
                 if !self.tool_is_exposed_to_an_origin(&target_origin, &tool_definition.exposed_origins, &caller_origin)
                 {
-                    self.note(
+                    note!(
+                        self,
                         (a, "9.3.8.1"),
-                        format!(
-                            "tool {:?} of {} is not exposed to the caller",
-                            tool_definition.name,
-                            self.label(target_document)
-                        ),
+                        "tool {:?} of {} is not exposed to the caller",
+                        tool_definition.name,
+                        self.label(target_document)
                     );
                     continue;
                 }
@@ -419,7 +409,7 @@ impl Sim<'_> {
         // Step 9.4. Sort in ascending order tools, with a being less than b if a["name"] is code unit less than b["name"].
         tools.sort_by(|x, y| code_unit_less_than(&x.0, &y.0));
         let names: Vec<String> = tools.iter().map(|(n, _)| n.clone()).collect();
-        self.note((a, "9.4"), format!("tools: [{}]", names.join(", ")));
+        note!(self, (a, "9.4"), "tools: [{}]", names.join(", "));
         // Step 9.5. Queue a global task on the webmcp task source given global to resolve promise with tools.
         let value = JsValue::Array(tools.into_iter().map(|(_, t)| t).collect());
         self.queue_global_task(
@@ -479,7 +469,7 @@ impl Sim<'_> {
         // WebIDL: `inputObject` is an `object`; converting a primitive throws a TypeError, which a
         // promise-returning operation turns into a rejected promise.
         if !input_object.is_object() {
-            self.note(("WebIDL", "converting to object"), format!("inputObject {input_object} is not an object"));
+            note!(self, ("WebIDL", "converting to object"), "inputObject {input_object} is not an object");
             return self.rejected_promise(
                 this,
                 a,
@@ -507,7 +497,7 @@ impl Sim<'_> {
         let expected_target_origin = match parse_origin(self, &tool.origin) {
             Some(o) if !o.is_opaque() => o,
             _ => {
-                self.note((a, "6"), format!("tool origin {:?} does not parse to a tuple origin", tool.origin));
+                note!(self, (a, "6"), "tool origin {:?} does not parse to a tuple origin", tool.origin);
                 return self.rejected_promise(this, a, as_, JsValue::dom_exception("NotSupportedError"), (a, "6"));
             }
         };
@@ -608,13 +598,12 @@ impl Sim<'_> {
         let caller_origin = self.world.doc(caller_document).origin.clone();
         // Step 15.4. If targetOrigin is not same origin with expectedTargetOrigin, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
         if !target_origin.same_origin(expected_target_origin) {
-            self.note(
+            note!(
+                self,
                 (a, "15.4"),
-                format!(
-                    "target origin {} is not the expected {}",
-                    target_origin.serialize(),
-                    expected_target_origin.serialize()
-                ),
+                "target origin {} is not the expected {}",
+                target_origin.serialize(),
+                expected_target_origin.serialize()
             );
             return reject_unknown(self, "15.4");
         }
@@ -622,7 +611,7 @@ impl Sim<'_> {
         // Step 15.6. Let toolName be tool's name.
         // Step 15.7. If targetToolMap[toolName] does not exist, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
         let Some(tool_definition) = self.model_contexts[target_document.index()].tool(&tool_name).cloned() else {
-            self.note((a, "15.7"), format!("{} has no tool {tool_name:?}", self.label(target_document)));
+            note!(self, (a, "15.7"), "{} has no tool {tool_name:?}", self.label(target_document));
             return reject_unknown(self, "15.7");
         };
         // Step 15.8. Let tool definition be targetToolMap[toolName].
@@ -644,7 +633,7 @@ impl Sim<'_> {
         // Step 15.12. Set targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] to execution.
         let traversable = self.world.traversable_of(target_document);
         self.pending_map(traversable).push((uuid, execution));
-        self.note((a, "15.12"), format!("pending tool executions map[{}] set", uuid.0));
+        note!(self, (a, "15.12"), "pending tool executions map[{}] set", uuid.0);
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
         match self.world.doc(target_document).state {
             browser::DocumentState::Destroyed => {
@@ -724,12 +713,12 @@ impl Sim<'_> {
         let traversable = self.world.traversable_of(target);
         let map = self.pending_map(traversable);
         let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
-            self.note((a, "15.10.2"), format!("pending tool executions map[{}] does not exist: return", uuid.0));
+            note!(self, (a, "15.10.2"), "pending tool executions map[{}] does not exist: return", uuid.0);
             return;
         };
         // Step 15.10.3. Remove targetDocument's node navigable's traversable navigable's pending tool executions map[uuid].
         map.remove(pos);
-        self.note((a, "15.10.3"), format!("pending tool executions map[{}] removed", uuid.0));
+        note!(self, (a, "15.10.3"), "pending tool executions map[{}] removed", uuid.0);
         if success {
             // Step 15.10.4. If success is true, then queue a global task … to resolve promise with result.
             let value = JsValue::string(result.unwrap_or_default());
@@ -769,10 +758,7 @@ impl Sim<'_> {
         // Step 2. Let toolMap be targetDocument's associated ModelContext's internal context's tool map.
         // Step 3. If toolMap[toolName] does not exist, then run completionSteps given null and false, and abort these steps.
         let Some(tool) = self.model_contexts[target_document.index()].tool(tool_name).cloned() else {
-            self.note(
-                (a, "3"),
-                format!("tool map[{tool_name:?}] does not exist (unregistered since executeTool 15.7)"),
-            );
+            note!(self, (a, "3"), "tool map[{tool_name:?}] does not exist (unregistered since executeTool 15.7)");
             return self.run_completion_steps(completion_steps, None, false, (a, "3"));
         };
         // Step 4. Let tool be toolMap[toolName].
@@ -796,7 +782,7 @@ impl Sim<'_> {
         let input_object = match parse_a_json_string_to_a_javascript_value(input_arguments) {
             Ok(v) => v,
             Err(_) => {
-                self.note((a, "2"), format!("inputArguments {input_arguments:?} is not JSON"));
+                note!(self, (a, "2"), "inputArguments {input_arguments:?} is not JSON");
                 return self.run_completion_steps(completion_steps, None, false, (a, "2"));
             }
         };
@@ -814,7 +800,7 @@ impl Sim<'_> {
         // Step 5. Let localExecution be a new local pending tool execution with the following items: abort controller: controller.
         // Step 6. Set targetDocument's associated ModelContext's internal context's local pending tool executions map[uuid] to localExecution.
         self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
-        self.note((a, "6"), format!("local pending tool executions map[{}] set", uuid.0));
+        note!(self, (a, "6"), "local pending tool executions map[{}] set", uuid.0);
         // Step 7. Let options be a new ToolExecuteCallbackOptions dictionary, with signal: controller's signal.
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
         let tool_promise = self.invoke_execute_callback(tool, target_document, controller);
@@ -830,7 +816,7 @@ impl Sim<'_> {
     fn invoke_execute_callback(&mut self, tool: ToolDictId, doc: DocId, controller: SignalId) -> PromiseId {
         let dict = self.program.tool_dicts[tool.0 as usize].clone();
         let tool_promise = self.world.new_promise(doc, None);
-        self.note((IMPERATIVE, "8"), format!("invoke execute of tool {:?}", dict.name));
+        note!(self, (IMPERATIVE, "8"), "invoke execute of tool {:?}", dict.name);
         if !self.program.ops(dict.on_abort).is_empty() {
             self.world.signals[controller.index()].listeners.push(Work::AbortListener { doc, script: dict.on_abort });
         }
@@ -851,7 +837,7 @@ impl Sim<'_> {
             Settle::Throw(m) => self.settle(tool_promise, Err(JsValue::type_error(m.clone())), (IMPERATIVE, "8")),
             Settle::Never => self.note((IMPERATIVE, "8"), "the tool's promise never settles"),
             Settle::After(ms, then) => {
-                self.note(("HTML", "setTimeout"), format!("the tool settles after {ms} ms"));
+                note!(self, ("HTML", "setTimeout"), "the tool settles after {ms} ms");
                 self.world.run_steps_after_a_timeout(
                     doc,
                     *ms,
@@ -888,16 +874,18 @@ impl Sim<'_> {
                 // Step 9.1.2. If localExecutions[uuid] does not exist, then return.
                 // Step 9.1.3. Remove localExecutions[uuid].
                 if local(self).is_none() {
-                    self.note(
+                    note!(
+                        self,
                         (a, "9.1.2"),
-                        format!("local pending tool executions map[{}] does not exist (cancelled): return", uuid.0),
+                        "local pending tool executions map[{}] does not exist (cancelled): return",
+                        uuid.0
                     );
                     return;
                 }
                 // Step 9.1.4. Let serializedResult be the result of serializing a JavaScript value to a JSON string given v. If this throws an exception, run completionSteps given null and false, and abort these steps.
                 match serialize_a_javascript_value_to_a_json_string(&v) {
                     Err(e) => {
-                        self.note((a, "9.1.4"), format!("result {v} does not serialize: {e}"));
+                        note!(self, (a, "9.1.4"), "result {v} does not serialize: {e}");
                         self.run_completion_steps(completion_steps, None, false, (a, "9.1.4"));
                     }
                     // Step 9.1.5. Run completionSteps given serializedResult and true.
@@ -906,12 +894,14 @@ impl Sim<'_> {
             }
             PromiseState::Rejected(r) => {
                 // Step 9.2.1. Optionally report a warning to the console describing r.
-                self.note((a, "9.2.1"), format!("tool promise rejected with {r}"));
+                note!(self, (a, "9.2.1"), "tool promise rejected with {r}");
                 // Step 9.2.2–9.2.4. Let localExecutions be …; if localExecutions[uuid] does not exist, then return; remove it.
                 if local(self).is_none() {
-                    self.note(
+                    note!(
+                        self,
                         (a, "9.2.3"),
-                        format!("local pending tool executions map[{}] does not exist (cancelled): return", uuid.0),
+                        "local pending tool executions map[{}] does not exist (cancelled): return",
+                        uuid.0
                     );
                     return;
                 }
@@ -932,13 +922,13 @@ impl Sim<'_> {
         // Step 2. If traversable's pending tool executions map[uuid] does not exist, then return.
         let map = self.pending_map(traversable);
         let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
-            self.note((a, "2"), format!("pending tool executions map[{}] does not exist: return", uuid.0));
+            note!(self, (a, "2"), "pending tool executions map[{}] does not exist: return", uuid.0);
             return;
         };
         // Step 3. Let execution be traversable's pending tool executions map[uuid].
         // Step 4. Remove traversable's pending tool executions map[uuid].
         let (_, execution) = map.remove(pos);
-        self.note((a, "4"), format!("pending tool executions map[{}] removed", uuid.0));
+        note!(self, (a, "4"), "pending tool executions map[{}] removed", uuid.0);
         // Step 5. Let targetDocument be execution's target document.
         let target_document = execution.target_document;
         self.touch_doc(target_document, false);
@@ -964,7 +954,7 @@ impl Sim<'_> {
         let map = &mut self.model_contexts[target_document.index()].local_pending_tool_executions;
         // Step 6.2. If localExecutions[uuid] does not exist, then return.
         let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
-            self.note((a, "6.2"), format!("local pending tool executions map[{}] does not exist: return", uuid.0));
+            note!(self, (a, "6.2"), "local pending tool executions map[{}] does not exist: return", uuid.0);
             return;
         };
         // Step 6.3. Let localExecution be localExecutions[uuid].
@@ -999,7 +989,7 @@ impl Sim<'_> {
             .map(|(u, _)| *u)
             .collect();
         if executions_to_remove.is_empty() {
-            self.note((a, "2.2"), format!("no pending tool executions involve {}", self.label(document)));
+            note!(self, (a, "2.2"), "no pending tool executions involve {}", self.label(document));
         }
         // Step 2.3. For each uuid of executionsToRemove:
         for uuid in executions_to_remove {
@@ -1014,17 +1004,20 @@ impl Sim<'_> {
             let is_caller = execution.caller_document == Caller::Document(document);
             if is_target && !is_caller {
                 // Step 2.3.2. If document is execution's target document and is not execution's caller document, then run execution's completion steps given null and false.
-                self.note((a, "2.3.2"), format!("{} was the target of execution {}", self.label(document), uuid.0));
+                note!(self, (a, "2.3.2"), "{} was the target of execution {}", self.label(document), uuid.0);
                 self.run_completion_steps(execution.completion_steps, None, false, (a, "2.3.2"));
             } else if is_caller && !is_target {
                 // Step 2.3.3. Otherwise, if document is execution's caller document and is not execution's target document, then cancel a pending tool execution given traversable and uuid.
-                self.note((a, "2.3.3"), format!("{} was the caller of execution {}", self.label(document), uuid.0));
+                note!(self, (a, "2.3.3"), "{} was the caller of execution {}", self.label(document), uuid.0);
                 self.cancel_a_pending_tool_execution(traversable, uuid);
             } else {
                 // Step 2.3.4. Otherwise, remove traversable's pending tool executions map[uuid].
-                self.note(
+                note!(
+                    self,
                     (a, "2.3.4"),
-                    format!("{} was both caller and target of execution {}", self.label(document), uuid.0),
+                    "{} was both caller and target of execution {}",
+                    self.label(document),
+                    uuid.0
                 );
                 let map = self.pending_map(traversable);
                 map.retain(|(u, _)| *u != uuid);
@@ -1074,7 +1067,7 @@ impl Sim<'_> {
         let traversable = self.world.traversable_of(target);
         let map = self.pending_map(traversable);
         let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
-            self.note((a, "completion 2"), format!("pending tool executions map[{}] does not exist: return", uuid.0));
+            note!(self, (a, "completion 2"), "pending tool executions map[{}] does not exist: return", uuid.0);
             return;
         };
         map.remove(pos);
@@ -1085,7 +1078,7 @@ impl Sim<'_> {
     /// Dispatches `Work` that is not a whole unit (abort algorithms, listeners): errors are impossible here.
     pub fn run_work_unchecked(&mut self, work: Work) {
         if let Err(e) = self.run_work(work) {
-            self.note(("webmcp-sim", "internal"), format!("{e}"));
+            note!(self, ("webmcp-sim", "internal"), "{e}");
         }
     }
 

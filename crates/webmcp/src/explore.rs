@@ -186,6 +186,8 @@ struct Explorer<'o> {
     start: Instant,
     visited: HashMap<u128, Visit>,
     outcomes: BTreeMap<String, OutcomeClass>,
+    /// End-state fingerprint → outcome key.
+    end_states: HashMap<u128, String>,
     states: u64,
     transitions: u64,
     bounds_hit: Vec<String>,
@@ -198,6 +200,7 @@ impl<'o> Explorer<'o> {
             start,
             visited: HashMap::new(),
             outcomes: BTreeMap::new(),
+            end_states: HashMap::new(),
             states: 0,
             transitions: 0,
             bounds_hit: Vec::new(),
@@ -291,7 +294,8 @@ impl<'o> Explorer<'o> {
             if self.stopped() || self.out_of_time() {
                 break;
             }
-            let mut child = if i == last { sim.take().expect("taken once") } else { sim.as_ref().expect("kept").clone() };
+            let mut child =
+                if i == last { sim.take().expect("taken once") } else { sim.as_ref().expect("kept").clone() };
             let fp = child.step(&lane, lane_ref, Vec::new())?;
             self.transitions += 1;
             let child_sleep = if reduce {
@@ -308,22 +312,40 @@ impl<'o> Explorer<'o> {
     }
 
     fn record_outcome(&mut self, sim: &Sim, path: &[Lane]) {
-        let outcome = sim.outcome(false).canonical();
-        let key = serde_json::to_string(&outcome).unwrap_or_default();
-        let witness = sched::Schedule { picks: path.to_vec() }.to_string();
+        // The outcome is a function of the fingerprinted state: an end state seen before has the
+        // outcome computed then.
+        let end = sim.fingerprint();
+        let (outcome, key) = match self.end_states.get(&end) {
+            Some(key) => (None, key.clone()),
+            None => {
+                let outcome = sim.outcome(false).canonical();
+                let key = serde_json::to_string(&outcome).unwrap_or_default();
+                self.end_states.insert(end, key.clone());
+                (Some(outcome), key)
+            }
+        };
+        let witness = || sched::Schedule { picks: path.to_vec() }.to_string();
         match self.outcomes.get_mut(&key) {
             Some(class) => {
                 class.end_states += 1;
+                if path.len() > class.witness_choices {
+                    return;
+                }
+                let witness = witness();
                 if (path.len(), &witness) < (class.witness_choices, &class.witness) {
                     class.witness = witness;
                     class.witness_choices = path.len();
                 }
             }
             None => {
+                let outcome = match outcome {
+                    Some(outcome) => outcome,
+                    None => sim.outcome(false).canonical(),
+                };
                 let summary = outcome.summary();
                 self.outcomes.insert(
                     key,
-                    OutcomeClass { outcome, summary, end_states: 1, witness, witness_choices: path.len() },
+                    OutcomeClass { outcome, summary, end_states: 1, witness: witness(), witness_choices: path.len() },
                 );
             }
         }

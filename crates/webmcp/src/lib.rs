@@ -2,6 +2,27 @@
 //! interpreter, document lifecycle, the browser agent, and `run`, which turns a scenario, a
 //! chooser and limits into a `trace::Trace`.
 
+/// `note!(sim, step, "format", args…)`: a trace note whose message is formatted only when the
+/// run is recorded (exploration runs millions of units and records none).
+macro_rules! note {
+    ($sim:expr, $step:expr, $($arg:tt)+) => {
+        if $sim.record {
+            let message = format!($($arg)+);
+            $sim.note($step, message);
+        }
+    };
+}
+
+/// `interpretation!(sim, step, "format", args…)`: like `note!`, for interpretation lines.
+macro_rules! interpretation {
+    ($sim:expr, $step:expr, $($arg:tt)+) => {
+        if $sim.record {
+            let message = format!($($arg)+);
+            $sim.interpretation($step, message);
+        }
+    };
+}
+
 pub mod agent;
 pub mod algorithms;
 pub mod expect;

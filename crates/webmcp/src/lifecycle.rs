@@ -17,7 +17,7 @@ impl Sim<'_> {
             return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
         };
         if self.world.nav(nav).destroyed {
-            self.note((HTML, "navigate"), format!("navigable {} was destroyed: nothing to navigate", spec.navigable));
+            note!(self, (HTML, "navigate"), "navigable {} was destroyed: nothing to navigate", spec.navigable);
             return Ok(());
         }
         self.interpretation(
@@ -29,7 +29,7 @@ impl Sim<'_> {
         }
         let first_new = self.world.documents.len() as u32;
         let doc = self.create_document_tree(nav, &spec.document)?;
-        self.note((HTML, "navigate"), format!("{} is now the active document of {}", self.label(doc), spec.navigable));
+        note!(self, (HTML, "navigate"), "{} is now the active document of {}", self.label(doc), spec.navigable);
         for d in first_new..self.world.documents.len() as u32 {
             self.queue_script(DocId(d));
         }
@@ -47,7 +47,7 @@ impl Sim<'_> {
             self.unload_a_document_and_its_descendants(doc);
         }
         self.destroy_navigables(nav);
-        self.note((HTML, "destroy a child navigable"), format!("navigable {} destroyed", self.world.nav(nav).name));
+        note!(self, (HTML, "destroy a child navigable"), "navigable {} destroyed", self.world.nav(nav).name);
     }
 
     fn destroy_navigables(&mut self, nav: NavId) {
@@ -75,14 +75,14 @@ impl Sim<'_> {
         if self.world.doc(doc).state == DocumentState::Destroyed {
             return;
         }
-        self.note((HTML, "unload a document"), format!("unload {}", self.label(doc)));
+        note!(self, (HTML, "unload a document"), "unload {}", self.label(doc));
         // HTML "unload": run the unloading document cleanup steps given document.
         self.unloading_document_cleanup_steps(doc);
         // HTML "destroy a document": remove all tasks whose document is document.
         self.world.documents[doc.index()].state = DocumentState::Destroyed;
         let removed = self.world.remove_tasks_of(doc);
         if removed > 0 {
-            self.note((HTML, "destroy a document"), format!("{removed} queued task(s) of {} removed", self.label(doc)));
+            note!(self, (HTML, "destroy a document"), "{removed} queued task(s) of {} removed", self.label(doc));
         }
     }
 
@@ -90,16 +90,15 @@ impl Sim<'_> {
     pub fn enter_bfcache(&mut self, tab: NavId) {
         let Some(doc) = self.world.nav(tab).active_document else { return };
         if self.world.doc(doc).state != DocumentState::Active {
-            self.note((HTML, "bfcache"), format!("{} is not active: nothing to cache", self.label(doc)));
+            note!(self, (HTML, "bfcache"), "{} is not active: nothing to cache", self.label(doc));
             return;
         }
         self.world.documents[doc.index()].state = DocumentState::Bfcached;
-        self.interpretation(
+        interpretation!(
+            self,
             (HTML, "bfcache"),
-            format!(
-                "{} and its descendants are no longer fully active; the page the tab shows meanwhile is not modelled",
-                self.label(doc)
-            ),
+            "{} and its descendants are no longer fully active; the page the tab shows meanwhile is not modelled",
+            self.label(doc)
         );
     }
 
@@ -107,10 +106,10 @@ impl Sim<'_> {
     pub fn restore_from_bfcache(&mut self, tab: NavId) {
         let Some(doc) = self.world.nav(tab).active_document else { return };
         if self.world.doc(doc).state != DocumentState::Bfcached {
-            self.note((HTML, "bfcache"), format!("{} is not in the bfcache: nothing to restore", self.label(doc)));
+            note!(self, (HTML, "bfcache"), "{} is not in the bfcache: nothing to restore", self.label(doc));
             return;
         }
         self.world.documents[doc.index()].state = DocumentState::Active;
-        self.note((HTML, "bfcache"), format!("{} is fully active again; its waiting tasks can run", self.label(doc)));
+        note!(self, (HTML, "bfcache"), "{} is fully active again; its waiting tasks can run", self.label(doc));
     }
 }

@@ -115,6 +115,8 @@ pub enum Settle {
 #[derive(Clone, Debug)]
 pub struct DocSpec {
     pub url: String,
+    /// `url`, parsed once (on first use) for every document created from this spec.
+    pub parsed_url: std::sync::OnceLock<Result<url::Url, String>>,
     pub headers: BTreeMap<String, String>,
     pub sets_document_domain: bool,
     pub script: ScriptId,
@@ -244,6 +246,7 @@ impl Compiler {
             sandbox: f.sandbox.clone(),
             document: DocSpec {
                 url: f.url.clone(),
+                parsed_url: Default::default(),
                 headers: f.headers.clone(),
                 sets_document_domain: f.sets_document_domain,
                 script: self.script(&f.script)?,
@@ -345,6 +348,7 @@ impl Compiler {
             sc::Action::Navigate(n) => {
                 let document = DocSpec {
                     url: n.url.clone(),
+                    parsed_url: Default::default(),
                     headers: n.headers.clone(),
                     sets_document_domain: false,
                     script: self.script(&n.script)?,

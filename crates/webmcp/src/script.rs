@@ -72,11 +72,11 @@ impl Sim<'_> {
             Op::Abort { controller, reason } => {
                 let signal = self.controller_or_throw(doc, *controller)?;
                 let name = &self.program.controller_names[controller.0 as usize];
-                self.note(("DOM", "AbortController abort()"), format!("{name}.abort()"));
+                note!(self, ("DOM", "AbortController abort()"), "{name}.abort()");
                 self.signal_abort(signal, reason.clone(), ("DOM", "signal abort 4.3"));
             }
             Op::SetTimeout { ms, body } => {
-                self.note(("HTML", "setTimeout"), format!("timer set for {ms} ms"));
+                note!(self, ("HTML", "setTimeout"), "timer set for {ms} ms");
                 self.world.run_steps_after_a_timeout(doc, *ms, Work::Timer { doc, script: *body });
             }
             Op::Then { promise, on_fulfilled, on_rejected } => {
@@ -130,7 +130,7 @@ impl Sim<'_> {
                 let (d, t) = (self.world.doc(doc), self.world.doc(target));
                 if target != doc && (!d.origin.same_origin(&t.origin) || d.event_loop != t.event_loop) {
                     let (from, to) = (d.label.clone(), t.label.clone());
-                    self.note((SCRIPT, "cross-origin access"), format!("{from} cannot reach {to}'s document"));
+                    note!(self, (SCRIPT, "cross-origin access"), "{from} cannot reach {to}'s document");
                     return Err(JsValue::DomException {
                         name: "SecurityError".into(),
                         message: format!("Blocked a frame from accessing the cross-origin document {to}"),
@@ -141,9 +141,11 @@ impl Sim<'_> {
         };
         // [SecureContext]: `document.modelContext` is undefined outside secure contexts.
         if !self.world.doc(target).secure_context {
-            self.note(
+            note!(
+                self,
                 ("WebIDL", "[SecureContext]"),
-                format!("{} is not a secure context: document.modelContext is undefined", self.label(target)),
+                "{} is not a secure context: document.modelContext is undefined",
+                self.label(target)
             );
             return Err(JsValue::type_error(format!("Cannot read properties of undefined (reading '{member}')")));
         }
@@ -205,7 +207,7 @@ impl Sim<'_> {
                 };
                 let found = tools.iter().find(|t| member(t, "name") == Some(JsValue::string(name)));
                 let Some(found) = found else {
-                    self.note((EXECUTE_TOOL, "argument"), format!("{label} has no tool named {name:?}"));
+                    note!(self, (EXECUTE_TOOL, "argument"), "{label} has no tool named {name:?}");
                     return Err(JsValue::type_error("Cannot read properties of undefined (reading 'name')"));
                 };
                 let origin = match member(found, "origin") {
@@ -244,6 +246,8 @@ impl Sim<'_> {
                 self.restore_from_bfcache(nav);
                 Ok(())
             }
+            // Validation rejects these with a position (scenario::validate); a program built
+            // without validation still gets an error here, never a silent skip.
             _ => Err(RunError::Scenario(format!(
                 "user step {} is a script statement; user steps can navigate, removeIframe, enterBfcache and restoreFromBfcache",
                 index + 1

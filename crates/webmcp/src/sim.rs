@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use browser::{
-    ContainerAttributes, DocId, Shared, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId,
-    PromiseState, SignalId, TaskSource, Unit, World,
+    ContainerAttributes, DocId, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId,
+    PromiseState, Shared, SignalId, TaskSource, Unit, World,
 };
 use sched::{ChooseError, Chooser};
 use trace::{Cite, ConsoleLine, Event, EventKind, Finding, Outcome, PromiseOutcome};
@@ -268,9 +268,9 @@ pub struct Sim<'p> {
     pub script_of: Shared<Vec<ScriptId>>,
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
-    pub current_lane: String,
+    pub current_lane: sched::Lane,
     /// In-parallel blocks started so far, per starting lane.
-    pub par_started: Shared<BTreeMap<String, u32>>,
+    pub par_started: Shared<BTreeMap<std::sync::Arc<str>, u32>>,
     /// What the running unit touched.
     pub footprint: Footprint,
     /// Record trace units and events (off while exploring).
@@ -309,7 +309,7 @@ impl<'p> Sim<'p> {
             nav_by_name: Default::default(),
             script_of: Default::default(),
             context: Context::Setup,
-            current_lane: "setup".to_string(),
+            current_lane: sched::Lane::new("setup"),
             par_started: Default::default(),
             footprint: Footprint::default(),
             record: true,
@@ -347,7 +347,11 @@ impl<'p> Sim<'p> {
 
     /// Creates the document described by `spec` in `nav`, then its iframes (without queuing scripts).
     pub fn create_document_tree(&mut self, nav: NavId, spec: &DocSpec) -> Result<DocId, RunError> {
-        let url = url::Url::parse(&spec.url).map_err(|e| RunError::Scenario(format!("url {:?}: {e}", spec.url)))?;
+        let url = spec
+            .parsed_url
+            .get_or_init(|| url::Url::parse(&spec.url).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| RunError::Scenario(format!("url {:?}: {e}", spec.url)))?;
         let header = |name: &str| {
             spec.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string())
         };
@@ -356,7 +360,7 @@ impl<'p> Sim<'p> {
         let pp = header("Permissions-Policy");
         let doc = self
             .world
-            .create_document(nav, DocumentInit { url: &url, permissions_policy: pp.as_deref(), requests_origin_keyed })
+            .create_document(nav, DocumentInit { url, permissions_policy: pp.as_deref(), requests_origin_keyed })
             .map_err(|e| match e {
                 browser::WorldError::BadPermissionsPolicy(m) => {
                     RunError::Scenario(format!("document {}: Permissions-Policy header: {m}", spec.url))
@@ -445,12 +449,18 @@ impl<'p> Sim<'p> {
         self.footprint.touch(Resource::Loop(el), write);
     }
 
+    /// A trace note (nothing at all when not recording: notes are not observable).
     pub fn note(&mut self, step: Step, message: impl Into<String>) {
-        self.event(step, EventKind::Note { message: message.into() });
+        if self.record {
+            self.event(step, EventKind::Note { message: message.into() });
+        }
     }
 
+    /// A trace line saying which reading of the spec the next steps follow.
     pub fn interpretation(&mut self, step: Step, message: impl Into<String>) {
-        self.event(step, EventKind::Interpretation { message: message.into() });
+        if self.record {
+            self.event(step, EventKind::Interpretation { message: message.into() });
+        }
     }
 
     /// Checks a spec `Assert:`. A failure is a finding about the spec: recorded, and the steps go on.
@@ -490,23 +500,30 @@ impl<'p> Sim<'p> {
     /// and `par:el0.net/0/1` for the second block that block starts), so names do not depend on
     /// how other lanes interleave.
     pub fn in_parallel(&mut self, work: Work, step: Step) {
-        let creator = self.current_lane.strip_prefix("par:").unwrap_or(&self.current_lane).to_string();
+        let creator: std::sync::Arc<str> = match self.current_lane.as_str().strip_prefix("par:") {
+            Some(block) => block.into(),
+            None => self.current_lane.0.clone(),
+        };
         let count = self.par_started.entry(creator.clone()).or_insert(0);
-        let label = format!("par:{creator}/{count}");
+        let label = sched::Lane::new(format!("par:{creator}/{count}"));
         *count += 1;
         // Two units that start blocks on the one FIFO parallel queue do not commute.
         if self.world.parallel_mode == ParallelMode::Fifo {
             self.footprint.touch(Resource::ParallelQueue, true);
         }
         let lane = self.world.start_in_parallel(label, work);
-        self.event(step, EventKind::InParallel { lane });
+        if self.record {
+            self.event(step, EventKind::InParallel { lane: lane.to_string() });
+        }
     }
 
     /// WebIDL resolve / reject, tracing a settlement or the no-op of settling twice.
     pub fn settle(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>, step: Step) {
-        let attempted = self.describe_settlement(&result);
-        let label = self.promise_label(promise);
-        if self.world.settle_promise(promise, result) {
+        // Described before settling (the value moves into the promise); only when recorded.
+        let described = self.record.then(|| (self.describe_settlement(&result), self.promise_label(promise)));
+        let settled = self.world.settle_promise(promise, result);
+        let Some((attempted, label)) = described else { return };
+        if settled {
             if self.promise_labels.contains_key(&promise) {
                 self.event(step, EventKind::Settled { promise: label, state: attempted });
             }
@@ -559,26 +576,15 @@ impl<'p> Sim<'p> {
     /// A 128-bit fingerprint of the state that decides the rest of the run and its outcome
     /// (not the trace recorded so far, nor which unit a finding came from).
     pub fn fingerprint(&self) -> u128 {
-        use std::hash::Hash;
-        // XXH3-128 with a fixed seed: one pass, the same on every machine.
-        let mut h = xxhash_rust::xxh3::Xxh3::new();
-        self.world.hash(&mut h);
-        self.model_contexts.hash(&mut h);
-        self.pending_tool_executions.hash(&mut h);
-        self.promise_slots.hash(&mut h);
-        self.controller_slots.hash(&mut h);
-        self.promise_labels.hash(&mut h);
-        self.next_uuid.hash(&mut h);
-        self.par_started.hash(&mut h);
-        self.console.hash(&mut h);
-        self.uncaught.hash(&mut h);
-        for f in &self.findings {
-            (&f.cite, &f.message).hash(&mut h);
-        }
-        self.agent_calls.hash(&mut h);
-        self.agent_results.hash(&mut h);
-        self.latest_observation.hash(&mut h);
-        h.digest128()
+        let findings: Vec<(&Cite, &String)> = self.findings.iter().map(|f| (&f.cite, &f.message)).collect();
+        // XXH3-128 of every part that decides the rest of the run; the `Shared` parts contribute
+        // their cached digests. The same on every machine.
+        browser::digest128(&(
+            (&self.world, &self.model_contexts, &self.pending_tool_executions),
+            (&self.promise_slots, &self.controller_slots, &self.promise_labels, self.next_uuid, &self.par_started),
+            (&self.console, &self.uncaught, findings),
+            (self.agent_calls, &self.agent_results, &self.latest_observation),
+        ))
     }
 
     /// The lanes that can run now, sorted by label. When none can, virtual time advances to the
@@ -590,7 +596,7 @@ impl<'p> Sim<'p> {
                 return lanes;
             }
             let Some(t) = self.world.advance_time() else { return lanes };
-            self.current_lane = "time".to_string();
+            self.current_lane = sched::Lane::new("time");
             self.record_unit(
                 Vec::new(),
                 None,
@@ -611,7 +617,7 @@ impl<'p> Sim<'p> {
             return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
         };
         self.footprint = Footprint::default();
-        self.current_lane = lane.to_string();
+        self.current_lane = lane.clone();
         // The unit's trace line is described only when it is recorded (never while exploring).
         let (event_loop, document, work) = match unit {
             Unit::Task { event_loop, task, .. } => {
@@ -664,7 +670,7 @@ impl<'p> Sim<'p> {
         self.units.push(trace::Unit {
             index: self.units.len(),
             time: self.world.now,
-            lane: self.current_lane.clone(),
+            lane: self.current_lane.to_string(),
             choice_among,
             document,
             what,

@@ -71,8 +71,8 @@ fn tasks_of_a_not_fully_active_document_wait() {
 fn lanes_are_sorted_labels_and_parallel_blocks_are_their_own_lanes() {
     let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
     world.queue_global_task(TaskSource::Timer, docs[0], 0);
-    world.start_in_parallel("par:a".into(), 10);
-    world.start_in_parallel("par:b".into(), 11);
+    world.start_in_parallel(Lane::new("par:a"), 10);
+    world.start_in_parallel(Lane::new("par:b"), 11);
     world.queue_global_task(TaskSource::WebMcp, docs[0], 0);
     let labels: Vec<String> = world.runnable_lanes().iter().map(|(l, _)| l.to_string()).collect();
     assert_eq!(labels, ["el0.timer", "el0.webmcp", "par:a", "par:b"]);

@@ -215,6 +215,54 @@ fn bfcache_steps_belong_to_the_user_list() {
 }
 
 #[test]
+fn script_statements_do_not_belong_to_the_user_list() {
+    let text = scenario(
+        "",
+        r#"{"navigate": {"navigable": "child", "url": "https://a.example/", "script": [{"getTools": {"as": "p"}}]}}, {"removeIframe": "child"},
+{"registerTool": {"tool": {"name": "t", "description": "d", "execute": {}}}},
+{"then": {"promise": "q", "onFulfilled": [{"log": "ok"}]}}"#,
+        "",
+    );
+    let hint = "hint: the `user` list holds the user's steps: `navigate`, `removeIframe`, `enterBfcache` and `restoreFromBfcache`";
+    assert_eq!(
+        problems(&text),
+        [
+            format!("6:2: user[2].registerTool: `registerTool` is a script statement, but this is the top-level `user` list\n  {hint}; put `registerTool` in a document's `script`"),
+            format!("7:2: user[3].then: `then` is a script statement, but this is the top-level `user` list\n  {hint}; put `then` in a document's `script`"),
+            // The statements nested in a misplaced one are still checked.
+            "7:22: user[3].then.promise: unknown promise \"q\" (declared: p)\n  hint: did you mean \"p\"?".to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn every_script_statement_is_rejected_in_the_user_list() {
+    let statements = [
+        r#"{"log": "x"}"#,
+        r#"{"registerTool": {"tool": {"name": "t", "description": "d", "execute": {}}, "as": "p"}}"#,
+        r#"{"getTools": {}}"#,
+        r#"{"executeTool": {"tool": {"dictionary": {"name": "t", "origin": "o", "window": "tab"}}}}"#,
+        r#"{"newAbortController": "ctl"}"#,
+        r#"{"abort": {"controller": "ctl"}}"#,
+        r#"{"setTimeout": {"do": []}}"#,
+        r#"{"then": {"promise": "p"}}"#,
+        r#"{"on": {"event": "toolchange", "do": []}}"#,
+        r#"{"throw": {"name": "TypeError"}}"#,
+    ];
+    let found = problems(&scenario("", &statements.join(", "), ""));
+    let keys: Vec<&str> = statements.iter().map(|s| s.split('"').nth(1).unwrap_or_default()).collect();
+    assert_eq!(found.len(), keys.len(), "{found:#?}");
+    for (problem, key) in found.iter().zip(keys) {
+        assert!(
+            problem.contains(&format!("`{key}` is a script statement, but this is the top-level `user` list")),
+            "{problem}"
+        );
+    }
+    // The same statements are fine in a script.
+    assert_eq!(problems(&script(&statements.join(", "))), Vec::<String>::new());
+}
+
+#[test]
 fn every_nested_action_list_is_walked() {
     let bad = r#"{"removeIframe": "nope"}"#;
     let text = script(&format!(
