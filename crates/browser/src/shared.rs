@@ -3,35 +3,36 @@
 //! The explorer copies the whole simulator state at every choice point and fingerprints the
 //! state at every one it reaches. Most of the state does not change from one unit to the next
 //! (one unit touches one event loop, a promise or two), so the parts live behind `Shared`:
-//! copying is a reference-count increment, writing (through `DerefMut`) copies the part only when
-//! another state still shares it, and hashing feeds the part's cached 128-bit XXH3 digest instead
-//! of the part itself. The digest depends only on the value (never on an address), so the
+//! copying is a non-atomic reference-count increment (a state never crosses threads), writing
+//! (through `DerefMut`) copies the part only when another state still shares it, and hashing
+//! feeds the part's cached 128-bit XXH3 digest instead of the part itself. The digest depends only on the value (never on an address), so the
 //! fingerprint of a state is the same on every machine and in every run.
 
+use std::cell::OnceCell;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::{Deref, DerefMut};
-use std::sync::{Arc, OnceLock};
+use std::rc::Rc;
 
 #[derive(Clone)]
 struct Inner<T> {
     value: T,
-    digest: OnceLock<u128>,
+    digest: OnceCell<u128>,
 }
 
 /// A shared, copy-on-write `T` with a cached digest (see the module documentation).
-pub struct Shared<T>(Arc<Inner<T>>);
+pub struct Shared<T>(Rc<Inner<T>>);
 
 impl<T> Shared<T> {
     pub fn new(value: T) -> Shared<T> {
-        Shared(Arc::new(Inner { value, digest: OnceLock::new() }))
+        Shared(Rc::new(Inner { value, digest: OnceCell::new() }))
     }
 }
 
 impl<T: Clone> Shared<T> {
     /// The value, copied only if another state still shares it.
     pub fn into_inner(self) -> T {
-        match Arc::try_unwrap(self.0) {
+        match Rc::try_unwrap(self.0) {
             Ok(inner) => inner.value,
             Err(shared) => shared.value.clone(),
         }
@@ -47,9 +48,17 @@ impl<T: Hash> Shared<T> {
 
 /// The XXH3-128 digest of a value's `Hash` bytes.
 pub fn digest128<T: Hash + ?Sized>(value: &T) -> u128 {
-    let mut bytes = ByteHasher(Vec::with_capacity(256));
+    thread_local! {
+        /// Byte buffers to reuse (a digest may ask for another's: one buffer per nesting level).
+        static BUFFERS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let buffer = BUFFERS.with(|b| b.borrow_mut().pop()).unwrap_or_else(|| Vec::with_capacity(1024));
+    let mut bytes = ByteHasher(buffer);
     value.hash(&mut bytes);
-    xxhash_rust::xxh3::xxh3_128(&bytes.0)
+    let digest = xxhash_rust::xxh3::xxh3_128(&bytes.0);
+    bytes.0.clear();
+    BUFFERS.with(|b| b.borrow_mut().push(bytes.0));
+    digest
 }
 
 /// A `Hasher` that collects the bytes `Hash` writes, to digest them in one pass (XXH3's
@@ -57,9 +66,72 @@ pub fn digest128<T: Hash + ?Sized>(value: &T) -> u128 {
 /// hashing itself).
 struct ByteHasher(Vec<u8>);
 
+/// Integers are written little-endian and `usize`/`isize` as 64 bits, so a digest is the same on
+/// every platform (the `Hasher` defaults use native byte order and width).
 impl Hasher for ByteHasher {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
+    }
+
+    #[inline]
+    fn write_u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+
+    #[inline]
+    fn write_u16(&mut self, v: u16) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    #[inline]
+    fn write_u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    #[inline]
+    fn write_u128(&mut self, v: u128) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+
+    #[inline]
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+
+    #[inline]
+    fn write_i8(&mut self, v: i8) {
+        self.write_u8(v as u8);
+    }
+
+    #[inline]
+    fn write_i16(&mut self, v: i16) {
+        self.write_u16(v as u16);
+    }
+
+    #[inline]
+    fn write_i32(&mut self, v: i32) {
+        self.write_u32(v as u32);
+    }
+
+    #[inline]
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+
+    #[inline]
+    fn write_i128(&mut self, v: i128) {
+        self.write_u128(v as u128);
+    }
+
+    #[inline]
+    fn write_isize(&mut self, v: isize) {
+        self.write_u64(v as i64 as u64);
     }
 
     fn finish(&self) -> u64 {
@@ -69,7 +141,7 @@ impl Hasher for ByteHasher {
 
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Shared<T> {
-        Shared(Arc::clone(&self.0))
+        Shared(Rc::clone(&self.0))
     }
 }
 
@@ -83,8 +155,8 @@ impl<T> Deref for Shared<T> {
 impl<T: Clone> DerefMut for Shared<T> {
     /// Copies the value if another state shares it, and forgets the digest (it may change).
     fn deref_mut(&mut self) -> &mut T {
-        let inner = Arc::make_mut(&mut self.0);
-        inner.digest = OnceLock::new();
+        let inner = Rc::make_mut(&mut self.0);
+        inner.digest = OnceCell::new();
         &mut inner.value
     }
 }
@@ -97,7 +169,7 @@ impl<T: Hash> Hash for Shared<T> {
 
 impl<T: PartialEq> PartialEq for Shared<T> {
     fn eq(&self, other: &Shared<T>) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
+        Rc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
     }
 }
 
@@ -133,9 +205,9 @@ mod tests {
     fn a_copy_is_shared_until_written() {
         let a = Shared::new(vec![1, 2, 3]);
         let mut b = a.clone();
-        assert!(Arc::ptr_eq(&a.0, &b.0));
+        assert!(Rc::ptr_eq(&a.0, &b.0));
         b.push(4);
-        assert!(!Arc::ptr_eq(&a.0, &b.0));
+        assert!(!Rc::ptr_eq(&a.0, &b.0));
         assert_eq!(*a, vec![1, 2, 3]);
         assert_eq!(*b, vec![1, 2, 3, 4]);
     }

@@ -53,9 +53,30 @@ fn tool_name_is_invalid(name: &str) -> bool {
 
 /// URL-parse `origin` and take its origin, for registerTool 16.1 and getTools 7.1.
 fn parse_origin(sim: &mut Sim, text: &str) -> Option<Origin> {
-    let url = url::Url::parse(text).ok()?;
-    let mut next = 1_000_000 + sim.world.documents.len() as u32;
-    Some(Origin::of_url(&url, &mut next))
+    thread_local! {
+        /// Text → tuple origin (or no URL): a pure function of the text, so it is remembered
+        /// (exploration parses the same few strings millions of times). Opaque origins are not:
+        /// their ids depend on the state.
+        static TUPLE_ORIGINS: std::cell::RefCell<std::collections::HashMap<String, Option<Origin>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    if let Some(known) = TUPLE_ORIGINS.with(|m| m.borrow().get(text).cloned()) {
+        return known;
+    }
+    let origin = url::Url::parse(text).ok().map(|url| {
+        let mut next = 1_000_000 + sim.world.documents.len() as u32;
+        Origin::of_url(&url, &mut next)
+    });
+    if !origin.as_ref().is_some_and(Origin::is_opaque) {
+        TUPLE_ORIGINS.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= 4096 {
+                m.clear();
+            }
+            m.insert(text.to_string(), origin.clone());
+        });
+    }
+    origin
 }
 
 impl Sim<'_> {
@@ -68,7 +89,8 @@ impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool>
     pub fn model_context_register_tool(&mut self, this: DocId, args: RegisterToolArgs) -> PromiseId {
         let a = REGISTER_TOOL;
-        let dict = self.program.tool_dicts[args.tool.0 as usize].clone();
+        let program = self.program;
+        let dict = &program.tool_dicts[args.tool.0 as usize];
         // WebIDL: `inputSchema` is an `object`; converting a primitive throws a TypeError, which a
         // promise-returning operation turns into a rejected promise.
         if let Some(schema) = dict.input_schema.as_ref().filter(|s| !s.is_object()) {
@@ -814,7 +836,8 @@ impl Sim<'_> {
     /// WebIDL "invoke a callback function" for the tool's `execute`: runs the scenario's `do`
     /// statements, wires `onAbort`, and returns the callback's promise.
     fn invoke_execute_callback(&mut self, tool: ToolDictId, doc: DocId, controller: SignalId) -> PromiseId {
-        let dict = self.program.tool_dicts[tool.0 as usize].clone();
+        let program = self.program;
+        let dict = &program.tool_dicts[tool.0 as usize];
         let tool_promise = self.world.new_promise(doc, None);
         note!(self, (IMPERATIVE, "8"), "invoke execute of tool {:?}", dict.name);
         if !self.program.ops(dict.on_abort).is_empty() {

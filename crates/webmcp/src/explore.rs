@@ -89,10 +89,36 @@ impl ExploreOptions {
     }
 }
 
-/// A subtree to explore: a state and the choices that led to it.
-struct WorkItem<'p> {
-    sim: Sim<'p>,
+/// A subtree to explore, named by the choices that lead to it from the initial state. (A work
+/// item carries no state: the thread that explores it replays the choices, so the state, with its
+/// reference-counted parts, never crosses threads.)
+struct WorkItem {
     path: Vec<Lane>,
+}
+
+/// The state a work item starts from: the initial state, then forced steps and the item's choices
+/// in order, stopping right after the last choice.
+fn replay_prefix<'p>(program: &'p Program, path: &[Lane]) -> Result<Sim<'p>, RunError> {
+    let mut sim = Sim::new(program)?;
+    sim.record = false;
+    let mut picks = path.iter();
+    let Some(mut next) = picks.next() else { return Ok(sim) };
+    loop {
+        let lanes = sim.runnable();
+        if lanes.len() == 1 {
+            let (lane, lane_ref) = lanes.into_iter().next().expect("one lane");
+            sim.step(&lane, lane_ref, Vec::new())?;
+            continue;
+        }
+        let Some((lane, lane_ref)) = lanes.into_iter().find(|(lane, _)| lane == next) else {
+            return Err(RunError::NotModelled(format!("work item choice {next} is not runnable on replay")));
+        };
+        sim.step(&lane, lane_ref, Vec::new())?;
+        match picks.next() {
+            Some(lane) => next = lane,
+            None => return Ok(sim),
+        }
+    }
 }
 
 /// Explores every schedule of `program` within the bounds of `options`.
@@ -108,9 +134,9 @@ pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploratio
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
     let run_item = |(_, item): (usize, WorkItem)| -> Result<Exploration, RunError> {
         let mut ex = Explorer::new(options, start);
-        let sleep = Vec::new();
+        let sim = replay_prefix(program, &item.path)?;
         let mut path = item.path;
-        ex.dfs(item.sim, &mut path, sleep)?;
+        ex.dfs(sim, &mut path, Vec::new())?;
         Ok(ex.finish(program, options))
     };
     let parts: Vec<Exploration> = if options.jobs > 1 {
@@ -142,14 +168,14 @@ fn split<'p>(
     mut sim: Sim<'p>,
     path: Vec<Lane>,
     options: &ExploreOptions,
-    out: &mut Vec<WorkItem<'p>>,
+    out: &mut Vec<WorkItem>,
     counts: &mut (u64, u64),
 ) -> Result<(), RunError> {
     loop {
         let lanes = sim.runnable();
         if path.len() >= options.split_depth || lanes.len() != 1 {
             if path.len() >= options.split_depth || lanes.is_empty() || sim.units_run >= options.max_units {
-                out.push(WorkItem { sim, path });
+                out.push(WorkItem { path });
                 return Ok(());
             }
             counts.0 += 1;
@@ -164,13 +190,39 @@ fn split<'p>(
             return Ok(());
         }
         if sim.units_run >= options.max_units {
-            out.push(WorkItem { sim, path });
+            out.push(WorkItem { path });
             return Ok(());
         }
         let (lane, lane_ref) = lanes.into_iter().next().expect("one lane");
         sim.step(&lane, lane_ref, Vec::new())?;
     }
 }
+
+/// The visited table's keys are XXH3-128 digests, already uniformly distributed: the table hashes
+/// a key by taking its low 64 bits instead of running SipHash over it.
+#[derive(Default)]
+struct DigestKeyHasher(u64);
+
+impl std::hash::Hasher for DigestKeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u128` keys are hashed here; this is the fallback for any other key.
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0 ^ u64::from_le_bytes(word)).rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type DigestMap<V> = HashMap<u128, V, std::hash::BuildHasherDefault<DigestKeyHasher>>;
 
 struct Visit {
     depth: u32,
@@ -184,10 +236,10 @@ pub const VISITED_BYTES_PER_STATE: f64 = (16 + std::mem::size_of::<Visit>() + 1)
 struct Explorer<'o> {
     options: &'o ExploreOptions,
     start: Instant,
-    visited: HashMap<u128, Visit>,
+    visited: DigestMap<Visit>,
     outcomes: BTreeMap<String, OutcomeClass>,
     /// End-state fingerprint → outcome key.
-    end_states: HashMap<u128, String>,
+    end_states: DigestMap<String>,
     states: u64,
     transitions: u64,
     bounds_hit: Vec<String>,
@@ -198,9 +250,9 @@ impl<'o> Explorer<'o> {
         Explorer {
             options,
             start,
-            visited: HashMap::new(),
+            visited: DigestMap::default(),
             outcomes: BTreeMap::new(),
-            end_states: HashMap::new(),
+            end_states: DigestMap::default(),
             states: 0,
             transitions: 0,
             bounds_hit: Vec::new(),

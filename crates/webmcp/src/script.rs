@@ -100,8 +100,8 @@ impl Sim<'_> {
                 });
             }
             Op::Navigate(id) => {
-                let spec = self.program.navigations[id.0 as usize].clone();
-                self.navigate(&spec).map_err(|e| JsValue::type_error(e.to_string()))?;
+                let program = self.program;
+                self.navigate(&program.navigations[id.0 as usize]).map_err(|e| JsValue::type_error(e.to_string()))?;
             }
             Op::RemoveIframe(name) => {
                 let nav = self.nav_by_name[name];
@@ -225,11 +225,11 @@ impl Sim<'_> {
 
     /// Runs the `index`-th user step.
     pub fn run_user_step(&mut self, script: ScriptId, index: u32) -> Result<(), RunError> {
-        let op = self.program.ops(script)[index as usize].clone();
-        match &op {
+        let program = self.program;
+        let op = &program.ops(script)[index as usize];
+        match op {
             Op::Navigate(id) => {
-                let spec = self.program.navigations[id.0 as usize].clone();
-                self.navigate(&spec)
+                self.navigate(&program.navigations[id.0 as usize])
             }
             Op::RemoveIframe(name) => {
                 let nav = self.nav_by_name[name];
