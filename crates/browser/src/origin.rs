@@ -16,10 +16,10 @@ pub enum Origin {
     /// A tuple origin.
     /// `host` is the serialized host (domains lowercased and punycoded, IPv6 addresses in brackets, as the `url` crate serializes them); `port` is `None` for the scheme's default port.
     Tuple {
-        /// The scheme, such as `"https"`.
-        scheme: String,
+        /// The scheme, such as `"https"` (shared: origins are copied often while exploring).
+        scheme: std::sync::Arc<str>,
         /// The serialized host, such as `"example.com"` or `"[::1]"`.
-        host: String,
+        host: std::sync::Arc<str>,
         /// The port, or `None` when it is the scheme's default.
         port: Option<u16>,
     },
@@ -51,13 +51,13 @@ impl Origin {
             }
             // "ftp", "http", "https", "ws", "wss": Return the tuple origin (url's scheme, url's host, url's port, null).
             "ftp" | "http" | "https" | "ws" | "wss" => Origin::Tuple {
-                scheme: url.scheme().to_owned(),
-                host: url.host_str().unwrap_or_default().to_owned(),
+                scheme: url.scheme().into(),
+                host: url.host_str().unwrap_or_default().into(),
                 port: url.port(),
             },
             // "file": Unfortunate as it is, this is left as an exercise to the reader. When in doubt, return a new opaque origin.
             // Deviation: every file: URL gets the tuple origin ("file", "", null) rather than an opaque one, because WebMCP's registerTool() and getTools() step 4 and executeTool() step 3 test the relevant settings object's origin's scheme for "file", and only a tuple origin has a scheme.
-            "file" => Origin::Tuple { scheme: "file".to_owned(), host: String::new(), port: None },
+            "file" => Origin::Tuple { scheme: "file".into(), host: "".into(), port: None },
             // Otherwise: Return a new opaque origin.
             _ => Origin::new_opaque(next_opaque),
         }
@@ -96,7 +96,7 @@ impl Origin {
             Origin::Opaque(_) => "null".to_owned(),
             Origin::Tuple { scheme, host, port } => {
                 // Step 2. Otherwise, let result be origin's scheme.
-                let mut result = scheme.clone();
+                let mut result = scheme.to_string();
                 // Step 3. Append "://" to result.
                 result.push_str("://");
                 // Step 4. Append origin's host, serialized, to result.
@@ -133,7 +133,7 @@ impl Origin {
                 // Step 2. If origin's host's registrable domain is null, then return (origin's scheme, origin's host).
                 // Step 3. Return (origin's scheme, origin's host's registrable domain).
                 let host = registrable_domain(host).unwrap_or(host).to_owned();
-                Site::SchemeAndHost { scheme: scheme.clone(), host }
+                Site::SchemeAndHost { scheme: scheme.to_string(), host }
             }
         }
     }
@@ -147,6 +147,7 @@ impl Origin {
         let Origin::Tuple { scheme, host, .. } = self else {
             return false;
         };
+        let (scheme, host) = (&**scheme, &**host);
         // Step 3. If origin's scheme is either "https" or "wss", return "Potentially Trustworthy".
         if scheme == "https" || scheme == "wss" {
             return true;

@@ -195,11 +195,11 @@ pub struct Task<S> {
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct EventLoop<S> {
-    pub label: std::sync::Arc<str>,
+    pub label: std::rc::Rc<str>,
     /// The agent cluster key, for the trace legend.
-    pub cluster: std::sync::Arc<str>,
+    pub cluster: std::rc::Rc<str>,
     /// The lane label of each task source's queue, in `TaskSource::ALL` order.
-    pub lanes: std::sync::Arc<[Lane]>,
+    pub lanes: std::rc::Rc<[Lane]>,
     pub tab: NavId,
     /// Each queued task is shared with its cached digest: a loop that gains or loses one task
     /// rehashes 16 bytes per other task, not the tasks.
@@ -693,7 +693,7 @@ impl<S: Clone> World<S> {
 
     /// Every lane with a runnable unit, sorted by label.
     pub fn runnable_lanes(&self) -> Vec<(Lane, LaneRef)> {
-        let mut lanes = Vec::new();
+        let mut lanes = Vec::with_capacity(8);
         for (i, el) in self.event_loops.iter().enumerate() {
             for source in TaskSource::ALL {
                 if el.queues[source_index(source)].iter().any(|t| self.task_runnable(t)) {

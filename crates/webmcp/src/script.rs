@@ -192,30 +192,30 @@ impl Sim<'_> {
             }
             ToolRef::FromGetTools { promise, name } => {
                 let p = self.promise_or_throw(doc, *promise)?;
-                let label = self.program.promise_names[promise.0 as usize].clone();
-                let tools = match &self.world.promises[p.index()].state {
-                    PromiseState::Fulfilled(JsValue::Array(items)) => items.clone(),
-                    _ => {
-                        return Err(JsValue::type_error(format!(
-                            "{label} is not a fulfilled getTools() result (use executeTool inside `then` of {label})"
-                        )))
+                let program = self.program;
+                let label = &program.promise_names[promise.0 as usize];
+                let PromiseState::Fulfilled(JsValue::Array(tools)) = &self.world.promises[p.index()].state else {
+                    return Err(JsValue::type_error(format!(
+                        "{label} is not a fulfilled getTools() result (use executeTool inside `then` of {label})"
+                    )));
+                };
+                fn member<'v>(v: &'v JsValue, key: &str) -> Option<&'v JsValue> {
+                    match v {
+                        JsValue::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+                        _ => None,
                     }
-                };
-                let member = |v: &JsValue, key: &str| match v {
-                    JsValue::Object(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone()),
-                    _ => None,
-                };
-                let found = tools.iter().find(|t| member(t, "name") == Some(JsValue::string(name)));
+                }
+                let found = tools.iter().find(|t| matches!(member(t, "name"), Some(JsValue::String(n)) if n == name));
                 let Some(found) = found else {
                     note!(self, (EXECUTE_TOOL, "argument"), "{label} has no tool named {name:?}");
                     return Err(JsValue::type_error("Cannot read properties of undefined (reading 'name')"));
                 };
                 let origin = match member(found, "origin") {
-                    Some(JsValue::String(s)) => s,
+                    Some(JsValue::String(s)) => s.clone(),
                     _ => String::new(),
                 };
                 let window = match member(found, "window") {
-                    Some(JsValue::Window(d)) => DocId(d),
+                    Some(JsValue::Window(d)) => DocId(*d),
                     _ => return Err(JsValue::type_error("RegisteredTool has no window")),
                 };
                 Ok(RegisteredToolArg { name: name.clone(), origin, window })

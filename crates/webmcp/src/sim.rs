@@ -218,8 +218,9 @@ pub enum Resource {
 /// What a unit read and wrote. Two units commute when neither writes what the other touches.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Footprint {
-    pub reads: Vec<Resource>,
-    pub writes: Vec<Resource>,
+    /// Inline up to 4 (a unit touches one or two loops, a map, the console): no allocation.
+    pub reads: smallvec::SmallVec<[Resource; 4]>,
+    pub writes: smallvec::SmallVec<[Resource; 4]>,
 }
 
 impl Footprint {

@@ -78,7 +78,7 @@ fn tuple_fields() {
         Origin::Tuple { scheme: "https".into(), host: "example.com".into(), port: Some(8443) }
     );
     assert_eq!(origin("http://[::1]/"), Origin::Tuple { scheme: "http".into(), host: "[::1]".into(), port: None });
-    assert_eq!(origin("file:///tmp/a.html"), Origin::Tuple { scheme: "file".into(), host: String::new(), port: None });
+    assert_eq!(origin("file:///tmp/a.html"), Origin::Tuple { scheme: "file".into(), host: "".into(), port: None });
 }
 
 #[test]
