@@ -78,6 +78,16 @@ impl TaskSource {
         TaskSource::PostedMessage,
     ];
 
+    /// `ALL` in the order of their labels (lanes are listed sorted by label).
+    pub const BY_LABEL: [TaskSource; 6] = [
+        TaskSource::DomManipulation,
+        TaskSource::PostedMessage,
+        TaskSource::NavigationAndTraversal,
+        TaskSource::Networking,
+        TaskSource::Timer,
+        TaskSource::WebMcp,
+    ];
+
     /// Short label used in lane names.
     pub fn label(self) -> &'static str {
         match self {
@@ -693,9 +703,22 @@ impl<S: Clone> World<S> {
 
     /// Every lane with a runnable unit, sorted by label.
     pub fn runnable_lanes(&self) -> Vec<(Lane, LaneRef)> {
+        // Listed directly in label order (no sort): `agent` < `el…` < `par` < `par:…` < `user`;
+        // event loops in the order of their labels `el0`, `el1`, … as strings; task sources by label.
         let mut lanes = Vec::with_capacity(8);
-        for (i, el) in self.event_loops.iter().enumerate() {
-            for source in TaskSource::ALL {
+        if !self.agent_queue.is_empty() {
+            lanes.push((Lane::new("agent"), LaneRef::Agent));
+        }
+        let mut sorted: Vec<usize> = Vec::new();
+        if self.event_loops.len() > 10 {
+            // `el10` sorts before `el2`.
+            sorted.extend(0..self.event_loops.len());
+            sorted.sort_by(|a, b| self.event_loops[*a].label.cmp(&self.event_loops[*b].label));
+        }
+        let n = self.event_loops.len();
+        for i in (0..n).map(|k| if n > 10 { sorted[k] } else { k }) {
+            let el = &self.event_loops[i];
+            for source in TaskSource::BY_LABEL {
                 if el.queues[source_index(source)].iter().any(|t| self.task_runnable(t)) {
                     lanes.push((
                         el.lanes[source_index(source)].clone(),
@@ -704,19 +727,16 @@ impl<S: Clone> World<S> {
                 }
             }
         }
-        for label in self.parallel_blocks.keys() {
-            lanes.push((label.clone(), LaneRef::Parallel(label.clone())));
-        }
         if !self.parallel_queue.is_empty() {
             lanes.push((Lane::new("par"), LaneRef::ParallelQueue));
         }
-        if !self.agent_queue.is_empty() {
-            lanes.push((Lane::new("agent"), LaneRef::Agent));
+        for label in self.parallel_blocks.keys() {
+            lanes.push((label.clone(), LaneRef::Parallel(label.clone())));
         }
         if !self.user_queue.is_empty() {
             lanes.push((Lane::new("user"), LaneRef::User));
         }
-        lanes.sort_by(|a, b| a.0.cmp(&b.0));
+        debug_assert!(lanes.windows(2).all(|w| w[0].0 < w[1].0), "lanes out of label order: {lanes:?}");
         lanes
     }
 

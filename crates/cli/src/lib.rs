@@ -246,7 +246,8 @@ pub struct ExploreBench {
     /// The fastest of those runs.
     pub fastest: f64,
     pub repetitions: usize,
-    /// Bytes of the visited-state table per state (fingerprint + bookkeeping).
+    /// Bytes of the visited-state table per state, measured at the table's real capacity
+    /// (fingerprint, depth, sleep-set index, control byte; plus the non-empty sleep sets).
     pub bytes_per_state: f64,
     /// Transitions the naive search executes per transition of the reduced one (None when the
     /// naive search hit its bound: then the ratio is at least `naive_lower_bound`).
@@ -290,14 +291,14 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
     // slow run (page faults, a busy neighbour) does not decide the number.
     let mut times = Vec::new();
     let mut total = 0.0;
-    let ex = loop {
+    let (ex, memory) = loop {
         let start = std::time::Instant::now();
-        let ex = webmcp::explore(program, &options)?;
+        let measured = webmcp::explore::explore_measured(program, &options)?;
         let seconds = start.elapsed().as_secs_f64();
         times.push(seconds);
         total += seconds;
         if times.len() >= 5 && total >= 1.0 {
-            break ex;
+            break measured;
         }
     };
     times.sort_by(f64::total_cmp);
@@ -320,7 +321,7 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
         seconds,
         fastest,
         repetitions,
-        bytes_per_state: webmcp::explore::VISITED_BYTES_PER_STATE,
+        bytes_per_state: memory.bytes_per_state(),
         reduction,
         naive_transitions: naive.transitions,
         naive_complete: naive.complete,

@@ -123,6 +123,11 @@ fn replay_prefix<'p>(program: &'p Program, path: &[Lane]) -> Result<Sim<'p>, Run
 
 /// Explores every schedule of `program` within the bounds of `options`.
 pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploration, RunError> {
+    explore_measured(program, options).map(|(exploration, _)| exploration)
+}
+
+/// `explore`, also measuring the visited tables (summed over work items).
+pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(Exploration, VisitedMemory), RunError> {
     let start = Instant::now();
     let mut root = Sim::new(program)?;
     root.record = false;
@@ -132,14 +137,15 @@ pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploratio
     let (k, n) = options.shard;
     let mine: Vec<(usize, WorkItem)> =
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
-    let run_item = |(_, item): (usize, WorkItem)| -> Result<Exploration, RunError> {
+    let run_item = |(_, item): (usize, WorkItem)| -> Result<(Exploration, VisitedMemory), RunError> {
         let mut ex = Explorer::new(options, start);
         let sim = replay_prefix(program, &item.path)?;
         let mut path = item.path;
         ex.dfs(sim, &mut path, Vec::new())?;
-        Ok(ex.finish(program, options))
+        let memory = ex.memory();
+        Ok((ex.finish(program, options), memory))
     };
-    let parts: Vec<Exploration> = if options.jobs > 1 {
+    let parts: Vec<(Exploration, VisitedMemory)> = if options.jobs > 1 {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs)
             .stack_size(256 << 20)
@@ -149,6 +155,12 @@ pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploratio
     } else {
         mine.into_iter().map(run_item).collect::<Result<Vec<_>, _>>()?
     };
+    let mut memory = VisitedMemory::default();
+    for (_, m) in &parts {
+        memory.states += m.states;
+        memory.bytes += m.bytes;
+    }
+    let parts: Vec<Exploration> = parts.into_iter().map(|(e, _)| e).collect();
     let mut merged = if parts.is_empty() {
         Explorer::new(options, start).finish(program, options)
     } else {
@@ -160,7 +172,7 @@ pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploratio
         merged.states += split_counts.0;
         merged.transitions += split_counts.1;
     }
-    Ok(merged)
+    Ok((merged, memory))
 }
 
 /// Expands the first `split_depth` choice points naively, in lane order, collecting work items.
@@ -198,14 +210,34 @@ fn split<'p>(
     }
 }
 
-/// The visited table's keys are XXH3-128 digests, already uniformly distributed: the table hashes
-/// a key by taking its low 64 bits instead of running SipHash over it.
-#[derive(Default)]
-struct DigestKeyHasher(u64);
+/// A state's 128-bit fingerprint as a visited-table key: two `u64`s (8-byte aligned, so a table
+/// entry is 24 bytes, not the 32 a `u128` key's alignment would make it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    lo: u64,
+    hi: u64,
+}
 
-impl std::hash::Hasher for DigestKeyHasher {
+impl Key {
+    fn new(fingerprint: u128) -> Key {
+        Key { lo: fingerprint as u64, hi: (fingerprint >> 64) as u64 }
+    }
+}
+
+impl std::hash::Hash for Key {
+    /// The low half of an XXH3 digest is already uniformly distributed.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.lo);
+    }
+}
+
+/// Passes a `Key`'s low half through as the table's hash (instead of running SipHash over it).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
     fn write(&mut self, bytes: &[u8]) {
-        // Only `u128` keys are hashed here; this is the fallback for any other key.
+        // Only `Key`s are hashed here (through `write_u64`); this is the fallback for any other.
         for chunk in bytes.chunks(8) {
             let mut word = [0u8; 8];
             word[..chunk.len()].copy_from_slice(chunk);
@@ -213,8 +245,8 @@ impl std::hash::Hasher for DigestKeyHasher {
         }
     }
 
-    fn write_u128(&mut self, key: u128) {
-        self.0 = key as u64;
+    fn write_u64(&mut self, word: u64) {
+        self.0 = word;
     }
 
     fn finish(&self) -> u64 {
@@ -222,24 +254,41 @@ impl std::hash::Hasher for DigestKeyHasher {
     }
 }
 
-type DigestMap<V> = HashMap<u128, V, std::hash::BuildHasherDefault<DigestKeyHasher>>;
+type KeyMap<V> = HashMap<Key, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// A visited choice point: the smallest depth it was explored at, and its sleep set (0: empty,
+/// otherwise 1 + an index into `Explorer::sleep_sets`; most sleep sets are empty).
+#[derive(Clone, Copy)]
 struct Visit {
     depth: u32,
-    sleep: Box<[Lane]>,
+    sleep: u32,
 }
 
-/// Bytes the visited-state table spends per state: the 16-byte fingerprint key, the `Visit`
-/// (depth and an empty sleep-set vector), and hashbrown's control byte, at its 7/8 load factor.
-pub const VISITED_BYTES_PER_STATE: f64 = (16 + std::mem::size_of::<Visit>() + 1) as f64 * 8.0 / 7.0;
+/// What the visited table costs, measured: the hash table's buckets (key, `Visit`, control
+/// byte) at its real capacity, plus the stored non-empty sleep sets.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VisitedMemory {
+    pub states: u64,
+    pub bytes: u64,
+}
+
+impl VisitedMemory {
+    pub fn bytes_per_state(&self) -> f64 {
+        self.bytes as f64 / self.states.max(1) as f64
+    }
+}
 
 struct Explorer<'o> {
     options: &'o ExploreOptions,
     start: Instant,
-    visited: DigestMap<Visit>,
+    visited: KeyMap<Visit>,
+    /// The distinct non-empty sleep sets of visited choice points (see `Visit`), and their
+    /// indices (few distinct sets recur across many states).
+    sleep_sets: Vec<Box<[Lane]>>,
+    sleep_set_index: HashMap<Box<[Lane]>, u32>,
     outcomes: BTreeMap<String, OutcomeClass>,
     /// End-state fingerprint → outcome key.
-    end_states: DigestMap<String>,
+    end_states: KeyMap<String>,
     states: u64,
     transitions: u64,
     bounds_hit: Vec<String>,
@@ -250,9 +299,11 @@ impl<'o> Explorer<'o> {
         Explorer {
             options,
             start,
-            visited: DigestMap::default(),
+            visited: KeyMap::default(),
+            sleep_sets: Vec::new(),
+            sleep_set_index: HashMap::new(),
             outcomes: BTreeMap::new(),
-            end_states: DigestMap::default(),
+            end_states: KeyMap::default(),
             states: 0,
             transitions: 0,
             bounds_hit: Vec::new(),
@@ -314,17 +365,32 @@ impl<'o> Explorer<'o> {
             return Ok(());
         }
         if reduce {
-            let key = sim.fingerprint();
-            let sleeping: Vec<Lane> = sleep.iter().map(|(l, _)| l.clone()).collect();
+            let key = Key::new(sim.fingerprint());
             let depth = path.len() as u32;
-            match self.visited.get_mut(&key) {
-                Some(v) if v.depth <= depth && v.sleep.iter().all(|l| sleeping.contains(l)) => return Ok(()),
+            let asleep = |lane: &Lane| sleep.iter().any(|(l, _)| l == lane);
+            let narrowed = match self.visited.get_mut(&key) {
                 Some(v) => {
+                    let stored: &[Lane] = match v.sleep {
+                        0 => &[],
+                        i => &self.sleep_sets[i as usize - 1],
+                    };
+                    if v.depth <= depth && stored.iter().all(asleep) {
+                        return Ok(());
+                    }
+                    // Explore again, and remember the smaller depth and the common sleep set.
                     v.depth = v.depth.min(depth);
-                    v.sleep = v.sleep.iter().filter(|l| sleeping.contains(l)).cloned().collect();
+                    (v.sleep != 0).then(|| stored.iter().filter(|l| asleep(l)).cloned().collect::<Vec<Lane>>())
                 }
                 None => {
-                    self.visited.insert(key, Visit { depth, sleep: sleeping.into_boxed_slice() });
+                    let index = self.intern_sleep_set(sleep.iter().map(|(l, _)| l.clone()).collect());
+                    self.visited.insert(key, Visit { depth, sleep: index });
+                    None
+                }
+            };
+            if let Some(common) = narrowed {
+                let index = self.intern_sleep_set(common);
+                if let Some(v) = self.visited.get_mut(&key) {
+                    v.sleep = index;
                 }
             }
         }
@@ -366,7 +432,7 @@ impl<'o> Explorer<'o> {
     fn record_outcome(&mut self, sim: &Sim, path: &[Lane]) {
         // The outcome is a function of the fingerprinted state: an end state seen before has the
         // outcome computed then.
-        let end = sim.fingerprint();
+        let end = Key::new(sim.fingerprint());
         let (outcome, key) = match self.end_states.get(&end) {
             Some(key) => (None, key.clone()),
             None => {
@@ -401,6 +467,42 @@ impl<'o> Explorer<'o> {
                 );
             }
         }
+    }
+
+    /// A sleep set's `Visit::sleep` value: 0 for the empty set, else 1 + its index.
+    fn intern_sleep_set(&mut self, lanes: Vec<Lane>) -> u32 {
+        if lanes.is_empty() {
+            return 0;
+        }
+        let lanes = lanes.into_boxed_slice();
+        if let Some(&index) = self.sleep_set_index.get(&lanes) {
+            return index;
+        }
+        self.sleep_sets.push(lanes.clone());
+        let index = self.sleep_sets.len() as u32;
+        self.sleep_set_index.insert(lanes, index);
+        index
+    }
+
+    /// The visited table's memory: buckets at the table's real capacity, plus sleep sets.
+    fn memory(&self) -> VisitedMemory {
+        let capacity = self.visited.capacity();
+        // hashbrown keeps at most 7/8 of a power-of-two number of buckets full (all but one
+        // below 8 buckets), with one control byte per bucket plus one group of 16.
+        let buckets = if capacity == 0 {
+            0
+        } else if capacity < 8 {
+            (capacity + 1).next_power_of_two()
+        } else {
+            (capacity * 8 / 7).next_power_of_two()
+        };
+        let table = buckets * (std::mem::size_of::<(Key, Visit)>() + 1) + if buckets > 0 { 16 } else { 0 };
+        let lane = std::mem::size_of::<Lane>();
+        // Each distinct set is stored twice (the list and the index's key), its index once.
+        let sleep_sets = self.sleep_sets.capacity() * std::mem::size_of::<Box<[Lane]>>()
+            + self.sleep_set_index.capacity() * (std::mem::size_of::<(Box<[Lane]>, u32)>() + 1) * 8 / 7
+            + self.sleep_sets.iter().map(|s| 2 * s.len() * lane).sum::<usize>();
+        VisitedMemory { states: self.visited.len() as u64, bytes: (table + sleep_sets) as u64 }
     }
 
     fn finish(self, program: &Program, options: &ExploreOptions) -> Exploration {

@@ -242,6 +242,9 @@ impl Footprint {
     }
 }
 
+/// The browser agent's latest observation of a tab: each document and the tool names it exposed.
+pub type Observation = Vec<(DocId, Vec<String>)>;
+
 /// An API promise's label and its place in the outcome (document, then creation order there).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PromiseLabel {
@@ -288,7 +291,7 @@ pub struct Sim<'p> {
     pub agent_results: Shared<Vec<String>>,
     /// The label of each agent call (its `as` name, or `call #N`).
     pub agent_call_labels: Shared<Vec<String>>,
-    pub latest_observation: Shared<BTreeMap<NavId, Vec<(DocId, Vec<String>)>>>,
+    pub latest_observation: Shared<BTreeMap<NavId, Observation>>,
 }
 
 impl<'p> Sim<'p> {

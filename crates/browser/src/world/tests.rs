@@ -129,3 +129,32 @@ fn timers_fire_in_deadline_order_as_time_advances() {
     assert_eq!(take_all(&mut world), [1]);
     assert_eq!(world.advance_time(), None);
 }
+
+#[test]
+fn task_sources_by_label_are_all_of_them_in_label_order() {
+    let labels: Vec<&str> = TaskSource::BY_LABEL.iter().map(|s| s.label()).collect();
+    let mut sorted = labels.clone();
+    sorted.sort();
+    assert_eq!(labels, sorted);
+    let mut all = TaskSource::ALL.to_vec();
+    all.sort();
+    let mut by_label = TaskSource::BY_LABEL.to_vec();
+    by_label.sort();
+    assert_eq!(all, by_label);
+}
+
+#[test]
+fn lanes_of_more_than_ten_event_loops_sort_as_strings() {
+    let docs: Vec<serde_json::Value> =
+        (0..12).map(|i| serde_json::json!({"url": format!("https://s{i}.example/")})).collect();
+    let (mut world, docs) = chain(&docs);
+    assert_eq!(world.event_loops.len(), 12);
+    for doc in &docs {
+        world.queue_global_task(TaskSource::Timer, *doc, 0);
+    }
+    let labels: Vec<String> = world.runnable_lanes().iter().map(|(l, _)| l.to_string()).collect();
+    let mut sorted = labels.clone();
+    sorted.sort();
+    assert_eq!(labels, sorted);
+    assert_eq!(&labels[..4], ["el0.timer", "el1.timer", "el10.timer", "el11.timer"]);
+}
