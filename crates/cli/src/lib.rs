@@ -238,6 +238,10 @@ pub fn merge_files(paths: &[PathBuf]) -> Result<trace::Exploration, String> {
 /// What `bench-explore` measured for one scenario.
 pub struct ExploreBench {
     pub name: String,
+    /// Distinct states (fingerprints in the visited table).
+    pub unique_states: u64,
+    /// Choice points expanded (a state is expanded again when reached with a sleep set that
+    /// is not a superset of its earlier one, or at a smaller depth after a depth cut).
     pub states: u64,
     pub transitions: u64,
     pub outcomes: usize,
@@ -267,16 +271,17 @@ impl fmt::Display for ExploreBench {
         };
         write!(
             f,
-            "{}: {} unique states, {} transitions, {} outcomes in {:.4} s (median of {} runs): {:.0} states/s, {:.0} transitions/s (fastest run: {:.0} states/s), {:.0} bytes/state; reduction vs naive {} ({} naive transitions)",
+            "{}: {} unique states ({} expansions), {} transitions, {} outcomes in {:.4} s (median of {} runs): {:.0} unique states/s, {:.0} transitions/s (fastest run: {:.0} unique states/s), {:.0} bytes/state; reduction vs naive {} ({} naive transitions)",
             self.name,
+            self.unique_states,
             self.states,
             self.transitions,
             self.outcomes,
             self.seconds,
             self.repetitions,
-            self.states as f64 / self.seconds,
+            self.unique_states as f64 / self.seconds,
             self.transitions as f64 / self.seconds,
-            self.states as f64 / self.fastest,
+            self.unique_states as f64 / self.fastest,
             self.bytes_per_state,
             ratio,
             self.naive_transitions
@@ -315,6 +320,7 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
     let reduction = naive.complete.then(|| naive.transitions as f64 / ex.transitions.max(1) as f64);
     Ok(ExploreBench {
         name: ex.scenario.clone(),
+        unique_states: memory.states,
         states: ex.states,
         transitions: ex.transitions,
         outcomes: ex.outcomes.len(),

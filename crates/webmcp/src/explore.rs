@@ -292,6 +292,8 @@ struct Explorer<'o> {
     states: u64,
     transitions: u64,
     bounds_hit: Vec<String>,
+    /// The depth bound has cut a branch in this work item.
+    depth_cut: bool,
 }
 
 impl<'o> Explorer<'o> {
@@ -307,6 +309,7 @@ impl<'o> Explorer<'o> {
             states: 0,
             transitions: 0,
             bounds_hit: Vec::new(),
+            depth_cut: false,
         }
     }
 
@@ -357,6 +360,7 @@ impl<'o> Explorer<'o> {
             return Ok(());
         }
         if path.len() >= self.options.max_depth {
+            self.depth_cut = true;
             self.hit(&format!("max-depth ({})", self.options.max_depth));
             return Ok(());
         }
@@ -374,7 +378,10 @@ impl<'o> Explorer<'o> {
                         0 => &[],
                         i => &self.sleep_sets[i as usize - 1],
                     };
-                    if v.depth <= depth && stored.iter().all(asleep) {
+                    // A visit at a greater depth covered everything below this state unless the
+                    // depth bound cut some branch somewhere (then it may have cut one below here).
+                    let depth_covered = v.depth <= depth || !self.depth_cut;
+                    if depth_covered && stored.iter().all(asleep) {
                         return Ok(());
                     }
                     // Explore again, and remember the smaller depth and the common sleep set.

@@ -58,6 +58,31 @@ fn threads_and_shards_give_the_same_result() {
 }
 
 #[test]
+fn work_items_replayed_from_their_choices_find_the_same_outcomes() {
+    // Work items carry only their choice paths; each is replayed from the initial state.
+    let program = load_program(&workspace_root().join("fixtures/bench/three-executions.jsonc")).unwrap();
+    let whole = explore(&program, &ExploreOptions { split_depth: 0, ..Default::default() }).unwrap();
+    assert_eq!(whole.work_items, 1);
+    for split_depth in [1, 2, 4] {
+        let split = explore(&program, &ExploreOptions { split_depth, ..Default::default() }).unwrap();
+        assert!(split.complete);
+        assert!(split.work_items > 1, "split depth {split_depth} made one work item");
+        assert_eq!(summaries(&split), summaries(&whole), "split depth {split_depth} changed the outcome set");
+    }
+}
+
+#[test]
+fn the_larger_benchmark_stops_at_its_bound_and_says_so() {
+    let program = load_program(&workspace_root().join("fixtures/bench/four-executions.jsonc")).unwrap();
+    let options = ExploreOptions { max_states: 2_000, split_depth: 0, ..Default::default() };
+    let (ex, memory) = webmcp::explore::explore_measured(&program, &options).unwrap();
+    assert!(!ex.complete);
+    assert_eq!(ex.bounds_hit, ["max-states (2000)"]);
+    assert!(memory.states > 1_000 && memory.states <= 2_001, "{} distinct states for 2,001 expansions", memory.states);
+    assert!(memory.bytes_per_state() > 24.0, "a table entry alone is 24 bytes");
+}
+
+#[test]
 fn a_bound_makes_the_result_incomplete() {
     let program = load_program(&workspace_root().join("fixtures/bench/three-executions.jsonc")).unwrap();
     let ex = explore(&program, &ExploreOptions { max_states: 10, split_depth: 0, ..Default::default() }).unwrap();
