@@ -300,11 +300,13 @@ impl Sim<'_> {
     /// The task queued by notify documents of a tool change step 3.3.
     pub fn fire_toolchange(&mut self, doc: DocId) {
         let handler = self.model_contexts[doc.index()].ontoolchange;
-        let target = format!("{}.modelContext", self.label(doc));
-        self.event(
-            (NOTIFY, "3.3"),
-            EventKind::Fired { event: "toolchange".into(), target, handled: handler.is_some() },
-        );
+        if self.record {
+            let target = format!("{}.modelContext", self.label(doc));
+            self.event(
+                (NOTIFY, "3.3"),
+                EventKind::Fired { event: "toolchange".into(), target, handled: handler.is_some() },
+            );
+        }
         if let Some((script_doc, script)) = handler {
             self.run_script(script_doc, script);
         }
@@ -698,11 +700,10 @@ impl Sim<'_> {
         success: bool,
         step: (&'static str, &'static str),
     ) {
-        let outcome = match (&result, success) {
-            (Some(r), true) => format!("run completionSteps given {r:?} and true"),
-            _ => "run completionSteps given null and false".to_string(),
-        };
-        self.note(step, outcome);
+        match (&result, success) {
+            (Some(r), true) => note!(self, step, "run completionSteps given {r:?} and true"),
+            _ => self.note(step, "run completionSteps given null and false"),
+        }
         if self.context != Context::InParallel && self.program.has_variant("completion-steps-in-parallel") {
             self.note(step, "variant completion-steps-in-parallel: completionSteps run in a new in-parallel block");
             self.in_parallel(Work::CompletionInParallel { completion, result, success }, step);
