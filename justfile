@@ -25,3 +25,12 @@ replay name schedule:
 
 bench name runs="20000":
     cargo run --release -p cli -- bench scenarios/{{name}}.jsonc --runs {{runs}}
+
+# Exploration throughput, memory per state and reduction on the benchmark fixtures.
+bench-explore naive="2000000":
+    cargo run --release -p cli -- bench-explore --naive-max-states {{naive}} fixtures/bench/*.jsonc
+
+# Instructions one exploration executes (noise-free, for comparing builds; needs valgrind).
+bench-instructions fixture="three-executions":
+    cargo build --release -p cli
+    valgrind --tool=callgrind --callgrind-out-file=target/callgrind.out target/release/webmcp-sim explore --split-depth 0 fixtures/bench/{{fixture}}.jsonc > /dev/null
