@@ -262,8 +262,8 @@ pub struct Sim<'p> {
     pub model_contexts: Vec<Shared<ModelContext>>,
     /// Each traversable's pending tool executions map (by navigable index; empty for non-traversables).
     pub pending_tool_executions: Shared<BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>>,
-    pub promise_slots: Vec<Option<PromiseId>>,
-    pub controller_slots: Vec<Option<SignalId>>,
+    pub promise_slots: Shared<Vec<Option<PromiseId>>>,
+    pub controller_slots: Shared<Vec<Option<SignalId>>>,
     /// Labels of API promises, for the outcome.
     pub promise_labels: Shared<BTreeMap<PromiseId, PromiseLabel>>,
     next_uuid: u32,
@@ -306,8 +306,8 @@ impl<'p> Sim<'p> {
             world: World::new(mode),
             model_contexts: Vec::new(),
             pending_tool_executions: Default::default(),
-            promise_slots: vec![None; program.promise_names.len()],
-            controller_slots: vec![None; program.controller_names.len()],
+            promise_slots: Shared::new(vec![None; program.promise_names.len()]),
+            controller_slots: Shared::new(vec![None; program.controller_names.len()]),
             promise_labels: Default::default(),
             next_uuid: 0,
             nav_by_name: Default::default(),
