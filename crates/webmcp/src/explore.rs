@@ -3,8 +3,10 @@
 //! The search is a depth-first walk over choice points (states with two or more runnable
 //! lanes). Two reductions, both sound for the outcome set (a test compares them with the naive
 //! search on the corpus):
-//! - **State caching**: a choice point whose fingerprint was already explored (at the same or a
-//!   smaller depth, with a sleep set no larger) is not explored again.
+//! - **State caching**: a choice point whose fingerprint was already explored with a sleep set no
+//!   larger is not explored again; nor is one first explored at a greater depth, unless the
+//!   `max-depth` bound has cut a branch in this work item (then the earlier visit may not have
+//!   covered everything below it).
 //! - **Sleep sets** (Godefroid): after exploring lane `a` from a state, a sibling lane `b` whose
 //!   unit commutes with `a` carries `a` in its sleep set, so `b;a` is not explored again after
 //!   `a;b`. Two units commute when their footprints do not conflict: neither writes an event
@@ -13,7 +15,8 @@
 //!
 //! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items
 //! that are explored independently (each with its own cache), so the result does not depend on
-//! how many threads or shards run them.
+//! how many threads or shards run them. A work item is its choice path; the thread that explores
+//! it replays the path from the initial state (`replay_prefix`), so states never cross threads.
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
