@@ -243,13 +243,7 @@ pub fn run_checked(
             unflip(&mut sim, &flipped);
             break;
         }
-        let (index, choice_among) = if lanes.len() == 1 {
-            (0, Vec::new())
-        } else {
-            let labels: Vec<sched::Lane> = lanes.iter().map(|(l, _)| l.clone()).collect();
-            let i = recorder.choose(&labels).map_err(RunError::Choose)?;
-            (i, labels.iter().map(|l| l.to_string()).collect())
-        };
+        let (index, choice_among) = crate::sim::choose_lane(&lanes, &mut recorder)?;
         let (lane, lane_ref) = lanes[index].clone();
         if !matches!(lane_ref, LaneRef::Task { .. }) {
             unflip(&mut sim, &flipped);

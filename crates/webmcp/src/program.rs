@@ -115,8 +115,8 @@ pub enum Settle {
 #[derive(Clone, Debug)]
 pub struct DocSpec {
     pub url: String,
-    /// `url`, parsed once (on first use) for every document created from this spec.
-    pub parsed_url: std::sync::OnceLock<Result<url::Url, String>>,
+    /// `url`, parsed when the scenario is compiled (validation has checked that it parses).
+    pub parsed_url: url::Url,
     pub headers: BTreeMap<String, String>,
     pub sets_document_domain: bool,
     pub script: ScriptId,
@@ -246,7 +246,7 @@ impl Compiler {
             sandbox: f.sandbox.clone(),
             document: DocSpec {
                 url: f.url.clone(),
-                parsed_url: Default::default(),
+                parsed_url: document_url(&f.url)?,
                 headers: f.headers.clone(),
                 sets_document_domain: f.sets_document_domain,
                 script: self.script(&f.script)?,
@@ -348,7 +348,7 @@ impl Compiler {
             sc::Action::Navigate(n) => {
                 let document = DocSpec {
                     url: n.url.clone(),
-                    parsed_url: Default::default(),
+                    parsed_url: document_url(&n.url)?,
                     headers: n.headers.clone(),
                     sets_document_domain: false,
                     script: self.script(&n.script)?,
@@ -373,4 +373,9 @@ fn slot<T>(names: &mut Vec<String>, name: &str, make: fn(u32) -> T) -> T {
             make(names.len() as u32 - 1)
         }
     }
+}
+
+/// A document's URL, parsed once at compile time.
+fn document_url(text: &str) -> Result<url::Url, String> {
+    url::Url::parse(text).map_err(|e| format!("url {text:?}: {e}"))
 }

@@ -351,11 +351,7 @@ impl<'p> Sim<'p> {
 
     /// Creates the document described by `spec` in `nav`, then its iframes (without queuing scripts).
     pub fn create_document_tree(&mut self, nav: NavId, spec: &DocSpec) -> Result<DocId, RunError> {
-        let url = spec
-            .parsed_url
-            .get_or_init(|| url::Url::parse(&spec.url).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| RunError::Scenario(format!("url {:?}: {e}", spec.url)))?;
+        let url = &spec.parsed_url;
         let header = |name: &str| {
             spec.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string())
         };
@@ -561,13 +557,7 @@ impl<'p> Sim<'p> {
             if lanes.is_empty() {
                 return Ok(());
             }
-            let (index, choice_among) = if lanes.len() == 1 {
-                (0, Vec::new())
-            } else {
-                let labels: Vec<sched::Lane> = lanes.iter().map(|(l, _)| l.clone()).collect();
-                let i = chooser.choose(&labels).map_err(RunError::Choose)?;
-                (i, labels.iter().map(|l| l.to_string()).collect())
-            };
+            let (index, choice_among) = choose_lane(&lanes, chooser)?;
             let (lane, lane_ref) = lanes[index].clone();
             self.step(&lane, lane_ref, choice_among)?;
         }
@@ -742,6 +732,20 @@ impl<'p> Sim<'p> {
         let parts: Vec<String> = by_doc.into_iter().map(|(k, n)| format!("{n} task(s) of {k}")).collect();
         format!("quiescent; waiting forever: {}", parts.join(", "))
     }
+}
+
+/// Which of the runnable `lanes` goes next, and the labels chosen among (none when only one
+/// lane can run: that is not a choice).
+pub fn choose_lane(
+    lanes: &[(sched::Lane, LaneRef)],
+    chooser: &mut dyn Chooser,
+) -> Result<(usize, Vec<String>), RunError> {
+    if lanes.len() == 1 {
+        return Ok((0, Vec::new()));
+    }
+    let labels: Vec<sched::Lane> = lanes.iter().map(|(l, _)| l.clone()).collect();
+    let index = chooser.choose(&labels).map_err(RunError::Choose)?;
+    Ok((index, labels.iter().map(|l| l.to_string()).collect()))
 }
 
 impl Sim<'_> {
