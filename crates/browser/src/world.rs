@@ -211,9 +211,8 @@ pub struct EventLoop<S> {
     /// The lane label of each task source's queue, in `TaskSource::ALL` order.
     pub lanes: std::rc::Rc<[Lane]>,
     pub tab: NavId,
-    /// Each queued task is shared with its cached digest: a loop that gains or loses one task
-    /// rehashes 16 bytes per other task, not the tasks.
-    pub queues: [VecDeque<Shared<Task<S>>>; 6],
+    /// One FIFO task queue per task source.
+    pub queues: TaskQueues<S>,
     pub microtasks: VecDeque<S>,
 }
 
@@ -224,6 +223,63 @@ impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
         self.tab.hash(state);
         self.queues.hash(state);
         self.microtasks.hash(state);
+    }
+}
+
+/// An event loop's task queues, one FIFO queue per task source (HTML "task queues"), stored as
+/// one list ordered by task source (in `TaskSource::ALL` order), first-in first within a source.
+/// The order between sources is not kept: HTML leaves the choice of queue to the event loop, and
+/// the simulator schedules it. One list makes copying a loop one allocation instead of one per
+/// source. Each task is shared with its cached digest: a loop that gains or loses one task
+/// rehashes 16 bytes per other task, not the tasks.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct TaskQueues<S>(Vec<(TaskSource, Shared<Task<S>>)>);
+
+impl<S> Default for TaskQueues<S> {
+    fn default() -> Self {
+        TaskQueues(Vec::new())
+    }
+}
+
+impl<S: Clone> TaskQueues<S> {
+    /// Appends `task` to `source`'s queue.
+    pub fn push(&mut self, source: TaskSource, task: Task<S>) {
+        let at = self.0.partition_point(|(s, _)| *s <= source);
+        self.0.insert(at, (source, Shared::new(task)));
+    }
+
+    /// Where the first task of `source`'s queue that `runnable` accepts is.
+    pub fn position(&self, source: TaskSource, runnable: impl Fn(&Task<S>) -> bool) -> Option<usize> {
+        self.0.iter().position(|(s, t)| *s == source && runnable(t))
+    }
+
+    /// Removes and returns the task at `at` (from `position`).
+    pub fn remove(&mut self, at: usize) -> Task<S> {
+        self.0.remove(at).1.into_inner()
+    }
+
+    /// Every queued task with its source, by source (in `TaskSource::ALL` order), oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (TaskSource, &Task<S>)> {
+        self.0.iter().map(|(s, t)| (*s, &**t))
+    }
+
+    /// Keeps only the tasks `keep` accepts; returns how many were removed.
+    pub fn retain(&mut self, keep: impl Fn(&Task<S>) -> bool) -> usize {
+        let before = self.0.len();
+        self.0.retain(|(_, t)| keep(t));
+        before - self.0.len()
+    }
+
+    /// A bit per source (`1 << source as u8`) whose queue holds a task `runnable` accepts.
+    fn sources_with(&self, runnable: impl Fn(&Task<S>) -> bool) -> u8 {
+        let mut sources = 0u8;
+        for (s, t) in &self.0 {
+            let bit = 1u8 << *s as u8;
+            if sources & bit == 0 && runnable(t) {
+                sources |= bit;
+            }
+        }
+        sources
     }
 }
 
@@ -592,8 +648,7 @@ impl<S: Clone> World<S> {
     /// HTML "queue a global task" on `source` given `document`'s relevant global object.
     pub fn queue_global_task(&mut self, source: TaskSource, document: DocId, steps: S) {
         let el = self.doc(document).event_loop;
-        self.event_loops[el.index()].queues[source_index(source)]
-            .push_back(Shared::new(Task { document: Some(document), steps }));
+        self.event_loops[el.index()].queues.push(source, Task { document: Some(document), steps });
     }
 
     /// HTML "queue a microtask" on `document`'s event loop.
@@ -612,14 +667,10 @@ impl<S: Clone> World<S> {
         let mut removed = 0;
         for el in &mut self.event_loops {
             // Only a loop that holds such a task is written (and so copied).
-            if !el.queues.iter().flatten().any(|t| t.document == Some(doc)) {
+            if !el.queues.iter().any(|(_, t)| t.document == Some(doc)) {
                 continue;
             }
-            for queue in &mut el.queues {
-                let before = queue.len();
-                queue.retain(|t| t.document != Some(doc));
-                removed += before - queue.len();
-            }
+            removed += el.queues.retain(|t| t.document != Some(doc));
         }
         let before = self.timers.len();
         self.timers.retain(|t| t.document != doc);
@@ -718,8 +769,12 @@ impl<S: Clone> World<S> {
         let n = self.event_loops.len();
         for i in (0..n).map(|k| if n > 10 { sorted[k] } else { k }) {
             let el = &self.event_loops[i];
+            let sources = el.queues.sources_with(|t| self.task_runnable(t));
+            if sources == 0 {
+                continue;
+            }
             for source in TaskSource::BY_LABEL {
-                if el.queues[source_index(source)].iter().any(|t| self.task_runnable(t)) {
+                if sources & (1 << source as u8) != 0 {
                     lanes.push((
                         el.lanes[source_index(source)].clone(),
                         LaneRef::Task { event_loop: LoopId(i as u32), source },
@@ -745,9 +800,10 @@ impl<S: Clone> World<S> {
     pub fn take(&mut self, lane: LaneRef) -> Option<Unit<S>> {
         match lane {
             LaneRef::Task { event_loop, source } => {
-                let queue = &self.event_loops[event_loop.index()].queues[source_index(source)];
-                let pos = queue.iter().position(|t| self.task_runnable(t))?;
-                let task = self.event_loops[event_loop.index()].queues[source_index(source)].remove(pos)?.into_inner();
+                // Find the task before writing, so a lane with nothing to give copies nothing.
+                let queues = &self.event_loops[event_loop.index()].queues;
+                let at = queues.position(source, |t| self.task_runnable(t))?;
+                let task = self.event_loops[event_loop.index()].queues.remove(at);
                 Some(Unit::Task { event_loop, source, task })
             }
             LaneRef::Parallel(label) => {
@@ -765,10 +821,8 @@ impl<S: Clone> World<S> {
     pub fn waiting_tasks(&self) -> Vec<(LoopId, TaskSource, &Task<S>)> {
         let mut out = Vec::new();
         for (i, el) in self.event_loops.iter().enumerate() {
-            for source in TaskSource::ALL {
-                for t in &el.queues[source_index(source)] {
-                    out.push((LoopId(i as u32), source, &**t));
-                }
+            for (source, t) in el.queues.iter() {
+                out.push((LoopId(i as u32), source, t));
             }
         }
         out
@@ -853,9 +907,18 @@ impl<S: Clone> World<S> {
     }
 }
 
+/// A source's index in `TaskSource::ALL` (its declaration order).
 fn source_index(source: TaskSource) -> usize {
-    TaskSource::ALL.iter().position(|s| *s == source).unwrap_or(0)
+    source as usize
 }
+
+const _: () = {
+    let mut i = 0;
+    while i < TaskSource::ALL.len() {
+        assert!(TaskSource::ALL[i] as usize == i, "TaskSource::ALL is in declaration order");
+        i += 1;
+    }
+};
 
 #[cfg(test)]
 mod tests;
