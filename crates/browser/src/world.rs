@@ -363,9 +363,11 @@ pub struct World<S> {
     pub documents: Shared<Vec<Document>>,
     /// Each event loop, promise and signal is its own shared part: a unit copies only the ones
     /// it changes (see `Shared`).
+    /// The lists are shared too (a unit that adds or changes no promise copies no list), and
+    /// hash as one digest over their elements' digests.
     pub event_loops: Vec<Shared<EventLoop<S>>>,
-    pub promises: Vec<Shared<Promise<S>>>,
-    pub signals: Vec<Shared<AbortSignal<S>>>,
+    pub promises: Shared<Vec<Shared<Promise<S>>>>,
+    pub signals: Shared<Vec<Shared<AbortSignal<S>>>>,
     pub parallel_mode: ParallelMode,
     /// Unordered in-parallel blocks, by label.
     parallel_blocks: Shared<BTreeMap<Lane, S>>,
@@ -423,8 +425,8 @@ impl<S: Clone> World<S> {
             navigables: Default::default(),
             documents: Default::default(),
             event_loops: Vec::new(),
-            promises: Vec::new(),
-            signals: Vec::new(),
+            promises: Shared::default(),
+            signals: Shared::default(),
             parallel_mode,
             parallel_blocks: Default::default(),
             parallel_queue: Default::default(),
@@ -665,12 +667,12 @@ impl<S: Clone> World<S> {
     /// "remove all tasks whose document is document"). Returns how many were removed.
     pub fn remove_tasks_of(&mut self, doc: DocId) -> usize {
         let mut removed = 0;
-        for el in &mut self.event_loops {
+        for i in 0..self.event_loops.len() {
             // Only a loop that holds such a task is written (and so copied).
-            if !el.queues.iter().any(|(_, t)| t.document == Some(doc)) {
+            if !self.event_loops[i].queues.iter().any(|(_, t)| t.document == Some(doc)) {
                 continue;
             }
-            removed += el.queues.retain(|t| t.document != Some(doc));
+            removed += self.event_loops[i].queues.retain(|t| t.document != Some(doc));
         }
         let before = self.timers.len();
         self.timers.retain(|t| t.document != doc);

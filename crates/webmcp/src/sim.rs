@@ -259,7 +259,7 @@ pub struct Sim<'p> {
     pub program: &'p Program,
     pub world: World<Work>,
     /// Each document's associated ModelContext's internal context (by document index).
-    pub model_contexts: Vec<Shared<ModelContext>>,
+    pub model_contexts: Shared<Vec<Shared<ModelContext>>>,
     /// Each traversable's pending tool executions map (by navigable index; empty for non-traversables).
     pub pending_tool_executions: Shared<BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>>,
     pub promise_slots: Shared<Vec<Option<PromiseId>>>,
@@ -304,7 +304,7 @@ impl<'p> Sim<'p> {
         let mut sim = Sim {
             program,
             world: World::new(mode),
-            model_contexts: Vec::new(),
+            model_contexts: Shared::default(),
             pending_tool_executions: Default::default(),
             promise_slots: Shared::new(vec![None; program.promise_names.len()]),
             controller_slots: Shared::new(vec![None; program.controller_names.len()]),
