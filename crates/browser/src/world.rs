@@ -696,7 +696,7 @@ impl<S: Clone> World<S> {
             }
             ParallelMode::Fifo => {
                 self.parallel_queue.push_back((label, steps));
-                Lane::new("par")
+                LANE_PAR.clone()
             }
         }
     }
@@ -760,7 +760,7 @@ impl<S: Clone> World<S> {
         // event loops in the order of their labels `el0`, `el1`, … as strings; task sources by label.
         let mut lanes = Vec::with_capacity(8);
         if !self.agent_queue.is_empty() {
-            lanes.push((Lane::new("agent"), LaneRef::Agent));
+            lanes.push((LANE_AGENT.clone(), LaneRef::Agent));
         }
         let mut sorted: Vec<usize> = Vec::new();
         if self.event_loops.len() > 10 {
@@ -785,13 +785,13 @@ impl<S: Clone> World<S> {
             }
         }
         if !self.parallel_queue.is_empty() {
-            lanes.push((Lane::new("par"), LaneRef::ParallelQueue));
+            lanes.push((LANE_PAR.clone(), LaneRef::ParallelQueue));
         }
         for label in self.parallel_blocks.keys() {
             lanes.push((label.clone(), LaneRef::Parallel(label.clone())));
         }
         if !self.user_queue.is_empty() {
-            lanes.push((Lane::new("user"), LaneRef::User));
+            lanes.push((LANE_USER.clone(), LaneRef::User));
         }
         debug_assert!(lanes.windows(2).all(|w| w[0].0 < w[1].0), "lanes out of label order: {lanes:?}");
         lanes
@@ -908,6 +908,11 @@ impl<S: Clone> World<S> {
         Some((std::mem::take(&mut s.abort_algorithms), s.listeners.clone()))
     }
 }
+
+/// The fixed lanes, made once (a lane label is a shared string).
+static LANE_AGENT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("agent"));
+static LANE_PAR: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("par"));
+static LANE_USER: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user"));
 
 /// A source's index in `TaskSource::ALL` (its declaration order).
 fn source_index(source: TaskSource) -> usize {

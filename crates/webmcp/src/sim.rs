@@ -253,6 +253,9 @@ pub struct PromiseLabel {
     pub label: String,
 }
 
+/// The lane of virtual-time advances, made once.
+static TIME_LANE: std::sync::LazyLock<sched::Lane> = std::sync::LazyLock::new(|| sched::Lane::new("time"));
+
 /// The simulator state.
 #[derive(Clone)]
 pub struct Sim<'p> {
@@ -592,7 +595,7 @@ impl<'p> Sim<'p> {
                 return lanes;
             }
             let Some(t) = self.world.advance_time() else { return lanes };
-            self.current_lane = sched::Lane::new("time");
+            self.current_lane = TIME_LANE.clone();
             let what = if self.record { format!("virtual time advances to {t} ms") } else { String::new() };
             self.record_unit(Vec::new(), None, what, ("HTML", "run steps after a timeout"));
         }
