@@ -412,9 +412,11 @@ impl<'o> Explorer<'o> {
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
         }
-        let mut done: Vec<(Lane, Footprint)> = Vec::new();
-        let awake: Vec<_> =
-            lanes.into_iter().filter(|(lane, _)| !(reduce && sleep.iter().any(|(l, _)| l == lane))).collect();
+        let mut awake = lanes;
+        if reduce {
+            awake.retain(|(lane, _)| !sleep.iter().any(|(l, _)| l == lane));
+        }
+        let mut done: Vec<(Lane, Footprint)> = Vec::with_capacity(awake.len());
         let last = awake.len().saturating_sub(1);
         // The last child takes the state itself instead of a copy.
         let mut sim = Some(sim);
