@@ -130,10 +130,15 @@ impl Origin {
             // Step 1. If origin is an opaque origin, then return origin.
             Origin::Opaque(id) => Site::Opaque(*id),
             Origin::Tuple { scheme, host, .. } => {
-                // Step 2. If origin's host's registrable domain is null, then return (origin's scheme, origin's host).
-                // Step 3. Return (origin's scheme, origin's host's registrable domain).
-                let host = registrable_domain(host).unwrap_or(host).to_owned();
-                Site::SchemeAndHost { scheme: scheme.to_string(), host }
+                // The site shares the origin's scheme, and its host when the host is the site's host.
+                let host = match registrable_domain(host) {
+                    // Step 2. If origin's host's registrable domain is null, then return (origin's scheme, origin's host).
+                    None => host.clone(),
+                    // Step 3. Return (origin's scheme, origin's host's registrable domain).
+                    Some(domain) if domain.len() == host.len() => host.clone(),
+                    Some(domain) => domain.into(),
+                };
+                Site::SchemeAndHost { scheme: scheme.clone(), host }
             }
         }
     }
@@ -206,10 +211,10 @@ pub enum Site {
     Opaque(u32),
     /// A scheme-and-host.
     SchemeAndHost {
-        /// The scheme, such as `"https"`.
-        scheme: String,
+        /// The scheme, such as `"https"` (shared, like an origin's: agent cluster keys are copied while creating documents).
+        scheme: std::sync::Arc<str>,
         /// The registrable domain, or the host when it has none.
-        host: String,
+        host: std::sync::Arc<str>,
     },
 }
 

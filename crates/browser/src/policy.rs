@@ -36,6 +36,11 @@ pub fn default_allowlist(feature: &str) -> Option<DefaultAllowlist> {
     SUPPORTED_FEATURES.iter().find(|(name, _)| *name == feature).map(|(_, default)| *default)
 }
 
+/// Where `feature` is in [`SUPPORTED_FEATURES`], or `None` when the simulated user agent does not support it.
+fn supported_feature_index(feature: &str) -> Option<usize> {
+    SUPPORTED_FEATURES.iter().position(|(name, _)| *name == feature)
+}
+
 /// An allowlist: the special value `*`, or a set of items.
 ///
 /// <https://w3c.github.io/webappsec-permissions-policy/#allowlist>
@@ -289,13 +294,28 @@ pub fn allowlist_matches(
     false
 }
 
+/// An inherited policy: one entry per supported feature, `true` for "Enabled" and `false` for "Disabled".
+///
+/// <https://w3c.github.io/webappsec-permissions-policy/#inherited-policy>
+///
+/// The map's keys are exactly the supported features, so it is stored as one flag per entry of [`SUPPORTED_FEATURES`], in that order: creating a document's policy allocates nothing.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct InheritedPolicy(pub [bool; SUPPORTED_FEATURES.len()]);
+
+impl InheritedPolicy {
+    /// `inherited policy[feature]`: `Some(true)` for "Enabled", `Some(false)` for "Disabled", `None` when `feature` is not supported (not a key of the map).
+    pub fn get(&self, feature: &str) -> Option<bool> {
+        supported_feature_index(feature).map(|index| self.0[index])
+    }
+}
+
 /// A document's permissions policy: its inherited policy (feature → enabled) and its declared policy.
 ///
 /// <https://w3c.github.io/webappsec-permissions-policy/#permissions-policy>
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PermissionsPolicy {
     /// The inherited policy: `true` for "Enabled", `false` for "Disabled", one entry per supported feature.
-    pub inherited: BTreeMap<String, bool>,
+    pub inherited: InheritedPolicy,
     /// The declared policy, from the document's `Permissions-Policy` header; its `'self'` is the document's origin.
     pub declared: Policy,
 }
@@ -324,13 +344,14 @@ pub fn create_a_permissions_policy_for_a_navigable(
     // Step 1. Assert: If not null, container is a navigable container.
     // The Container type only describes navigable containers.
     // Step 2. Let inherited policy be a new ordered map.
-    let mut inherited_policy = BTreeMap::new();
+    // Every entry is set by step 3 (its keys are the supported features; see InheritedPolicy).
+    let mut inherited_policy = InheritedPolicy([false; SUPPORTED_FEATURES.len()]);
     // Step 3. For each feature supported,
-    for (feature, _) in SUPPORTED_FEATURES {
+    for (index, (feature, _)) in SUPPORTED_FEATURES.iter().enumerate() {
         // Step 3.1. Let isInherited be the result of running Define an inherited policy for feature in container at origin on feature, container and origin.
         let is_inherited = define_an_inherited_policy(feature, container, origin);
         // Step 3.2. Set inherited policy[feature] to isInherited.
-        inherited_policy.insert((*feature).to_owned(), is_inherited);
+        inherited_policy.0[index] = is_inherited;
     }
     // Step 4. Let policy be a new permissions policy, with inherited policy inherited policy and declared policy a new ordered map.
     // Step 5. Return policy.
@@ -344,19 +365,19 @@ pub fn create_a_permissions_policy_for_a_navigable(
 pub fn create_a_permissions_policy(
     container: Option<&Container>,
     origin: &Origin,
-    declared: Policy,
+    declared: &Policy,
 ) -> PermissionsPolicy {
     // Step 1. Let policy be the result of running Create a Permissions Policy for a navigable given container and origin.
     let mut policy = create_a_permissions_policy_for_a_navigable(container, origin);
     // Step 2. Let d be the result of running Process response policy on response and origin.
-    // The caller ran parse_permissions_policy_header; `self` in d stands for origin.
+    // The caller ran parse_permissions_policy_header, once per response (the simulator's callers when the scenario is compiled); `self` in d stands for origin.
     let d = declared;
     // Step 3. For each feature → allowlist of d:
-    for (feature, allowlist) in d.0 {
+    for (feature, allowlist) in &d.0 {
         // Step 3.1. If policy's inherited policy[feature] is true, then set policy's declared policy[feature] to allowlist.
         // Unsupported features have no inherited policy and are dropped here.
-        if policy.inherited.get(&feature) == Some(&true) {
-            policy.declared.0.insert(feature, allowlist);
+        if policy.inherited.get(feature) == Some(true) {
+            policy.declared.0.insert(feature.clone(), allowlist.clone());
         }
     }
     // Step 4. Return policy.
@@ -412,7 +433,7 @@ pub fn get_feature_value_for_origin(
     // Step 1. Let policy be document's permissions policy.
     // Step 2. If policy's inherited policy for feature is "Disabled", return "Disabled".
     // An unsupported feature has no inherited policy and is treated as "Disabled".
-    if policy.inherited.get(feature) != Some(&true) {
+    if policy.inherited.get(feature) != Some(true) {
         return false;
     }
     // Step 3. If feature is present in policy's declared policy:
@@ -439,7 +460,7 @@ pub fn is_feature_enabled_in_document_for_origin(
     // Step 1. Let policy be document's Permissions Policy.
     // Step 2. If policy's inherited policy for feature is Disabled, return "Disabled".
     // An unsupported feature has no inherited policy and is treated as "Disabled".
-    if policy.inherited.get(feature) != Some(&true) {
+    if policy.inherited.get(feature) != Some(true) {
         return false;
     }
     // Step 3. If feature is present in policy's declared policy:

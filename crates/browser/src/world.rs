@@ -413,6 +413,48 @@ pub struct DocumentInit<'a> {
     pub requests_origin_keyed: bool,
 }
 
+/// What a new document is made from, with everything that depends only on the response (its
+/// URL and headers) computed once: a caller that creates many documents from one response (the
+/// simulator, once per scenario document, when the scenario is compiled) builds this once and
+/// passes it to `World::create_document_from_response`, which then only copies from it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DocumentResponse {
+    pub url: Url,
+    /// URL Standard "origin" of `url` when it is a tuple origin; `None` when it is "a new opaque
+    /// origin", which each document gets its own of (allocated when the document is created).
+    pub url_origin: Option<Origin>,
+    /// Secure Contexts "Is url potentially trustworthy?" of `url`.
+    pub url_potentially_trustworthy: bool,
+    /// Permissions Policy §9.1 "Process response policy": the declared policy of the
+    /// `Permissions-Policy` header, empty when there is none.
+    pub declared_policy: Policy,
+    /// The document asks for an origin-keyed agent cluster (see `DocumentInit`).
+    pub requests_origin_keyed: bool,
+}
+
+impl DocumentResponse {
+    /// Computes the parts of a document that depend only on its response; fails on a malformed
+    /// `Permissions-Policy` header.
+    pub fn new(init: DocumentInit) -> Result<DocumentResponse, WorldError> {
+        // Opaque ids are not allocated here: an opaque answer is only "a new opaque origin".
+        let mut scratch_opaque = 0;
+        let url_origin = Some(Origin::of_url(init.url, &mut scratch_opaque)).filter(|o| !o.is_opaque());
+        let declared_policy = match init.permissions_policy {
+            Some(header) => {
+                policy::parse_permissions_policy_header(header).map_err(WorldError::BadPermissionsPolicy)?
+            }
+            None => Policy::default(),
+        };
+        Ok(DocumentResponse {
+            url: init.url.clone(),
+            url_origin,
+            url_potentially_trustworthy: is_url_potentially_trustworthy(init.url),
+            declared_policy,
+            requests_origin_keyed: init.requests_origin_keyed,
+        })
+    }
+}
+
 /// Errors creating a document that a scenario can cause.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum WorldError {
@@ -487,26 +529,51 @@ impl<S: Clone> World<S> {
 
     /// Creates a document in `navigable` and makes it the active document.
     pub fn create_document(&mut self, navigable: NavId, init: DocumentInit) -> Result<DocId, WorldError> {
-        let nav = self.nav(navigable).clone();
-        let origin = if nav.container.sandboxed_origin() {
+        let response = DocumentResponse::new(init)?;
+        let container_policy =
+            self.nav(navigable).container.allow.as_deref().map(policy::parse_allow_attribute).unwrap_or_default();
+        Ok(self.create_document_from_response(navigable, &response, &container_policy))
+    }
+
+    /// Creates a document in `navigable` from a response whose response-only parts are computed
+    /// (see `DocumentResponse`), and makes it the active document. `container_policy` is
+    /// Permissions Policy §9.4 "Process permissions policy attributes" on `navigable`'s container
+    /// (`parse_allow_attribute` of its `allow` attribute, empty for a traversable), which the
+    /// caller may also have computed once per attribute value.
+    pub fn create_document_from_response(
+        &mut self,
+        navigable: NavId,
+        response: &DocumentResponse,
+        container_policy: &Policy,
+    ) -> DocId {
+        debug_assert_eq!(
+            *container_policy,
+            self.nav(navigable).container.allow.as_deref().map(policy::parse_allow_attribute).unwrap_or_default(),
+            "the container policy is that of the navigable's container"
+        );
+        let nav = self.nav(navigable);
+        let (container_document, tab, sandboxed_origin) =
+            (nav.container_document, nav.traversable, nav.container.sandboxed_origin());
+        let origin = if sandboxed_origin {
             self.new_opaque_origin()
-        } else if matches!(init.url.scheme(), "about") {
+        } else if matches!(response.url.scheme(), "about") {
             // about:blank and about:srcdoc inherit the container document's origin.
-            match nav.container_document {
+            match container_document {
                 Some(parent) => self.doc(parent).origin.clone(),
                 None => self.new_opaque_origin(),
             }
         } else {
-            Origin::of_url(init.url, &mut self.next_opaque)
-        };
-        let declared = match init.permissions_policy {
-            Some(header) => {
-                policy::parse_permissions_policy_header(header).map_err(WorldError::BadPermissionsPolicy)?
+            // URL Standard "origin" of the URL: computed by DocumentResponse::new, except that a
+            // new opaque origin is allocated here, one per document.
+            match &response.url_origin {
+                Some(origin) => origin.clone(),
+                None => self.new_opaque_origin(),
             }
-            None => Policy::default(),
         };
-        let container_policy = nav.container.allow.as_deref().map(policy::parse_allow_attribute).unwrap_or_default();
-        let permissions = match nav.container_document {
+        // Permissions Policy §9.1 "Process response policy" ran in DocumentResponse::new, and §9.4
+        // "Process permissions policy attributes" where the caller got `container_policy`.
+        let declared = &response.declared_policy;
+        let permissions = match container_document {
             Some(parent) => {
                 let parent = self.doc(parent);
                 // The origin 'src' stands for: the iframe's declared origin. For a sandboxed iframe
@@ -514,17 +581,17 @@ impl<S: Clone> World<S> {
                 let container = policy::Container {
                     parent_origin: &parent.origin,
                     parent_policy: &parent.policy,
-                    container_policy: &container_policy,
+                    container_policy,
                     declared_origin: &origin,
                 };
                 policy::create_a_permissions_policy(Some(&container), &origin, declared)
             }
             None => policy::create_a_permissions_policy(None, &origin, declared),
         };
-        let secure_context = is_url_potentially_trustworthy(init.url)
-            && nav.container_document.is_none_or(|parent| self.doc(parent).secure_context);
-        let tab = nav.traversable;
-        let key = self.obtain_agent_cluster_key(tab, &origin, init.requests_origin_keyed);
+        // Secure Contexts "Is url potentially trustworthy?" ran in DocumentResponse::new.
+        let secure_context = response.url_potentially_trustworthy
+            && container_document.is_none_or(|parent| self.doc(parent).secure_context);
+        let key = self.obtain_agent_cluster_key(tab, &origin, response.requests_origin_keyed);
         let origin_keyed = matches!(key, ClusterKey::Origin(_));
         let event_loop = match self.clusters.get(&(tab, key.clone())) {
             Some(id) => *id,
@@ -544,13 +611,27 @@ impl<S: Clone> World<S> {
             }
         };
         let generation = self.documents.iter().filter(|d| d.navigable == navigable).count();
-        let label = if generation == 0 { nav.name.clone() } else { format!("{}@{}", nav.name, generation + 1) };
+        // The label is `name`, or `name@N` for the N-th document (written without `format!`).
+        let name = &self.nav(navigable).name;
+        let mut label = String::with_capacity(name.len() + 4);
+        label.push_str(name);
+        if generation > 0 {
+            label.push('@');
+            let mut digits = [0u8; 20];
+            let (mut n, mut at) = (generation + 1, digits.len());
+            while n > 0 {
+                at -= 1;
+                digits[at] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            label.extend(digits[at..].iter().map(|&d| d as char));
+        }
         let id = DocId(self.documents.len() as u32);
         self.documents.push(Document {
             info: std::sync::Arc::new(DocumentInfo {
                 label,
                 navigable,
-                url: init.url.clone(),
+                url: response.url.clone(),
                 origin,
                 event_loop,
                 origin_keyed,
@@ -560,7 +641,7 @@ impl<S: Clone> World<S> {
             state: DocumentState::Active,
         });
         self.navigables_mut()[navigable.index()].active_document = Some(id);
-        Ok(id)
+        id
     }
 
     fn new_opaque_origin(&mut self) -> Origin {
@@ -673,6 +754,10 @@ impl<S: Clone> World<S> {
                 continue;
             }
             removed += self.event_loops[i].queues.retain(|t| t.document != Some(doc));
+        }
+        // The timers too are written (and so copied) only when one of them is the document's.
+        if !self.timers.iter().any(|t| t.document == doc) {
+            return removed;
         }
         let before = self.timers.len();
         self.timers.retain(|t| t.document != doc);

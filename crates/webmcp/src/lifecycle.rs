@@ -52,8 +52,9 @@ impl Sim<'_> {
 
     fn destroy_navigables(&mut self, nav: NavId) {
         self.world.navigables_mut()[nav.index()].destroyed = true;
-        let children = self.world.nav(nav).children.clone();
-        for c in children {
+        // By index: destroying changes no navigable's children, so none are copied.
+        for i in 0..self.world.nav(nav).children.len() {
+            let c = self.world.nav(nav).children[i];
             self.destroy_navigables(c);
         }
     }
@@ -62,9 +63,11 @@ impl Sim<'_> {
     /// runs the unloading document cleanup steps and is destroyed (its queued tasks removed).
     fn unload_a_document_and_its_descendants(&mut self, doc: DocId) {
         let nav = self.world.doc(doc).navigable;
-        let children = self.world.nav(nav).children.clone();
-        for child in children {
-            let child_nav = self.world.nav(child).clone();
+        // The children by index, and of each only what is read: unloading changes no navigable's
+        // children, so nothing is copied.
+        for i in 0..self.world.nav(nav).children.len() {
+            let child = self.world.nav(nav).children[i];
+            let child_nav = self.world.nav(child);
             if child_nav.container_document == Some(doc) && !child_nav.destroyed {
                 if let Some(child_doc) = child_nav.active_document {
                     self.unload_a_document_and_its_descendants(child_doc);

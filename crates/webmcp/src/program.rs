@@ -2,9 +2,11 @@
 //! values become `JsValue`s, and promise and controller names become slots. The engine only ever
 //! runs a `Program`, so its state holds small indices instead of scenario text.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use browser::JsValue;
+use browser::policy::{self, Policy};
+use browser::{DocumentInit, DocumentResponse, JsValue, WorldError};
 use scenario as sc;
 
 /// An action list (a script, callback body, handler or continuation).
@@ -115,10 +117,13 @@ pub enum Settle {
 #[derive(Clone, Debug)]
 pub struct DocSpec {
     pub url: String,
-    /// `url`, parsed when the scenario is compiled (validation has checked that it parses).
-    pub parsed_url: url::Url,
     pub headers: BTreeMap<String, String>,
     pub sets_document_domain: bool,
+    /// What depends only on the URL and headers, computed when the scenario is compiled: the
+    /// parsed URL (validation has checked that it parses), its origin and trustworthiness, the
+    /// declared permissions policy and whether the document asks to be origin-keyed; or why the
+    /// `Permissions-Policy` header is malformed (reported when the document is created).
+    pub response: Result<DocumentResponse, WorldError>,
     pub script: ScriptId,
     pub frames: Vec<FrameSpec>,
 }
@@ -158,6 +163,8 @@ pub struct Program {
     pub promise_names: Vec<String>,
     pub controller_names: Vec<String>,
     pub expect: Option<sc::Expect>,
+    /// Each distinct iframe `allow` value with its container policy, parsed when compiled.
+    pub container_policies: Vec<(String, Policy)>,
 }
 
 /// The variants (opt-in proposals) this engine knows.
@@ -204,6 +211,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         promise_names: c.promise_names,
         controller_names: c.controller_names,
         expect: s.expect.clone(),
+        container_policies: c.container_policies,
     })
 }
 
@@ -215,6 +223,17 @@ impl Program {
     pub fn ops(&self, script: ScriptId) -> &[Op] {
         &self.scripts[script.0 as usize]
     }
+
+    /// Permissions Policy §9.4 "Process permissions policy attributes" on an iframe whose `allow`
+    /// attribute is `allow` (`None`: no attribute, or a traversable): the container policy. Every
+    /// `allow` value in the scenario was parsed when it was compiled; any other is parsed now.
+    pub fn container_policy(&self, allow: Option<&str>) -> Cow<'_, Policy> {
+        let Some(allow) = allow else { return Cow::Owned(Policy::default()) };
+        match self.container_policies.iter().find(|(value, _)| value == allow) {
+            Some((_, policy)) => Cow::Borrowed(policy),
+            None => Cow::Owned(policy::parse_allow_attribute(allow)),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -224,6 +243,7 @@ struct Compiler {
     navigations: Vec<NavigateSpec>,
     promise_names: Vec<String>,
     controller_names: Vec<String>,
+    container_policies: Vec<(String, Policy)>,
 }
 
 fn js(v: &serde_json::Value) -> Result<JsValue, String> {
@@ -240,15 +260,20 @@ impl Compiler {
     }
 
     fn frame(&mut self, f: &sc::Frame) -> Result<FrameSpec, String> {
+        if let Some(allow) = &f.allow {
+            if !self.container_policies.iter().any(|(value, _)| value == allow) {
+                self.container_policies.push((allow.clone(), policy::parse_allow_attribute(allow)));
+            }
+        }
         Ok(FrameSpec {
             id: f.id.clone(),
             allow: f.allow.clone(),
             sandbox: f.sandbox.clone(),
             document: DocSpec {
                 url: f.url.clone(),
-                parsed_url: document_url(&f.url)?,
                 headers: f.headers.clone(),
                 sets_document_domain: f.sets_document_domain,
+                response: document_response(&f.url, &f.headers, f.sets_document_domain)?,
                 script: self.script(&f.script)?,
                 frames: f.frames.iter().map(|c| self.frame(c)).collect::<Result<_, _>>()?,
             },
@@ -348,9 +373,9 @@ impl Compiler {
             sc::Action::Navigate(n) => {
                 let document = DocSpec {
                     url: n.url.clone(),
-                    parsed_url: document_url(&n.url)?,
                     headers: n.headers.clone(),
                     sets_document_domain: false,
+                    response: document_response(&n.url, &n.headers, false)?,
                     script: self.script(&n.script)?,
                     frames: n.frames.iter().map(|f| self.frame(f)).collect::<Result<_, _>>()?,
                 };
@@ -375,7 +400,20 @@ fn slot<T>(names: &mut Vec<String>, name: &str, make: fn(u32) -> T) -> T {
     }
 }
 
-/// A document's URL, parsed once at compile time.
-fn document_url(text: &str) -> Result<url::Url, String> {
-    url::Url::parse(text).map_err(|e| format!("url {text:?}: {e}"))
+/// What a document's creation takes from its URL and headers, computed once at compile time.
+/// The outer error is an unparsable URL (a compile error); the inner one a malformed
+/// `Permissions-Policy` header, reported only if the document is ever created.
+fn document_response(
+    url: &str,
+    headers: &BTreeMap<String, String>,
+    sets_document_domain: bool,
+) -> Result<Result<DocumentResponse, WorldError>, String> {
+    let url = url::Url::parse(url).map_err(|e| format!("url {url:?}: {e}"))?;
+    let header = |name: &str| headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim());
+    let requests_origin_keyed = header("Origin-Agent-Cluster") != Some("?0") && !sets_document_domain;
+    Ok(DocumentResponse::new(DocumentInit {
+        url: &url,
+        permissions_policy: header("Permissions-Policy"),
+        requests_origin_keyed,
+    }))
 }

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use browser::{
-    ContainerAttributes, DocId, DocumentInit, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId,
-    PromiseState, Shared, SignalId, TaskSource, Unit, World,
+    ContainerAttributes, DocId, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId, PromiseState,
+    Shared, SignalId, TaskSource, Unit, World,
 };
 use sched::{ChooseError, Chooser};
 use trace::{Cite, ConsoleLine, Event, EventKind, Finding, Outcome, PromiseOutcome};
@@ -354,22 +354,21 @@ impl<'p> Sim<'p> {
 
     /// Creates the document described by `spec` in `nav`, then its iframes (without queuing scripts).
     pub fn create_document_tree(&mut self, nav: NavId, spec: &DocSpec) -> Result<DocId, RunError> {
-        let url = &spec.parsed_url;
-        let header = |name: &str| {
-            spec.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_string())
-        };
-        let oac = header("Origin-Agent-Cluster");
-        let requests_origin_keyed = oac.as_deref() != Some("?0") && !spec.sets_document_domain;
-        let pp = header("Permissions-Policy");
-        let doc = self
-            .world
-            .create_document(nav, DocumentInit { url, permissions_policy: pp.as_deref(), requests_origin_keyed })
-            .map_err(|e| match e {
-                browser::WorldError::BadPermissionsPolicy(m) => {
-                    RunError::Scenario(format!("document {}: Permissions-Policy header: {m}", spec.url))
-                }
-            })?;
-        self.model_contexts.push(Shared::default());
+        // The URL, its origin and the headers were read when the scenario was compiled.
+        let response = spec.response.as_ref().map_err(|e| match e {
+            browser::WorldError::BadPermissionsPolicy(m) => {
+                RunError::Scenario(format!("document {}: Permissions-Policy header: {m}", spec.url))
+            }
+        })?;
+        // So was the container policy of every iframe `allow` value.
+        let program = self.program;
+        let container_policy = program.container_policy(self.world.nav(nav).container.allow.as_deref());
+        let doc = self.world.create_document_from_response(nav, response, &container_policy);
+        thread_local! {
+            /// One empty model context (and its digest) that every new document shares until it writes to it.
+            static EMPTY_MODEL_CONTEXT: Shared<ModelContext> = Shared::default();
+        }
+        self.model_contexts.push(EMPTY_MODEL_CONTEXT.with(Shared::clone));
         self.script_of.push(spec.script);
         for frame in &spec.frames {
             self.create_iframe(doc, frame)?;

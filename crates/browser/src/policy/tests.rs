@@ -139,7 +139,7 @@ fn run_chain(frames: &[Value]) -> Vec<bool> {
         };
         let container_policy = parse_allow_attribute(allow.unwrap_or(""));
         let policy = match parent {
-            None => create_a_permissions_policy(None, &origin, declared),
+            None => create_a_permissions_policy(None, &origin, &declared),
             Some(parent) => {
                 let container = Container {
                     parent_origin: &parent.origin,
@@ -147,7 +147,7 @@ fn run_chain(frames: &[Value]) -> Vec<bool> {
                     container_policy: &container_policy,
                     declared_origin: &origin,
                 };
-                create_a_permissions_policy(Some(&container), &origin, declared)
+                create_a_permissions_policy(Some(&container), &origin, &declared)
             }
         };
         built.push(Frame { origin, policy, sandboxed_origin });
@@ -224,14 +224,8 @@ fn allowlist_matching() {
 fn top_level_policy() {
     let a = origin("https://a.example");
     let b = origin("https://b.example");
-    let policy = create_a_permissions_policy(None, &a, Policy::default());
-    assert_eq!(
-        policy,
-        PermissionsPolicy {
-            inherited: [("tools".to_owned(), true)].into_iter().collect(),
-            declared: Policy::default()
-        }
-    );
+    let policy = create_a_permissions_policy(None, &a, &Policy::default());
+    assert_eq!(policy, PermissionsPolicy { inherited: InheritedPolicy([true]), declared: Policy::default() });
     assert!(is_feature_enabled_in_document_for_origin(TOOLS, &policy, &a, &a));
     // The default allowlist 'self' refuses another origin, which "get feature value for origin" does not consult.
     assert!(!is_feature_enabled_in_document_for_origin(TOOLS, &policy, &a, &b));
@@ -246,7 +240,7 @@ fn declared_policy_keeps_only_enabled_supported_features() {
     let a = origin("https://a.example");
     let b = origin("https://b.example");
     let header = parse_permissions_policy_header("tools=(self \"https://b.example\"), camera=*").expect("valid header");
-    let top = create_a_permissions_policy(None, &a, header);
+    let top = create_a_permissions_policy(None, &a, &header);
     assert_eq!(top.declared, policy(&[("tools", allowlist(false, true, false, &["https://b.example"]))]));
     assert!(is_feature_enabled_in_document_for_origin(TOOLS, &top, &a, &a));
     assert!(is_feature_enabled_in_document_for_origin(TOOLS, &top, &a, &b));
@@ -257,14 +251,8 @@ fn declared_policy_keeps_only_enabled_supported_features() {
     let container =
         Container { parent_origin: &a, parent_policy: &top, container_policy: &no_allow, declared_origin: &b };
     let child =
-        create_a_permissions_policy(Some(&container), &b, policy(&[("tools", allowlist(true, false, false, &[]))]));
-    assert_eq!(
-        child,
-        PermissionsPolicy {
-            inherited: [("tools".to_owned(), false)].into_iter().collect(),
-            declared: Policy::default()
-        }
-    );
+        create_a_permissions_policy(Some(&container), &b, &policy(&[("tools", allowlist(true, false, false, &[]))]));
+    assert_eq!(child, PermissionsPolicy { inherited: InheritedPolicy([false]), declared: Policy::default() });
     assert_eq!(create_a_permissions_policy_for_a_navigable(Some(&container), &b), child);
 }
 
@@ -273,7 +261,7 @@ fn inherited_policy_steps() {
     let a = origin("https://a.example");
     let b = origin("https://b.example");
     let c = origin("https://c.example");
-    let top = create_a_permissions_policy(None, &a, Policy::default());
+    let top = create_a_permissions_policy(None, &a, &Policy::default());
     let none = Policy::default();
     let allow_tools = parse_allow_attribute("tools");
 
@@ -293,7 +281,7 @@ fn inherited_policy_steps() {
 
     // Step 3: the parent's declared policy must match the child's origin, whatever the container policy says.
     let restricted =
-        create_a_permissions_policy(None, &a, parse_permissions_policy_header("tools=self").expect("valid"));
+        create_a_permissions_policy(None, &a, &parse_permissions_policy_header("tools=self").expect("valid"));
     let allow_star = parse_allow_attribute("tools *");
     let container =
         Container { parent_origin: &a, parent_policy: &restricted, container_policy: &allow_star, declared_origin: &b };
@@ -304,7 +292,7 @@ fn inherited_policy_steps() {
     let excluded = create_a_permissions_policy(
         None,
         &a,
-        parse_permissions_policy_header("tools=(\"https://b.example\")").expect("valid"),
+        &parse_permissions_policy_header("tools=(\"https://b.example\")").expect("valid"),
     );
     let container =
         Container { parent_origin: &a, parent_policy: &excluded, container_policy: &allow_star, declared_origin: &b };
