@@ -116,8 +116,8 @@ impl TaskSource {
 /// A navigable's container attributes (iframes only).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ContainerAttributes {
-    pub allow: Option<String>,
-    pub sandbox: Option<String>,
+    pub allow: Option<std::rc::Rc<str>>,
+    pub sandbox: Option<std::rc::Rc<str>>,
 }
 
 impl ContainerAttributes {
@@ -133,7 +133,7 @@ impl ContainerAttributes {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Navigable {
     /// The scenario's name for it.
-    pub name: String,
+    pub name: std::rc::Rc<str>,
     pub parent: Option<NavId>,
     /// The document whose iframe is this navigable's container (None for a traversable).
     pub container_document: Option<DocId>,
@@ -512,7 +512,7 @@ impl<S: Clone> World<S> {
             None => (None, id),
         };
         self.navigables_mut().push(Navigable {
-            name: name.to_string(),
+            name: name.into(),
             parent,
             container_document,
             container,

@@ -377,7 +377,7 @@ impl<'p> Sim<'p> {
     }
 
     fn create_iframe(&mut self, container_document: DocId, frame: &FrameSpec) -> Result<NavId, RunError> {
-        let attrs = ContainerAttributes { allow: frame.allow.clone(), sandbox: frame.sandbox.clone() };
+        let attrs = ContainerAttributes { allow: frame.allow.as_deref().map(Into::into), sandbox: frame.sandbox.as_deref().map(Into::into) };
         let nav = self.world.create_navigable(&frame.id, Some(container_document), attrs);
         self.nav_by_name.insert(frame.id.clone(), nav);
         self.create_document_tree(nav, &frame.document)?;

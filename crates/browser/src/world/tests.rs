@@ -14,8 +14,8 @@ fn chain(frames: &[serde_json::Value]) -> (World<u32>, Vec<DocId>) {
     let mut docs = Vec::new();
     for (i, f) in frames.iter().enumerate() {
         let container = ContainerAttributes {
-            allow: f["allow"].as_str().map(str::to_string),
-            sandbox: f["sandbox"].as_str().map(str::to_string),
+            allow: f["allow"].as_str().map(Into::into),
+            sandbox: f["sandbox"].as_str().map(Into::into),
         };
         let nav = world.create_navigable(&format!("f{i}"), docs.last().copied(), container);
         let url = Url::parse(f["url"].as_str().unwrap()).unwrap();
