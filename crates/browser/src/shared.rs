@@ -161,6 +161,19 @@ impl<T: Clone> DerefMut for Shared<T> {
     }
 }
 
+impl<T: Clone> Shared<Vec<T>> {
+    /// Appends to the list. A copy made for this write leaves room for the new element (a plain
+    /// copy is exact-sized and would grow again at once).
+    pub fn push(&mut self, value: T) {
+        if Rc::get_mut(&mut self.0).is_none() {
+            let mut copy = Vec::with_capacity(self.0.value.len() + 1);
+            copy.extend_from_slice(&self.0.value);
+            *self = Shared::new(copy);
+        }
+        (**self).push(value);
+    }
+}
+
 impl<T: Hash> Hash for Shared<T> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u128(self.digest());
@@ -210,6 +223,19 @@ mod tests {
         assert!(!Rc::ptr_eq(&a.0, &b.0));
         assert_eq!(*a, vec![1, 2, 3]);
         assert_eq!(*b, vec![1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn pushing_to_a_shared_list_copies_it_once_with_room() {
+        let a = Shared::new(vec![1, 2, 3]);
+        let before = a.digest();
+        let mut b = a.clone();
+        b.push(4);
+        assert!(!Rc::ptr_eq(&a.0, &b.0));
+        assert_eq!((&*a, &*b), (&vec![1, 2, 3], &vec![1, 2, 3, 4]));
+        assert!(b.capacity() >= 4);
+        assert_eq!(a.digest(), before);
+        assert_eq!(b.digest(), Shared::new(vec![1, 2, 3, 4]).digest(), "the push forgot the old digest");
     }
 
     #[test]
