@@ -52,13 +52,17 @@ pub fn digest128<T: Hash + ?Sized>(value: &T) -> u128 {
         /// Byte buffers to reuse (a digest may ask for another's: one buffer per nesting level).
         static BUFFERS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let buffer = BUFFERS.with(|b| b.borrow_mut().pop()).unwrap_or_else(|| Vec::with_capacity(1024));
-    let mut bytes = ByteHasher(buffer);
-    value.hash(&mut bytes);
-    let digest = xxhash_rust::xxh3::xxh3_128(&bytes.0);
-    bytes.0.clear();
-    BUFFERS.with(|b| b.borrow_mut().push(bytes.0));
-    digest
+    // One thread-local access per digest; the pool is not borrowed while `hash` runs (it may
+    // ask for nested digests).
+    BUFFERS.with(|pool| {
+        let buffer = pool.borrow_mut().pop().unwrap_or_else(|| Vec::with_capacity(1024));
+        let mut bytes = ByteHasher(buffer);
+        value.hash(&mut bytes);
+        let digest = xxhash_rust::xxh3::xxh3_128(&bytes.0);
+        bytes.0.clear();
+        pool.borrow_mut().push(bytes.0);
+        digest
+    })
 }
 
 /// A `Hasher` that collects the bytes `Hash` writes, to digest them in one pass (XXH3's
