@@ -17,7 +17,9 @@ use std::rc::Rc;
 #[derive(Clone)]
 struct Inner<T> {
     value: T,
-    digest: OnceCell<u128>,
+    /// Kept as two `u64`s: a `u128` would align every part to 16 bytes, which takes the
+    /// allocator's slower aligned path on each copy.
+    digest: OnceCell<[u64; 2]>,
 }
 
 /// A shared, copy-on-write `T` with a cached digest (see the module documentation).
@@ -42,7 +44,11 @@ impl<T: Clone> Shared<T> {
 impl<T: Hash> Shared<T> {
     /// The value's XXH3-128 digest, computed once per version of the value.
     pub fn digest(&self) -> u128 {
-        *self.0.digest.get_or_init(|| digest128(&self.0.value))
+        let [lo, hi] = *self.0.digest.get_or_init(|| {
+            let digest = digest128(&self.0.value);
+            [digest as u64, (digest >> 64) as u64]
+        });
+        u128::from(hi) << 64 | u128::from(lo)
     }
 }
 
