@@ -4,6 +4,7 @@
 //! Values JSON cannot write (undefined, BigInt, cycles, …) are explicit variants, so the
 //! spec's serialization failures can be reached from a scenario.
 
+use std::borrow::Cow;
 use std::fmt;
 
 #[cfg(test)]
@@ -52,8 +53,9 @@ pub enum JsValue {
     /// A BigInt, kept as its decimal digits.
     BigInt(String),
     Array(Vec<JsValue>),
-    /// A plain object; members in insertion order.
-    Object(Vec<(String, JsValue)>),
+    /// A plain object; members in insertion order. Keys the simulator writes (a `RegisteredTool`'s
+    /// members) are static strings, not copies.
+    Object(Vec<(Cow<'static, str>, JsValue)>),
     /// An object that contains itself (JSON serialization throws a TypeError).
     Cycle,
     /// An object whose `toJSON()` returns undefined.
@@ -119,7 +121,7 @@ impl JsValue {
             serde_json::Value::String(s) => JsValue::String(s.clone()),
             serde_json::Value::Array(items) => JsValue::Array(items.iter().map(JsValue::from_plain_json).collect()),
             serde_json::Value::Object(map) => {
-                JsValue::Object(map.iter().map(|(k, v)| (k.clone(), JsValue::from_plain_json(v))).collect())
+                JsValue::Object(map.iter().map(|(k, v)| (k.clone().into(), JsValue::from_plain_json(v))).collect())
             }
         }
     }
@@ -140,7 +142,7 @@ impl JsValue {
                 }
                 JsValue::Object(
                     map.iter()
-                        .map(|(k, v)| Ok((k.clone(), JsValue::from_json_text(v)?)))
+                        .map(|(k, v)| Ok((k.clone().into(), JsValue::from_json_text(v)?)))
                         .collect::<Result<_, String>>()?,
                 )
             }
@@ -168,14 +170,20 @@ fn special_value(special: &serde_json::Value) -> Result<JsValue, String> {
 
 /// JavaScript's Number::toString for finite and non-finite numbers.
 pub fn number_to_string(n: f64) -> String {
+    let mut out = String::new();
+    push_number(&mut out, n);
+    out
+}
+
+/// Appends JavaScript's Number::toString of `n`.
+fn push_number(out: &mut String, n: f64) {
     if n.is_nan() {
-        return "NaN".to_string();
+        out.push_str("NaN");
+    } else if n.is_infinite() {
+        out.push_str(if n > 0.0 { "Infinity" } else { "-Infinity" });
+    } else {
+        out.push_str(ryu_js::Buffer::new().format(n));
     }
-    if n.is_infinite() {
-        return if n > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
-    }
-    let mut buf = ryu_js::Buffer::new();
-    buf.format(n).to_string()
 }
 
 /// Infra "serialize a JavaScript value to a JSON string" (JSON.stringify, then a TypeError when
@@ -194,9 +202,9 @@ fn stringify(value: &JsValue, out: &mut String) -> Result<bool, JsValue> {
         JsValue::Undefined | JsValue::Function | JsValue::ToJsonUndefined => return Ok(false),
         JsValue::Null => out.push_str("null"),
         JsValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        JsValue::Number(Num(n)) if n.is_finite() => out.push_str(&number_to_string(*n)),
+        JsValue::Number(Num(n)) if n.is_finite() => push_number(out, *n),
         JsValue::Number(_) => out.push_str("null"),
-        JsValue::String(s) => out.push_str(&quote(s)),
+        JsValue::String(s) => quote_into(out, s),
         JsValue::BigInt(_) => return Err(JsValue::type_error("Do not know how to serialize a BigInt")),
         JsValue::Cycle | JsValue::Window(_) => {
             return Err(JsValue::type_error("Converting circular structure to JSON"))
@@ -223,7 +231,7 @@ fn stringify(value: &JsValue, out: &mut String) -> Result<bool, JsValue> {
                 if !first {
                     out.push(',');
                 }
-                out.push_str(&quote(key));
+                quote_into(out, key);
                 out.push(':');
                 if stringify(member, out)? {
                     first = false;
@@ -237,8 +245,47 @@ fn stringify(value: &JsValue, out: &mut String) -> Result<bool, JsValue> {
     Ok(true)
 }
 
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+/// Appends `s` as a JSON string literal, escaped as serde_json (and JSON.stringify) escape it:
+/// `"` and `\`, the short escapes `\b \f \n \r \t`, and other control characters as `\u00xx`.
+fn quote_into(out: &mut String, s: &str) {
+    /// The bytes JSON escapes: control characters, `"` and `\`.
+    const ESCAPED: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut byte = 0;
+        while byte < 0x20 {
+            table[byte] = true;
+            byte += 1;
+        }
+        table[b'"' as usize] = true;
+        table[b'\\' as usize] = true;
+        table
+    };
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 2);
+    out.push('"');
+    // Escaped characters are ASCII, so every cut below falls on a character boundary.
+    let mut start = 0;
+    while let Some(offset) = s.as_bytes()[start..].iter().position(|&b| ESCAPED[usize::from(b)]) {
+        let i = start + offset;
+        out.push_str(&s[start..i]);
+        start = i + 1;
+        match s.as_bytes()[i] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\x08' => out.push_str("\\b"),
+            b'\x0c' => out.push_str("\\f"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            byte => {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(byte >> 4)]));
+                out.push(char::from(HEX[usize::from(byte & 0xf)]));
+            }
+        }
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
 }
 
 /// Infra "parse a JSON string to a JavaScript value"; an `Err` is the thrown SyntaxError.
@@ -250,24 +297,25 @@ pub fn parse_a_json_string_to_a_javascript_value(text: &str) -> Result<JsValue, 
 }
 
 impl JsValue {
-    /// A compact, JavaScript-like rendering for traces and outcomes; `window_label` names the
-    /// document of a `Window`.
-    pub fn render(&self, window_label: &dyn Fn(u32) -> String) -> String {
+    /// A compact, JavaScript-like rendering for traces and outcomes; `window_label` appends the
+    /// name of a `Window`'s document.
+    pub fn render(&self, window_label: &dyn Fn(u32, &mut String)) -> String {
         let mut out = String::new();
         self.render_into(&mut out, window_label);
         out
     }
 
-    fn render_into(&self, out: &mut String, window_label: &dyn Fn(u32) -> String) {
-        use std::fmt::Write as _;
+    /// Appends the rendering of `render` to `out`.
+    pub fn render_into(&self, out: &mut String, window_label: &dyn Fn(u32, &mut String)) {
         match self {
             JsValue::Undefined => out.push_str("undefined"),
             JsValue::Null => out.push_str("null"),
             JsValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            JsValue::Number(Num(n)) => out.push_str(&number_to_string(*n)),
-            JsValue::String(s) => out.push_str(&quote(s)),
+            JsValue::Number(Num(n)) => push_number(out, *n),
+            JsValue::String(s) => quote_into(out, s),
             JsValue::BigInt(d) => {
-                let _ = write!(out, "{d}n");
+                out.push_str(d);
+                out.push('n');
             }
             JsValue::Array(items) => {
                 out.push('[');
@@ -295,16 +343,24 @@ impl JsValue {
             JsValue::ToJsonUndefined => out.push_str("<object whose toJSON returns undefined>"),
             JsValue::Function => out.push_str("<function>"),
             JsValue::Window(doc) => {
-                let _ = write!(out, "<Window of {}>", window_label(*doc));
-            }
-            JsValue::DomException { name, message } if message.is_empty() => {
-                let _ = write!(out, "DOMException({name})");
+                out.push_str("<Window of ");
+                window_label(*doc, out);
+                out.push('>');
             }
             JsValue::DomException { name, message } => {
-                let _ = write!(out, "DOMException({name}: {message})");
+                out.push_str("DOMException(");
+                out.push_str(name);
+                if !message.is_empty() {
+                    out.push_str(": ");
+                    out.push_str(message);
+                }
+                out.push(')');
             }
             JsValue::Error { name, message } => {
-                let _ = write!(out, "{name}({})", quote(message));
+                out.push_str(name);
+                out.push('(');
+                quote_into(out, message);
+                out.push(')');
             }
         }
     }
@@ -312,6 +368,9 @@ impl JsValue {
 
 impl fmt::Display for JsValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render(&|doc| format!("document #{doc}")))
+        f.write_str(&self.render(&|doc, out| {
+            out.push_str("document #");
+            out.push_str(&doc.to_string());
+        }))
     }
 }

@@ -9,20 +9,21 @@ use crate::sim::{Caller, CompletionSteps, Context, PendingToolExecution, RunErro
 
 impl Sim<'_> {
     pub fn run_agent_step(&mut self, index: u32) -> Result<(), RunError> {
-        match self.program.agent[index as usize].clone() {
+        let program = self.program;
+        match &program.agent[index as usize] {
             AgentStep::Observe(tab) => {
-                let nav = self.nav_by_name[&tab];
+                let nav = self.nav_by_name[tab];
                 self.perform_an_observation(nav);
             }
             AgentStep::CallTool { tab, navigable, name, input, as_ } => {
-                let tab = self.nav_by_name[&tab];
-                let nav = self.nav_by_name[&navigable];
+                let tab = self.nav_by_name[tab];
+                let nav = self.nav_by_name[navigable];
                 let label = match as_ {
-                    Some(slot) => self.program.promise_names[slot.0 as usize].clone(),
+                    Some(slot) => program.promise_names[slot.0 as usize].clone(),
                     None => format!("call #{}", self.agent_calls + 1),
                 };
                 self.agent_call_labels.push(label);
-                self.agent_call_tool(tab, nav, &name, input);
+                self.agent_call_tool(tab, nav, name, input.clone());
             }
         }
         Ok(())

@@ -25,9 +25,9 @@ pub const OBSERVE: &str = "perform an observation";
 pub const AGENT_CALL: &str = "agent tool call";
 
 /// Arguments of `registerTool(tool, options)`.
-pub struct RegisterToolArgs {
+pub struct RegisterToolArgs<'a> {
     pub tool: ToolDictId,
-    pub exposed_to: Option<Vec<String>>,
+    pub exposed_to: Option<&'a [String]>,
     pub signal: Option<SignalId>,
     pub as_: Option<PromiseSlot>,
 }
@@ -45,6 +45,17 @@ fn code_unit_less_than(a: &str, b: &str) -> std::cmp::Ordering {
     a.encode_utf16().cmp(b.encode_utf16())
 }
 
+/// A `RegisteredTool` dictionary's `name` (its first member, as `registered_tool` builds it).
+fn registered_tool_name(tool: &JsValue) -> &str {
+    match tool {
+        JsValue::Object(members) => match members.first() {
+            Some((_, JsValue::String(name))) => name,
+            _ => "",
+        },
+        _ => "",
+    }
+}
+
 /// Tool name rule of registerTool step 11 (length in code units 1..=128; ASCII alphanumeric, `_`, `-`, `.`).
 fn tool_name_is_invalid(name: &str) -> bool {
     let len = name.encode_utf16().count();
@@ -55,12 +66,14 @@ fn tool_name_is_invalid(name: &str) -> bool {
 fn parse_origin(sim: &mut Sim, text: &str) -> Option<Origin> {
     thread_local! {
         /// Text → tuple origin (or no URL): a pure function of the text, so it is remembered
-        /// (exploration parses the same few strings millions of times). Opaque origins are not:
-        /// their ids depend on the state.
-        static TUPLE_ORIGINS: std::cell::RefCell<std::collections::HashMap<String, Option<Origin>>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        /// (exploration parses the same few strings millions of times). A scenario names a few
+        /// origins, so a short list searched in order costs less than hashing the text. Opaque
+        /// origins are not remembered: their ids depend on the state.
+        static TUPLE_ORIGINS: std::cell::RefCell<Vec<(Box<str>, Option<Origin>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
     }
-    if let Some(known) = TUPLE_ORIGINS.with(|m| m.borrow().get(text).cloned()) {
+    let known = TUPLE_ORIGINS.with_borrow(|m| m.iter().find(|(t, _)| **t == *text).map(|(_, o)| o.clone()));
+    if let Some(known) = known {
         return known;
     }
     let origin = url::Url::parse(text).ok().map(|url| {
@@ -68,12 +81,11 @@ fn parse_origin(sim: &mut Sim, text: &str) -> Option<Origin> {
         Origin::of_url(&url, &mut next)
     });
     if !origin.as_ref().is_some_and(Origin::is_opaque) {
-        TUPLE_ORIGINS.with(|m| {
-            let mut m = m.borrow_mut();
-            if m.len() >= 4096 {
+        TUPLE_ORIGINS.with_borrow_mut(|m| {
+            if m.len() >= 64 {
                 m.clear();
             }
-            m.insert(text.to_string(), origin.clone());
+            m.push((text.into(), origin.clone()));
         });
     }
     origin
@@ -117,9 +129,9 @@ impl Sim<'_> {
         // Step 6. Let tool map be this's internal context's tool map.
         // Step 7. Let tool name be tool's name.
         // Step 8. Let tool title be tool's title.
-        let tool_name = dict.name.clone();
+        let tool_name = &dict.name;
         // Step 9. If tool map[tool name] exists, then return a promise rejected with an InvalidStateError DOMException.
-        if self.model_contexts[this.index()].tool(&tool_name).is_some() {
+        if self.model_contexts[this.index()].tool(tool_name).is_some() {
             note!(self, (a, "9"), "tool map[{tool_name:?}] exists");
             return self.rejected_promise(this, a, args.as_, JsValue::dom_exception("InvalidStateError"), (a, "9"));
         }
@@ -128,7 +140,7 @@ impl Sim<'_> {
             return self.rejected_promise(this, a, args.as_, JsValue::dom_exception("InvalidStateError"), (a, "10"));
         }
         // Step 11. If either tool name is the empty string, or its length is greater than 128, or if tool name contains a code point that is not an ASCII alphanumeric, U+005F (_), U+002D (-), or U+002E (.), then return a promise rejected with an InvalidStateError DOMException.
-        if tool_name_is_invalid(&tool_name) {
+        if tool_name_is_invalid(tool_name) {
             return self.rejected_promise(this, a, args.as_, JsValue::dom_exception("InvalidStateError"), (a, "11"));
         }
         // Step 12. Let stringified input schema be the empty string.
@@ -151,7 +163,7 @@ impl Sim<'_> {
         // Step 15. Let exposed origins be an empty list of origins.
         let mut exposed_origins = Vec::new();
         // Step 16. If options's exposedTo exists, then:
-        if let Some(list) = &args.exposed_to {
+        if let Some(list) = args.exposed_to {
             // Step 16.1. For each origin of options's exposedTo:
             for text in list {
                 // Step 16.1.1. Let parsedURL be the result of running the URL parser on origin.
@@ -383,7 +395,7 @@ impl Sim<'_> {
     pub fn get_tools_in_parallel(&mut self, tool_requestor: DocId, from_origins: &[Origin], promise: PromiseId) {
         let a = GET_TOOLS;
         // Step 9.1. Let tools be an empty list of RegisteredTool dictionaries.
-        let mut tools: Vec<(String, JsValue)> = Vec::new();
+        let mut tools: Vec<JsValue> = Vec::new();
         // Step 9.2. Let navigables be toolRequestor's node navigable's traversable navigable's inclusive descendant navigables.
         let navigables = self.world.inclusive_descendant_navigables(self.world.traversable_of(tool_requestor));
         // Step 9.3. For each navigable of navigables:
@@ -409,9 +421,10 @@ impl Sim<'_> {
                 continue;
             }
             // Step 9.3.7. Let targetToolMap be targetDocument's associated ModelContext's internal context's tool map.
-            let target_tool_map = self.model_contexts[target_document.index()].tool_map.clone();
+            // (The model context is shared, not copied: this block only reads it.)
+            let model_context = self.model_contexts[target_document.index()].clone();
             // Step 9.3.8. For each tool name → tool definition of targetToolMap:
-            for (_, tool_definition) in &target_tool_map {
+            for (_, tool_definition) in &model_context.tool_map {
                 // Step 9.3.8.1. If tool is exposed to an origin given targetOrigin, tool definition's exposed origins, and callerOrigin returns false, then continue.
                 if !self.tool_is_exposed_to_an_origin(&target_origin, &tool_definition.exposed_origins, &caller_origin)
                 {
@@ -427,26 +440,25 @@ impl Sim<'_> {
                 // Step 9.3.8.2. Let registeredTool be a new RegisteredTool dictionary, with the following fields: …
                 let registered_tool = self.registered_tool(tool_definition, target_document, &target_origin);
                 // Step 9.3.8.3. Append registeredTool to tools.
-                tools.push((tool_definition.name.clone(), registered_tool));
+                tools.push(registered_tool);
             }
         }
         // Step 9.4. Sort in ascending order tools, with a being less than b if a["name"] is code unit less than b["name"].
-        tools.sort_by(|x, y| code_unit_less_than(&x.0, &y.0));
-        let names: Vec<String> = tools.iter().map(|(n, _)| n.clone()).collect();
-        note!(self, (a, "9.4"), "tools: [{}]", names.join(", "));
+        tools.sort_by(|x, y| code_unit_less_than(registered_tool_name(x), registered_tool_name(y)));
+        note!(self, (a, "9.4"), "tools: [{}]", tools.iter().map(registered_tool_name).collect::<Vec<_>>().join(", "));
         // Step 9.5. Queue a global task on the webmcp task source given global to resolve promise with tools.
-        let value = JsValue::Array(tools.into_iter().map(|(_, t)| t).collect());
         self.queue_global_task(
             TaskSource::WebMcp,
             tool_requestor,
-            Work::SettlePromise { promise, result: Ok(value), step: (a, "9.5") },
+            Work::SettlePromise { promise, result: Ok(JsValue::Array(tools)), step: (a, "9.5") },
             (a, "9.5"),
         );
     }
 
     /// getTools step 9.3.8.2: the `RegisteredTool` dictionary.
     fn registered_tool(&mut self, def: &ToolDefinition, target_document: DocId, target_origin: &Origin) -> JsValue {
-        let mut members = vec![("name".to_string(), JsValue::string(&def.name))];
+        let mut members = Vec::with_capacity(7);
+        members.push(("name".into(), JsValue::string(&def.name)));
         // title: tool definition's title if it is non-null; otherwise the empty string.
         match (&def.title, self.program.has_variant("title-undefined")) {
             (Some(t), _) => members.push(("title".into(), JsValue::string(t))),
@@ -634,7 +646,8 @@ impl Sim<'_> {
         // Step 15.5. Let targetToolMap be targetDocument's associated ModelContext's internal context's tool map.
         // Step 15.6. Let toolName be tool's name.
         // Step 15.7. If targetToolMap[toolName] does not exist, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
-        let Some(tool_definition) = self.model_contexts[target_document.index()].tool(&tool_name).cloned() else {
+        let model_context = self.model_contexts[target_document.index()].clone();
+        let Some(tool_definition) = model_context.tool(&tool_name) else {
             note!(self, (a, "15.7"), "{} has no tool {tool_name:?}", self.label(target_document));
             return reject_unknown(self, "15.7");
         };
@@ -687,9 +700,27 @@ impl Sim<'_> {
         );
     }
 
+    /// A traversable's pending tool executions map, to change.
     pub fn pending_map(&mut self, traversable: NavId) -> &mut Vec<(Uuid, PendingToolExecution)> {
         self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
         self.pending_tool_executions.entry(traversable).or_default()
+    }
+
+    /// A traversable's pending tool executions map, to read: not copied when another state shares
+    /// it. The unit touches the map as `pending_map` does.
+    pub fn pending_executions(&mut self, traversable: NavId) -> &[(Uuid, PendingToolExecution)] {
+        if !self.pending_tool_executions.contains_key(&traversable) {
+            return self.pending_map(traversable);
+        }
+        self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
+        &self.pending_tool_executions[&traversable]
+    }
+
+    /// Removes a traversable's pending tool executions map[uuid]; None if it does not exist (then
+    /// the map is not copied).
+    fn remove_pending_execution(&mut self, traversable: NavId, uuid: Uuid) -> Option<PendingToolExecution> {
+        let pos = self.pending_executions(traversable).iter().position(|(u, _)| *u == uuid)?;
+        Some(self.pending_map(traversable).remove(pos).1)
     }
 
     /// Runs an execution's completion steps, where the spec says to run them.
@@ -733,14 +764,12 @@ impl Sim<'_> {
         // Step 15.10.1. Assert: these steps are running in parallel.
         self.assert_in_parallel((a, "15.10.1"));
         // Step 15.10.2. If targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] does not exist, then return.
+        // Step 15.10.3. Remove targetDocument's node navigable's traversable navigable's pending tool executions map[uuid].
         let traversable = self.world.traversable_of(target);
-        let map = self.pending_map(traversable);
-        let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
+        if self.remove_pending_execution(traversable, uuid).is_none() {
             note!(self, (a, "15.10.2"), "pending tool executions map[{}] does not exist: return", uuid.0);
             return;
-        };
-        // Step 15.10.3. Remove targetDocument's node navigable's traversable navigable's pending tool executions map[uuid].
-        map.remove(pos);
+        }
         note!(self, (a, "15.10.3"), "pending tool executions map[{}] removed", uuid.0);
         if success {
             // Step 15.10.4. If success is true, then queue a global task … to resolve promise with result.
@@ -780,13 +809,13 @@ impl Sim<'_> {
         self.assert_on_event_loop_of(target_document, (a, "1"));
         // Step 2. Let toolMap be targetDocument's associated ModelContext's internal context's tool map.
         // Step 3. If toolMap[toolName] does not exist, then run completionSteps given null and false, and abort these steps.
-        let Some(tool) = self.model_contexts[target_document.index()].tool(tool_name).cloned() else {
+        let Some(execute) = self.model_contexts[target_document.index()].tool(tool_name).map(|t| t.execute) else {
             note!(self, (a, "3"), "tool map[{tool_name:?}] does not exist (unregistered since executeTool 15.7)");
             return self.run_completion_steps(completion_steps, None, false, (a, "3"));
         };
         // Step 4. Let tool be toolMap[toolName].
         // Step 5. Run tool's execute steps given targetDocument, inputArguments, completionSteps, and uuid.
-        self.imperative_execute_steps(tool.execute, target_document, input_arguments, completion_steps, uuid);
+        self.imperative_execute_steps(execute, target_document, input_arguments, completion_steps, uuid);
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#imperative-execute-steps>
@@ -819,7 +848,9 @@ impl Sim<'_> {
             return self.run_completion_steps(completion_steps, None, false, (a, "3"));
         }
         // Step 4. Let controller be a new AbortController created in targetDocument's relevant realm.
-        let controller = self.world.new_abort_controller(target_document, Some(format!("execution {}", uuid.0)));
+        let mut name = String::from("execution ");
+        crate::sim::push_decimal(&mut name, uuid.0);
+        let controller = self.world.new_abort_controller(target_document, Some(name));
         // Step 5. Let localExecution be a new local pending tool execution with the following items: abort controller: controller.
         // Step 6. Set targetDocument's associated ModelContext's internal context's local pending tool executions map[uuid] to localExecution.
         self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
@@ -886,13 +917,14 @@ impl Sim<'_> {
         uuid: Uuid,
     ) {
         let a = IMPERATIVE;
-        let state = self.world.promises[tool_promise.index()].state.clone();
+        // The promise is shared, not copied: the reaction only reads its state.
+        let promise = self.world.promises[tool_promise.index()].clone();
         let local = |sim: &mut Self| {
             let map = &mut sim.model_contexts[target_document.index()].local_pending_tool_executions;
             let pos = map.iter().position(|(u, _)| *u == uuid);
             pos.map(|p| map.remove(p))
         };
-        match state {
+        match &promise.state {
             PromiseState::Fulfilled(v) => {
                 // Step 9.1.1. Let localExecutions be targetDocument's … local pending tool executions map.
                 // Step 9.1.2. If localExecutions[uuid] does not exist, then return.
@@ -907,7 +939,7 @@ impl Sim<'_> {
                     return;
                 }
                 // Step 9.1.4. Let serializedResult be the result of serializing a JavaScript value to a JSON string given v. If this throws an exception, run completionSteps given null and false, and abort these steps.
-                match serialize_a_javascript_value_to_a_json_string(&v) {
+                match serialize_a_javascript_value_to_a_json_string(v) {
                     Err(e) => {
                         note!(self, (a, "9.1.4"), "result {v} does not serialize: {e}");
                         self.run_completion_steps(completion_steps, None, false, (a, "9.1.4"));
@@ -944,14 +976,12 @@ impl Sim<'_> {
         // Step 1. Assert: these steps are running in parallel.
         self.assert_in_parallel((a, "1"));
         // Step 2. If traversable's pending tool executions map[uuid] does not exist, then return.
-        let map = self.pending_map(traversable);
-        let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
+        // Step 3. Let execution be traversable's pending tool executions map[uuid].
+        // Step 4. Remove traversable's pending tool executions map[uuid].
+        let Some(execution) = self.remove_pending_execution(traversable, uuid) else {
             note!(self, (a, "2"), "pending tool executions map[{}] does not exist: return", uuid.0);
             return;
         };
-        // Step 3. Let execution be traversable's pending tool executions map[uuid].
-        // Step 4. Remove traversable's pending tool executions map[uuid].
-        let (_, execution) = map.remove(pos);
         note!(self, (a, "4"), "pending tool executions map[{}] removed", uuid.0);
         // Step 5. Let targetDocument be execution's target document.
         let target_document = execution.target_document;
@@ -1007,7 +1037,7 @@ impl Sim<'_> {
         // Step 2.1. Let executionsToRemove be an empty list.
         // Step 2.2. For each uuid → execution of traversable's pending tool executions map: if document is execution's target document or caller document, append uuid.
         let executions_to_remove: Vec<Uuid> = self
-            .pending_map(traversable)
+            .pending_executions(traversable)
             .iter()
             .filter(|(_, e)| e.target_document == document || e.caller_document == Caller::Document(document))
             .map(|(u, _)| *u)
@@ -1019,7 +1049,7 @@ impl Sim<'_> {
         for uuid in executions_to_remove {
             // Step 2.3.1. Let execution be traversable's pending tool executions map[uuid].
             let Some(execution) =
-                self.pending_map(traversable).iter().find(|(u, _)| *u == uuid).map(|(_, e)| e.clone())
+                self.pending_executions(traversable).iter().find(|(u, _)| *u == uuid).map(|(_, e)| e.clone())
             else {
                 self.spec_assert(false, (a, "2.3.1"), "traversable's pending tool executions map[uuid] exists");
                 continue;
@@ -1047,7 +1077,7 @@ impl Sim<'_> {
                 map.retain(|(u, _)| *u != uuid);
             }
             // Step 2.3.5. Assert: traversable's pending tool executions map[uuid] does not exist.
-            let gone = !self.pending_map(traversable).iter().any(|(u, _)| *u == uuid);
+            let gone = !self.pending_executions(traversable).iter().any(|(u, _)| *u == uuid);
             self.spec_assert(gone, (a, "2.3.5"), "traversable's pending tool executions map[uuid] does not exist");
         }
     }
@@ -1089,12 +1119,10 @@ impl Sim<'_> {
         let a = AGENT_CALL;
         self.assert_in_parallel((a, "completion 1"));
         let traversable = self.world.traversable_of(target);
-        let map = self.pending_map(traversable);
-        let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
+        if self.remove_pending_execution(traversable, uuid).is_none() {
             note!(self, (a, "completion 2"), "pending tool executions map[{}] does not exist: return", uuid.0);
             return;
-        };
-        map.remove(pos);
+        }
         self.world.enqueue_on_agent_queue(Work::AgentResult { call, result, success });
         self.note((a, "completion 4"), "result enqueued on the AI agent queue");
     }

@@ -48,7 +48,7 @@ impl Sim<'_> {
                 };
                 self.model_context_register_tool(
                     this,
-                    RegisterToolArgs { tool: *tool, exposed_to: exposed_to.clone(), signal, as_: *as_ },
+                    RegisterToolArgs { tool: *tool, exposed_to: exposed_to.as_deref(), signal, as_: *as_ },
                 );
             }
             Op::GetTools { document, from_origins, as_ } => {
@@ -155,17 +155,15 @@ impl Sim<'_> {
     /// The controller a script names. Script objects live in one agent: a name made in another
     /// agent cluster is not reachable (a `ReferenceError`, as an unshared variable would be).
     fn controller_or_throw(&mut self, doc: DocId, slot: ControllerSlot) -> Result<browser::SignalId, JsValue> {
-        let name = self.program.controller_names[slot.0 as usize].clone();
         let found = self.controller(slot).filter(|s| self.same_agent(doc, self.world.signals[s.index()].realm));
-        found.ok_or_else(|| self.not_reachable(doc, &name))
+        found.ok_or_else(|| self.not_reachable(doc, &self.program.controller_names[slot.0 as usize]))
     }
 
     /// The promise a script names (see `controller_or_throw`).
     fn promise_or_throw(&mut self, doc: DocId, slot: PromiseSlot) -> Result<browser::PromiseId, JsValue> {
-        let name = self.program.promise_names[slot.0 as usize].clone();
         let found =
             self.promise_slots[slot.0 as usize].filter(|p| self.same_agent(doc, self.world.promises[p.index()].realm));
-        found.ok_or_else(|| self.not_reachable(doc, &name))
+        found.ok_or_else(|| self.not_reachable(doc, &self.program.promise_names[slot.0 as usize]))
     }
 
     fn same_agent(&self, a: DocId, b: DocId) -> bool {

@@ -412,14 +412,25 @@ impl<'p> Sim<'p> {
     /// (N counts that method's unnamed promises in that document, so labels do not depend on how
     /// event loops interleave).
     pub fn api_promise(&mut self, realm: DocId, method: &str, as_: Option<PromiseSlot>) -> PromiseId {
-        let in_realm = self.promise_labels.values().filter(|l| l.document == realm);
-        let seq = in_realm.clone().count() as u32;
+        // The realm's API promises so far, and those labelled `<method>#…`.
+        let (mut seq, mut n) = (0, 0);
+        for l in self.promise_labels.values().filter(|l| l.document == realm) {
+            seq += 1;
+            if l.label.strip_prefix(method).is_some_and(|rest| rest.starts_with('#')) {
+                n += 1;
+            }
+        }
         let label = match as_ {
             Some(slot) => self.program.promise_names[slot.0 as usize].clone(),
             None => {
-                let prefix = format!("{method}#");
-                let n = in_realm.filter(|l| l.label.starts_with(&prefix)).count();
-                format!("{method}#{}@{}", n + 1, self.label(realm))
+                let document = &self.world.doc(realm).label;
+                let mut label = String::with_capacity(method.len() + document.len() + 4);
+                label.push_str(method);
+                label.push('#');
+                push_decimal(&mut label, n + 1);
+                label.push('@');
+                label.push_str(document);
+                label
             }
         };
         let p = self.world.new_promise(realm, Some(label.clone()));
@@ -504,13 +515,32 @@ impl<'p> Sim<'p> {
     /// and `par:el0.net/0/1` for the second block that block starts), so names do not depend on
     /// how other lanes interleave.
     pub fn in_parallel(&mut self, work: Work, step: Step) {
-        let creator: std::sync::Arc<str> = match self.current_lane.as_str().strip_prefix("par:") {
-            Some(block) => block.into(),
-            None => self.current_lane.0.clone(),
+        let starter = self.current_lane.as_str();
+        let creator = starter.strip_prefix("par:").unwrap_or(starter);
+        let count = match self.par_started.get_mut(creator) {
+            Some(count) => {
+                *count += 1;
+                *count - 1
+            }
+            None => {
+                // A lane that is not a block is its own creator: its label is shared, not copied.
+                let key = if creator.len() == starter.len() { self.current_lane.0.clone() } else { creator.into() };
+                self.par_started.insert(key, 1);
+                0
+            }
         };
-        let count = self.par_started.entry(creator.clone()).or_insert(0);
-        let label = sched::Lane::new(format!("par:{creator}/{count}"));
-        *count += 1;
+        thread_local! {
+            /// Where labels are written before the lane copies them (one allocation per block).
+            static LABEL: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        }
+        let label = LABEL.with_borrow_mut(|label| {
+            label.clear();
+            label.push_str("par:");
+            label.push_str(creator);
+            label.push('/');
+            push_decimal(label, count);
+            sched::Lane::new(label.as_str())
+        });
         // Two units that start blocks on the one FIFO parallel queue do not commute.
         if self.world.parallel_mode == ParallelMode::Fifo {
             self.footprint.touch(Resource::ParallelQueue, true);
@@ -753,16 +783,53 @@ pub fn choose_lane(
 impl Sim<'_> {
     /// Renders a value with documents named by their labels.
     pub fn render(&self, value: &JsValue) -> String {
-        value.render(&|doc| {
-            self.world.documents.get(doc as usize).map_or_else(|| format!("#{doc}"), |d| d.label.clone())
+        let mut out = String::new();
+        self.render_into(&mut out, value);
+        out
+    }
+
+    fn render_into(&self, out: &mut String, value: &JsValue) {
+        value.render_into(out, &|doc, out| match self.world.documents.get(doc as usize) {
+            Some(d) => out.push_str(&d.label),
+            None => {
+                out.push('#');
+                push_decimal(out, doc);
+            }
         })
     }
 
     /// `fulfilled(<value>)` or `rejected(<error name or value>)`.
     pub fn describe_settlement(&self, result: &Result<JsValue, JsValue>) -> String {
+        let mut out = String::new();
         match result {
-            Ok(v) => format!("fulfilled({})", self.render(v)),
-            Err(e) => format!("rejected({})", e.error_name().map(str::to_string).unwrap_or_else(|| self.render(e))),
+            Ok(v) => {
+                out.push_str("fulfilled(");
+                self.render_into(&mut out, v);
+            }
+            Err(e) => {
+                out.push_str("rejected(");
+                match e.error_name() {
+                    Some(name) => out.push_str(name),
+                    None => self.render_into(&mut out, e),
+                }
+            }
+        }
+        out.push(')');
+        out
+    }
+}
+
+/// Appends `n` in decimal (labels are built on the exploration hot path, without `format!`).
+pub(crate) fn push_decimal(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
     }
+    out.extend(digits[start..].iter().map(|&d| char::from(d)));
 }

@@ -46,3 +46,32 @@ fn unknown_special_value_is_an_error() {
     let err = JsValue::from_json_text(&serde_json::json!({"$js": "symbol"})).unwrap_err();
     assert!(err.contains("unknown special value"), "{err}");
 }
+
+#[test]
+fn strings_are_quoted_as_serde_json_quotes_them() {
+    let mut every_escape: String = (0u8..0x80).map(char::from).collect();
+    every_escape.push_str("é\u{2028}😀\"\\end");
+    for s in ["", "plain", "a\"b\\c", "\u{7f}", every_escape.as_str()] {
+        let mut quoted = String::from("x");
+        quote_into(&mut quoted, s);
+        assert_eq!(quoted, format!("x{}", serde_json::to_string(s).unwrap()), "{s:?}");
+    }
+}
+
+#[test]
+fn renders_values_with_window_labels() {
+    let v = JsValue::Array(vec![
+        JsValue::Object(vec![("name".into(), JsValue::string("t\n")), ("window".into(), JsValue::Window(2))]),
+        JsValue::Number(Num(1.5)),
+        JsValue::BigInt("7".into()),
+        JsValue::dom_exception("AbortError"),
+        JsValue::DomException { name: "SecurityError".into(), message: "no".into() },
+        JsValue::type_error("bad \"x\""),
+    ]);
+    let rendered = v.render(&|doc, out| out.push_str(&format!("doc{doc}")));
+    assert_eq!(
+        rendered,
+        r#"[{name: "t\n", window: <Window of doc2>}, 1.5, 7n, DOMException(AbortError), DOMException(SecurityError: no), TypeError("bad \"x\"")]"#
+    );
+    assert_eq!(JsValue::Window(3).to_string(), "<Window of document #3>");
+}
