@@ -289,9 +289,11 @@ struct Explorer<'o> {
     /// indices (few distinct sets recur across many states).
     sleep_sets: Vec<Box<[Lane]>>,
     sleep_set_index: HashMap<Box<[Lane]>, u32>,
-    outcomes: BTreeMap<String, OutcomeClass>,
+    /// Distinct outcomes by the digest of the canonical outcome (the report orders them by
+    /// witness, not by this key).
+    outcomes: BTreeMap<u128, OutcomeClass>,
     /// End-state fingerprint → outcome key.
-    end_states: KeyMap<String>,
+    end_states: KeyMap<u128>,
     states: u64,
     transitions: u64,
     bounds_hit: Vec<String>,
@@ -446,11 +448,11 @@ impl<'o> Explorer<'o> {
         // outcome computed then.
         let end = Key::new(sim.fingerprint());
         let (outcome, key) = match self.end_states.get(&end) {
-            Some(key) => (None, key.clone()),
+            Some(&key) => (None, key),
             None => {
                 let outcome = sim.outcome(false).canonical();
-                let key = serde_json::to_string(&outcome).unwrap_or_default();
-                self.end_states.insert(end, key.clone());
+                let key = browser::digest128(&outcome);
+                self.end_states.insert(end, key);
                 (Some(outcome), key)
             }
         };
