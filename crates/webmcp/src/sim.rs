@@ -216,29 +216,79 @@ pub enum Resource {
 }
 
 /// What a unit read and wrote. Two units commute when neither writes what the other touches.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+///
+/// The sets are bit sets (the console, the FIFO parallel queue, the first 31 event loops and
+/// the first 31 traversables' pending maps each have a bit). A resource past those counts as
+/// `Global`: treating two units as dependent is always sound for the reduction, only slower.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Footprint {
-    /// Inline up to 4 (a unit touches one or two loops, a map, the console): no allocation.
-    pub reads: smallvec::SmallVec<[Resource; 4]>,
-    pub writes: smallvec::SmallVec<[Resource; 4]>,
+    reads: u64,
+    writes: u64,
+    global: bool,
 }
 
 impl Footprint {
     pub fn touch(&mut self, resource: Resource, write: bool) {
-        let set = if write { &mut self.writes } else { &mut self.reads };
-        if !set.contains(&resource) {
-            set.push(resource);
+        let bit = match resource {
+            Resource::Console => 0,
+            Resource::ParallelQueue => 1,
+            Resource::Loop(l) if l.0 < 31 => 2 + l.0,
+            Resource::Pending(n) if n.0 < 31 => 33 + n.0,
+            Resource::Loop(_) | Resource::Pending(_) | Resource::Global => {
+                self.global = true;
+                return;
+            }
+        };
+        if write {
+            self.writes |= 1 << bit;
+        } else {
+            self.reads |= 1 << bit;
         }
     }
 
     /// True when the two units may not commute.
     pub fn conflicts(&self, other: &Footprint) -> bool {
-        let global = |f: &Footprint| f.writes.contains(&Resource::Global) || f.reads.contains(&Resource::Global);
-        if global(self) || global(other) {
-            return true;
-        }
-        let meets = |a: &[Resource], b: &[Resource]| a.iter().any(|r| b.contains(r));
-        meets(&self.writes, &other.writes) || meets(&self.writes, &other.reads) || meets(&self.reads, &other.writes)
+        self.global
+            || other.global
+            || self.writes & (other.writes | other.reads) != 0
+            || self.reads & other.writes != 0
+    }
+}
+
+#[cfg(test)]
+mod footprint_tests {
+    use super::{Footprint, Resource};
+    use browser::{LoopId, NavId};
+
+    fn footprint(reads: &[Resource], writes: &[Resource]) -> Footprint {
+        let mut f = Footprint::default();
+        reads.iter().for_each(|r| f.touch(*r, false));
+        writes.iter().for_each(|w| f.touch(*w, true));
+        f
+    }
+
+    #[test]
+    fn units_conflict_when_one_writes_what_the_other_touches() {
+        let (l0, l1) = (Resource::Loop(LoopId(0)), Resource::Loop(LoopId(1)));
+        let pending = Resource::Pending(NavId(0));
+        assert!(!footprint(&[], &[l0]).conflicts(&footprint(&[], &[l1])));
+        assert!(!footprint(&[pending], &[l0]).conflicts(&footprint(&[pending], &[l1])), "two reads commute");
+        assert!(footprint(&[pending], &[l0]).conflicts(&footprint(&[], &[l1, pending])));
+        assert!(footprint(&[], &[l1, pending]).conflicts(&footprint(&[pending], &[l0])));
+        assert!(footprint(&[], &[Resource::Console]).conflicts(&footprint(&[], &[Resource::Console])));
+    }
+
+    #[test]
+    fn global_and_resources_without_a_bit_conflict_with_everything() {
+        let nothing = Footprint::default();
+        assert!(footprint(&[], &[Resource::Global]).conflicts(&nothing));
+        assert!(nothing.conflicts(&footprint(&[Resource::Global], &[])));
+        let far_loop = footprint(&[Resource::Loop(LoopId(31))], &[]);
+        assert!(far_loop.conflicts(&nothing), "loop 31 has no bit: counted as global");
+        let far_map = footprint(&[], &[Resource::Pending(NavId(40))]);
+        assert!(nothing.conflicts(&far_map));
+        let last_bits = footprint(&[], &[Resource::Loop(LoopId(30)), Resource::Pending(NavId(30))]);
+        assert!(!last_bits.conflicts(&footprint(&[], &[Resource::Loop(LoopId(29))])));
     }
 }
 
