@@ -420,11 +420,11 @@ impl<'p> Sim<'p> {
     /// (N counts that method's unnamed promises in that document, so labels do not depend on how
     /// event loops interleave).
     pub fn api_promise(&mut self, realm: DocId, method: &str, as_: Option<PromiseSlot>) -> PromiseId {
-        // The realm's API promises so far, and those labelled `<method>#…`.
+        // The realm's API promises so far, and (for an unnamed one) those labelled `<method>#…`.
         let (mut seq, mut n) = (0, 0);
         for l in self.promise_labels.values().filter(|l| l.document == realm) {
             seq += 1;
-            if l.label.strip_prefix(method).is_some_and(|rest| rest.starts_with('#')) {
+            if as_.is_none() && l.label.strip_prefix(method).is_some_and(|rest| rest.starts_with('#')) {
                 n += 1;
             }
         }
