@@ -62,7 +62,7 @@ impl Sim<'_> {
             // Step 5.2. Let id be document's unique ID.
             // Step 5.3. Set observation's tool map[id] = document's … tool map's values.
             let tools: Vec<String> =
-                self.model_contexts[document.index()].tool_map.iter().map(|(n, _)| n.clone()).collect();
+                self.model_contexts[document.index()].tool_map.iter().map(|(n, _)| n.to_string()).collect();
             note!(self, (a, "5.3"), "observation tool map[{}] = [{}]", self.label(document), tools.join(", "));
             observation.push((document, tools));
         }
@@ -111,10 +111,11 @@ impl Sim<'_> {
         let uuid = self.new_uuid();
         let completion = CompletionSteps::Agent { target, call, uuid };
         let traversable = self.world.traversable_of(target);
+        let tool_name: std::rc::Rc<str> = name.into();
         let execution = PendingToolExecution {
             caller_document: Caller::Agent(call),
             target_document: target,
-            tool_name: name.to_string(),
+            tool_name: tool_name.clone(),
             completion_steps: completion,
         };
         self.pending_map(traversable).push((uuid, execution));
@@ -126,7 +127,7 @@ impl Sim<'_> {
         self.queue_global_task(
             TaskSource::WebMcp,
             target,
-            Work::ToolExecuteSteps { tool_name: name.to_string(), target, input_arguments, completion, uuid },
+            Work::ToolExecuteSteps { tool_name, target, input_arguments, completion, uuid },
             (a, "4"),
         );
     }

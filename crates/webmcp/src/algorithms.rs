@@ -1,6 +1,8 @@
 //! The WebMCP algorithms, one function each, named after the spec's definitions, with the spec's
 //! step numbers as comments. Every trace event cites its algorithm and step.
 
+use std::rc::Rc;
+
 use browser::policy::TOOLS;
 use browser::value::{parse_a_json_string_to_a_javascript_value, serialize_a_javascript_value_to_a_json_string};
 use browser::{DocId, JsValue, NavId, Origin, PromiseId, PromiseState, SignalId, TaskSource};
@@ -34,7 +36,7 @@ pub struct RegisterToolArgs<'a> {
 
 /// A `RegisteredTool` dictionary as `executeTool` reads it.
 pub struct RegisteredToolArg {
-    pub name: String,
+    pub name: Rc<str>,
     pub origin: String,
     /// The document whose Window is the `window` member.
     pub window: DocId,
@@ -188,6 +190,8 @@ impl Sim<'_> {
         }
         // Step 17. Let promise be a new promise created in this's relevant realm.
         let promise = self.api_promise(this, a, args.as_);
+        // (The tool name is made once, shared by the abort steps, the definition and the tool map.)
+        let tool_name: Rc<str> = Rc::from(tool_name.as_str());
         // Step 18. If options's signal exists, then:
         if let Some(signal) = signal {
             // Step 18.1. Let signal be options's signal.
@@ -201,7 +205,7 @@ impl Sim<'_> {
             self.note((a, "18.3"), "abort steps added to the signal");
         }
         // Step 19. Let tool definition be a new tool definition, with the following items: …
-        let definition = ToolDefinition {
+        let definition = Rc::new(ToolDefinition {
             name: tool_name.clone(),
             title: dict.title.clone(),
             description: dict.description.clone(),
@@ -213,7 +217,7 @@ impl Sim<'_> {
                 consequential_hint: an.consequential_hint,
             }),
             exposed_origins: exposed_origins.clone(),
-        };
+        });
         // Step 20. Set this's internal context's tool map[tool name] to tool definition.
         self.model_contexts[this.index()].tool_map.push((tool_name.clone(), definition));
         note!(self, (a, "20"), "tool map[{tool_name:?}] set in {}", self.label(this));
@@ -259,7 +263,7 @@ impl Sim<'_> {
         // Step 2. Let tool map be modelContext's internal context's tool map.
         let tool_map = &mut self.model_contexts[model_context.index()].tool_map;
         // Step 3. If tool map[tool name] does not exist, then return.
-        let Some(pos) = tool_map.iter().position(|(n, _)| n == tool_name) else {
+        let Some(pos) = tool_map.iter().position(|(n, _)| **n == *tool_name) else {
             note!(self, (a, "3"), "tool map[{tool_name:?}] does not exist");
             return;
         };
@@ -270,7 +274,7 @@ impl Sim<'_> {
         // Step 6. Let targetDocument be modelContext's relevant global object's associated Document.
         // Step 7. In parallel, notify documents of a tool change given targetDocument and exposed origins.
         self.in_parallel(
-            Work::NotifyInParallel { tool_owner: model_context, exposed_origins: definition.exposed_origins },
+            Work::NotifyInParallel { tool_owner: model_context, exposed_origins: definition.exposed_origins.clone() },
             (a, "7"),
         );
     }
@@ -458,7 +462,7 @@ impl Sim<'_> {
     /// getTools step 9.3.8.2: the `RegisteredTool` dictionary.
     fn registered_tool(&mut self, def: &ToolDefinition, target_document: DocId, target_origin: &Origin) -> JsValue {
         let mut members = Vec::with_capacity(7);
-        members.push(("name".into(), JsValue::string(&def.name)));
+        members.push(("name".into(), JsValue::string(&*def.name)));
         // title: tool definition's title if it is non-null; otherwise the empty string.
         match (&def.title, self.program.has_variant("title-undefined")) {
             (Some(t), _) => members.push(("title".into(), JsValue::string(t))),
@@ -601,7 +605,7 @@ impl Sim<'_> {
         caller_document: DocId,
         target_document: DocId,
         expected_target_origin: &Origin,
-        tool_name: String,
+        tool_name: Rc<str>,
         input_arguments: String,
         promise: PromiseId,
         uuid: Uuid,

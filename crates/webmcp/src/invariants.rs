@@ -669,7 +669,7 @@ impl Checker {
                                 uuid: uuid.0,
                                 role,
                                 document: sim.label(d),
-                                tool: execution.tool_name.clone(),
+                                tool: execution.tool_name.to_string(),
                             });
                         } else {
                             problems.push(format!(
@@ -768,7 +768,7 @@ impl Checker {
             tp.state == PromiseState::Pending
                 && tp.reactions.iter().any(|r| matches!(r, Work::ReactToToolPromise { uuid: u, .. } if u == uuid))
         });
-        if local && tool_promise_pending && self.can_stay_pending.contains(&execution.tool_name) {
+        if local && tool_promise_pending && self.can_stay_pending.contains(&*execution.tool_name) {
             return Ok(PendingReason::ToolNeverSettles);
         }
         if local && tool_promise_pending {

@@ -2,7 +2,7 @@
 //! would call the APIs. A thrown exception stops the rest of the statement list.
 
 use browser::{DocId, DocumentState, JsValue, PromiseState};
-use trace::{ConsoleLine, EventKind};
+use trace::ConsoleLine;
 
 use crate::algorithms::{RegisterToolArgs, RegisteredToolArg, EXECUTE_TOOL};
 use crate::program::{ControllerSlot, Op, PromiseSlot, ScriptId, ToolRef};
@@ -14,13 +14,8 @@ impl Sim<'_> {
     /// Runs a statement list in `doc`; an exception that escapes is reported as uncaught.
     pub fn run_script(&mut self, doc: DocId, script: ScriptId) {
         if let Err(error) = self.run_ops(doc, script) {
-            let document = self.label(doc);
-            let text = error.to_string();
-            self.event(
-                (SCRIPT, "uncaught exception"),
-                EventKind::Uncaught { document: document.clone(), error: text.clone() },
-            );
-            self.uncaught.push(ConsoleLine { document, text });
+            let line = ConsoleLine { document: self.label(doc), text: error.to_string() };
+            self.console_line((SCRIPT, "uncaught exception"), line, true);
         }
     }
 
@@ -36,9 +31,8 @@ impl Sim<'_> {
     fn run_op(&mut self, doc: DocId, op: &Op) -> Result<(), JsValue> {
         match op {
             Op::Log(text) => {
-                let document = self.label(doc);
-                self.event(("console", "log"), EventKind::Console { document: document.clone(), text: text.clone() });
-                self.console.push(ConsoleLine { document, text: text.clone() });
+                let line = ConsoleLine { document: self.label(doc), text: text.clone() };
+                self.console_line(("console", "log"), line, false);
             }
             Op::RegisterTool { document, tool, exposed_to, signal, as_ } => {
                 let this = self.model_context_of(doc, document.as_deref(), "registerTool")?;
@@ -186,7 +180,7 @@ impl Sim<'_> {
                 let Some(doc) = nav.and_then(|n| self.world.nav(n).active_document) else {
                     return Err(JsValue::type_error(format!("navigable {window} has no window")));
                 };
-                Ok(RegisteredToolArg { name: name.clone(), origin: origin.clone(), window: doc })
+                Ok(RegisteredToolArg { name: name.as_str().into(), origin: origin.clone(), window: doc })
             }
             ToolRef::FromGetTools { promise, name } => {
                 let p = self.promise_or_throw(doc, *promise)?;
@@ -216,7 +210,7 @@ impl Sim<'_> {
                     Some(JsValue::Window(d)) => DocId(*d),
                     _ => return Err(JsValue::type_error("RegisteredTool has no window")),
                 };
-                Ok(RegisteredToolArg { name: name.clone(), origin, window })
+                Ok(RegisteredToolArg { name: name.as_str().into(), origin, window })
             }
         }
     }

@@ -2,6 +2,7 @@
 //! spec adds to it, the run loop that asks a `Chooser` which lane goes next, and the trace.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use browser::{
     ContainerAttributes, DocId, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId, PromiseState,
@@ -32,9 +33,12 @@ pub struct Annotations {
 }
 
 /// WebMCP "tool definition".
+///
+/// Tool maps hold it behind an `Rc` and tool names as `Rc<str>` (which hash as the values they
+/// point to): copying a model context to change it copies pointers, not tools.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct ToolDefinition {
-    pub name: String,
+    pub name: Rc<str>,
     pub title: Option<String>,
     pub description: String,
     pub input_schema: String,
@@ -47,8 +51,8 @@ pub struct ToolDefinition {
 /// WebMCP "model context" (a `ModelContext`'s internal context) plus the object's event handler.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ModelContext {
-    /// tool map: name → tool definition, in insertion order.
-    pub tool_map: Vec<(String, ToolDefinition)>,
+    /// tool map: name → tool definition, in insertion order (shared: see `ToolDefinition`).
+    pub tool_map: Vec<(Rc<str>, Rc<ToolDefinition>)>,
     /// local pending tool executions map: uuid → abort controller.
     pub local_pending_tool_executions: Vec<(Uuid, SignalId)>,
     /// `ontoolchange`.
@@ -57,7 +61,7 @@ pub struct ModelContext {
 
 impl ModelContext {
     pub fn tool(&self, name: &str) -> Option<&ToolDefinition> {
-        self.tool_map.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+        self.tool_map.iter().find(|(n, _)| **n == *name).map(|(_, t)| &**t)
     }
 }
 
@@ -83,7 +87,7 @@ pub enum CompletionSteps {
 pub struct PendingToolExecution {
     pub caller_document: Caller,
     pub target_document: DocId,
-    pub tool_name: String,
+    pub tool_name: Rc<str>,
     pub completion_steps: CompletionSteps,
 }
 
@@ -114,14 +118,14 @@ pub enum Work {
         caller: DocId,
         target: DocId,
         expected_target_origin: browser::Origin,
-        tool_name: String,
+        tool_name: Rc<str>,
         input_arguments: String,
         promise: PromiseId,
         uuid: Uuid,
     },
     /// executeTool 15.13: the tool execute steps, on the target's event loop.
     ToolExecuteSteps {
-        tool_name: String,
+        tool_name: Rc<str>,
         target: DocId,
         input_arguments: String,
         completion: CompletionSteps,
@@ -139,7 +143,7 @@ pub enum Work {
     UnloadCleanupInParallel { document: DocId, traversable: NavId },
     // Abort algorithms.
     /// registerTool 18.3.
-    AbortUnregister { model_context: DocId, tool_name: String, promise: PromiseId, signal: SignalId },
+    AbortUnregister { model_context: DocId, tool_name: Rc<str>, promise: PromiseId, signal: SignalId },
     /// executeTool 14.4.
     AbortExecution { promise: PromiseId, signal: SignalId, traversable: NavId, uuid: Uuid },
     /// A tool that rejects its promise with the signal's reason when aborted.
@@ -300,7 +304,8 @@ pub type Observation = Vec<(DocId, Vec<String>)>;
 pub struct PromiseLabel {
     pub document: DocId,
     pub seq: u32,
-    pub label: String,
+    /// Shared (hashes as the text): the labels are copied whenever the map is.
+    pub label: Rc<str>,
 }
 
 /// The lane of virtual-time advances, made once.
@@ -427,7 +432,10 @@ impl<'p> Sim<'p> {
     }
 
     fn create_iframe(&mut self, container_document: DocId, frame: &FrameSpec) -> Result<NavId, RunError> {
-        let attrs = ContainerAttributes { allow: frame.allow.as_deref().map(Into::into), sandbox: frame.sandbox.as_deref().map(Into::into) };
+        let attrs = ContainerAttributes {
+            allow: frame.allow.as_deref().map(Into::into),
+            sandbox: frame.sandbox.as_deref().map(Into::into),
+        };
         let nav = self.world.create_navigable(&frame.id, Some(container_document), attrs);
         self.nav_by_name.insert(frame.id.clone(), nav);
         self.create_document_tree(nav, &frame.document)?;
@@ -453,7 +461,7 @@ impl<'p> Sim<'p> {
 
     pub fn promise_label(&self, p: PromiseId) -> String {
         match self.promise_labels.get(&p) {
-            Some(l) => l.label.clone(),
+            Some(l) => l.label.to_string(),
             None => format!("promise#{}", p.0),
         }
     }
@@ -462,11 +470,11 @@ impl<'p> Sim<'p> {
     /// (N counts that method's unnamed promises in that document, so labels do not depend on how
     /// event loops interleave).
     pub fn api_promise(&mut self, realm: DocId, method: &str, as_: Option<PromiseSlot>) -> PromiseId {
-        // The realm's API promises so far, and those labelled `<method>#…`.
+        // The realm's API promises so far, and (for an unnamed one) those labelled `<method>#…`.
         let (mut seq, mut n) = (0, 0);
         for l in self.promise_labels.values().filter(|l| l.document == realm) {
             seq += 1;
-            if l.label.strip_prefix(method).is_some_and(|rest| rest.starts_with('#')) {
+            if as_.is_none() && l.label.strip_prefix(method).is_some_and(|rest| rest.starts_with('#')) {
                 n += 1;
             }
         }
@@ -483,8 +491,9 @@ impl<'p> Sim<'p> {
                 label
             }
         };
-        let p = self.world.new_promise(realm, Some(label.clone()));
-        self.promise_labels.insert(p, PromiseLabel { document: realm, seq, label });
+        let shared = Rc::from(label.as_str());
+        let p = self.world.new_promise(realm, Some(label));
+        self.promise_labels.insert(p, PromiseLabel { document: realm, seq, label: shared });
         if let Some(slot) = as_ {
             self.promise_slots[slot.0 as usize] = Some(p);
         }
@@ -503,6 +512,26 @@ impl<'p> Sim<'p> {
         }
         if self.record {
             self.events.push(Event { cite: cite(step), kind });
+        }
+    }
+
+    /// Appends `line` to the console (or, with `uncaught`, to the uncaught-error log), with its
+    /// trace event. The event is built only when recorded; the unit writes the console either way.
+    pub fn console_line(&mut self, step: Step, line: ConsoleLine, uncaught: bool) {
+        self.footprint.touch(Resource::Console, true);
+        if self.record {
+            let (document, text) = (line.document.clone(), line.text.clone());
+            let kind = if uncaught {
+                EventKind::Uncaught { document, error: text }
+            } else {
+                EventKind::Console { document, text }
+            };
+            self.events.push(Event { cite: cite(step), kind });
+        }
+        if uncaught {
+            self.uncaught.push(line);
+        } else {
+            self.console.push(line);
         }
     }
 
@@ -766,7 +795,7 @@ impl<'p> Sim<'p> {
                 PromiseState::Fulfilled(v) => self.describe_settlement(&Ok(v.clone())),
                 PromiseState::Rejected(e) => self.describe_settlement(&Err(e.clone())),
             };
-            promises.push(PromiseOutcome { promise: label.clone(), document: self.label(promise.realm), state });
+            promises.push(PromiseOutcome { promise: label.to_string(), document: self.label(promise.realm), state });
         }
         let mut tool_maps = Vec::new();
         for (i, mc) in self.model_contexts.iter().enumerate() {
@@ -774,7 +803,7 @@ impl<'p> Sim<'p> {
             if doc.state == DocumentState::Destroyed && mc.tool_map.is_empty() {
                 continue;
             }
-            tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.clone()).collect()));
+            tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.to_string()).collect()));
         }
         Outcome {
             console: self.console.to_vec(),
