@@ -332,7 +332,8 @@ pub struct Sim<'p> {
     /// The lane of the unit now running (in-parallel blocks are named after it).
     pub current_lane: sched::Lane,
     /// In-parallel blocks started so far, per starting lane.
-    pub par_started: Shared<BTreeMap<std::sync::Arc<str>, u32>>,
+    /// (A list sorted by lane label: copying it is one allocation, where a map copies nodes.)
+    pub par_started: Shared<Vec<(std::sync::Arc<str>, u32)>>,
     /// What the running unit touched.
     pub footprint: Footprint,
     /// Record trace units and events (off while exploring).
@@ -596,15 +597,16 @@ impl<'p> Sim<'p> {
     pub fn in_parallel(&mut self, work: Work, step: Step) {
         let starter = self.current_lane.as_str();
         let creator = starter.strip_prefix("par:").unwrap_or(starter);
-        let count = match self.par_started.get_mut(creator) {
-            Some(count) => {
+        let count = match self.par_started.binary_search_by(|(lane, _)| (**lane).cmp(creator)) {
+            Ok(at) => {
+                let count = &mut self.par_started[at].1;
                 *count += 1;
                 *count - 1
             }
-            None => {
+            Err(at) => {
                 // A lane that is not a block is its own creator: its label is shared, not copied.
                 let key = if creator.len() == starter.len() { self.current_lane.0.clone() } else { creator.into() };
-                self.par_started.insert(key, 1);
+                self.par_started.insert(at, (key, 1));
                 0
             }
         };
