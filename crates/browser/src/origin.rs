@@ -95,8 +95,10 @@ impl Origin {
             // Step 1. If origin is an opaque origin, then return "null".
             Origin::Opaque(_) => "null".to_owned(),
             Origin::Tuple { scheme, host, port } => {
+                // Written with `push_str` into a string sized for the whole result (`to_string` would go through `Display`); at most 6 bytes for ":65535".
+                let mut result = String::with_capacity(scheme.len() + 3 + host.len() + 6);
                 // Step 2. Otherwise, let result be origin's scheme.
-                let mut result = scheme.to_string();
+                result.push_str(scheme);
                 // Step 3. Append "://" to result.
                 result.push_str("://");
                 // Step 4. Append origin's host, serialized, to result.
@@ -104,7 +106,7 @@ impl Origin {
                 // Step 5. If origin's port is non-null, append a U+003A COLON character (:), and origin's port, serialized, to result.
                 if let Some(port) = port {
                     result.push(':');
-                    result.push_str(&port.to_string());
+                    push_port(&mut result, *port);
                 }
                 // Step 6. Return result.
                 result
@@ -195,7 +197,16 @@ impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Origin::Opaque(id) => write!(f, "opaque#{id}"),
-            Origin::Tuple { .. } => f.write_str(&self.serialize()),
+            // The serialization's steps, written to the formatter without an intermediate string.
+            Origin::Tuple { scheme, host, port } => {
+                f.write_str(scheme)?;
+                f.write_str("://")?;
+                f.write_str(host)?;
+                match port {
+                    Some(port) => write!(f, ":{port}"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -235,7 +246,11 @@ impl fmt::Display for Site {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Site::Opaque(id) => write!(f, "opaque#{id}"),
-            Site::SchemeAndHost { scheme, host } => write!(f, "{scheme}://{host}"),
+            Site::SchemeAndHost { scheme, host } => {
+                f.write_str(scheme)?;
+                f.write_str("://")?;
+                f.write_str(host)
+            }
         }
     }
 }
@@ -256,6 +271,21 @@ pub fn is_url_potentially_trustworthy(url: &url::Url) -> bool {
     // An opaque origin's answer does not depend on its id, so a throwaway counter is enough here.
     let mut scratch_opaque = 0;
     Origin::of_url(url, &mut scratch_opaque).is_potentially_trustworthy()
+}
+
+/// Appends the decimal serialization of a port (URL Standard: "the port, serialized", an integer in base ten).
+fn push_port(out: &mut String, port: u16) {
+    let mut digits = [0u8; 5];
+    let (mut n, mut at) = (port, digits.len());
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// The registrable domain of a serialized host, or `None` when it has none.
