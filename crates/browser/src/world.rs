@@ -169,6 +169,10 @@ pub struct DocumentInfo {
     pub origin_keyed: bool,
     pub secure_context: bool,
     pub policy: PermissionsPolicy,
+    /// Permissions Policy "is feature enabled in document for origin?" with the document's own
+    /// origin, per supported feature (`policy::features_enabled_for_own_origin`): the policy and
+    /// origin are fixed, so HTML "allowed to use" reads the answer instead of recomputing it.
+    pub features_enabled: [bool; policy::SUPPORTED_FEATURES.len()],
 }
 
 /// A document: its fixed `DocumentInfo` (reached through `Deref`) and its lifecycle state.
@@ -626,6 +630,7 @@ impl<S: Clone> World<S> {
             }
             label.extend(digits[at..].iter().map(|&d| d as char));
         }
+        let features_enabled = policy::features_enabled_for_own_origin(&permissions, &origin);
         let id = DocId(self.documents.len() as u32);
         self.documents.push(Document {
             info: std::sync::Arc::new(DocumentInfo {
@@ -636,6 +641,7 @@ impl<S: Clone> World<S> {
                 event_loop,
                 origin_keyed,
                 secure_context,
+                features_enabled,
                 policy: permissions,
             }),
             state: DocumentState::Active,
@@ -697,7 +703,9 @@ impl<S: Clone> World<S> {
         // 3. If the result of running is feature enabled in document for origin on feature,
         //    document, and document's origin is "Enabled", then return true.
         // 4. Return false.
-        policy::is_feature_enabled_in_document_for_origin(feature, &d.policy, &d.origin, &d.origin)
+        // The document's policy and origin are fixed, so that result was computed when the
+        // document was created (`DocumentInfo::features_enabled`).
+        policy::enabled_for_own_origin(&d.features_enabled, feature)
     }
 
     /// HTML "inclusive descendant navigables" of a navigable, in tree order (skipping destroyed ones).
