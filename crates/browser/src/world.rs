@@ -814,18 +814,15 @@ impl<S: Clone> World<S> {
     }
 
     fn queue_due_timers(&mut self) {
+        // The timers are sorted by (deadline, document, seq), so the due ones are a prefix, already
+        // in the order they are queued in: ties between documents go in document order (see
+        // docs/model.md). With none due the list is not written (and so not copied).
         let now = self.now;
-        let mut due: Vec<Timer<S>> = Vec::new();
-        self.timers.retain(|t| {
-            if t.deadline <= now {
-                due.push(t.clone());
-                false
-            } else {
-                true
-            }
-        });
-        // Ties between documents go in document order (see docs/model.md).
-        due.sort_by_key(|t| (t.deadline, t.document, t.seq));
+        let due = self.timers.partition_point(|t| t.deadline <= now);
+        if due == 0 {
+            return;
+        }
+        let due: Vec<Timer<S>> = self.timers.drain(..due).collect();
         for t in due {
             self.queue_global_task(TaskSource::Timer, t.document, t.steps);
         }
@@ -839,7 +836,8 @@ impl<S: Clone> World<S> {
     /// When nothing is runnable, advance virtual time to the next timer deadline and queue the
     /// timers that are then due. Returns the new time, or None when no timer is pending.
     pub fn advance_time(&mut self) -> Option<u64> {
-        let next = self.timers.iter().map(|t| t.deadline).min()?;
+        // The earliest deadline is the first (the timers are sorted by deadline).
+        let next = self.timers.first()?.deadline;
         self.now = next;
         self.queue_due_timers();
         Some(next)
@@ -936,18 +934,23 @@ impl<S: Clone> World<S> {
     /// Returns false (and changes nothing) when the promise was already settled: WebIDL's
     /// resolve/reject of a settled promise is a no-op.
     pub fn settle_promise(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>) -> bool {
-        let p = &mut self.promises[promise.index()];
+        // Read before writing: settling a settled promise copies no list and no promise.
+        let p = &self.promises[promise.index()];
         if p.state != PromiseState::Pending {
             return false;
         }
+        let realm = p.realm;
+        // One write (one copy of the list and of the promise when another state shares them).
+        let p: &mut Promise<S> = &mut self.promises[promise.index()];
         p.state = match result {
             Ok(v) => PromiseState::Fulfilled(v),
             Err(e) => PromiseState::Rejected(e),
         };
         let reactions = std::mem::take(&mut p.reactions);
-        let realm = p.realm;
-        for r in reactions {
-            self.queue_microtask(realm, r);
+        if !reactions.is_empty() {
+            // Queued as microtasks on the realm's event loop, in order, with one write to it.
+            let el = self.doc(realm).event_loop;
+            self.event_loops[el.index()].microtasks.extend(reactions);
         }
         true
     }
