@@ -301,14 +301,16 @@ pub struct Promise<S> {
     pub realm: DocId,
     pub state: PromiseState,
     pub reactions: Vec<S>,
-    /// The scenario's name for it, if it has one.
-    pub name: Option<String>,
+    /// The scenario's name for it, if it has one (shared: a promise is copied each time a state
+    /// that shares it settles it or adds a reaction).
+    pub name: Option<std::rc::Rc<str>>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct AbortSignal<S> {
     pub realm: DocId,
-    pub name: Option<String>,
+    /// The scenario's name for its controller, if it has one (shared, like a promise's name).
+    pub name: Option<std::rc::Rc<str>>,
     pub aborted: bool,
     pub reason: JsValue,
     pub abort_algorithms: Vec<S>,
@@ -710,7 +712,8 @@ impl<S: Clone> World<S> {
 
     /// HTML "inclusive descendant navigables" of a navigable, in tree order (skipping destroyed ones).
     pub fn inclusive_descendant_navigables(&self, nav: NavId) -> Vec<NavId> {
-        let mut out = Vec::new();
+        // Sized for every navigable: one allocation, never grown.
+        let mut out = Vec::with_capacity(self.navigables.len());
         self.collect_descendants(nav, &mut out);
         out
     }
@@ -926,6 +929,7 @@ impl<S: Clone> World<S> {
     /// WebIDL "a new promise" created in `realm`'s relevant realm.
     pub fn new_promise(&mut self, realm: DocId, name: Option<String>) -> PromiseId {
         let id = PromiseId(self.promises.len() as u32);
+        let name = name.map(std::rc::Rc::from);
         self.promises.push(Shared::new(Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name }));
         id
     }
@@ -973,7 +977,7 @@ impl<S: Clone> World<S> {
         let id = SignalId(self.signals.len() as u32);
         self.signals.push(Shared::new(AbortSignal {
             realm,
-            name,
+            name: name.map(std::rc::Rc::from),
             aborted: false,
             reason: JsValue::Undefined,
             abort_algorithms: Vec::new(),
@@ -984,10 +988,11 @@ impl<S: Clone> World<S> {
 
     /// DOM "add" an abort algorithm: does nothing if the signal is already aborted.
     pub fn add_abort_algorithm(&mut self, signal: SignalId, algorithm: S) {
-        let s = &mut self.signals[signal.index()];
-        if !s.aborted {
-            s.abort_algorithms.push(algorithm);
+        // Read before writing: an aborted signal is not copied.
+        if self.signals[signal.index()].aborted {
+            return;
         }
+        self.signals[signal.index()].abort_algorithms.push(algorithm);
     }
 
     /// DOM "signal abort" steps 1–2 and the first half of "run the abort steps": marks the signal
@@ -995,10 +1000,11 @@ impl<S: Clone> World<S> {
     /// algorithms (in order, emptied from the signal) and its `abort` listeners, for the caller to
     /// run. Returns None when the signal was already aborted.
     pub fn signal_abort(&mut self, signal: SignalId, reason: Option<JsValue>) -> Option<(Vec<S>, Vec<S>)> {
-        let s = &mut self.signals[signal.index()];
-        if s.aborted {
+        // Read before writing: an aborted signal is not copied.
+        if self.signals[signal.index()].aborted {
             return None;
         }
+        let s: &mut AbortSignal<S> = &mut self.signals[signal.index()];
         s.aborted = true;
         s.reason = reason.unwrap_or_else(|| JsValue::dom_exception("AbortError"));
         Some((std::mem::take(&mut s.abort_algorithms), s.listeners.clone()))
