@@ -1,7 +1,9 @@
 //! Origins, sites and potential trustworthiness: HTML's origin and site concepts, the URL Standard's origin of a URL, and the Secure Contexts trustworthiness checks.
 
+use std::cmp::Ordering;
 use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// An origin: opaque, or a tuple of scheme, host and port.
 ///
@@ -9,7 +11,12 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 ///
 /// Opaque origins carry an id the simulator allocates deterministically (see [`Origin::of_url`]), never the `url` crate's process-global counter, so two runs of one scenario allocate the same ids.
 /// A tuple origin's domain is always null, because the simulator does not model `document.domain`; "same origin-domain" therefore reduces to "same origin".
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+///
+/// The origins [`Origin::of_url`] makes share their scheme and host strings with every other origin of the same scheme or host (see [`shared_str`]), so comparing two equal origins compares pointers, not text.
+/// Equality and order are those of the fields (the order is the derived one, variant first); sharing only makes them faster.
+// The hand-written equality is the derived one with a pointer shortcut, so the derived hash agrees with it.
+#[allow(clippy::derived_hash_with_manual_eq)]
+#[derive(Clone, Eq, Hash, Debug)]
 pub enum Origin {
     /// An opaque origin, identified by its simulator-allocated id.
     Opaque(u32),
@@ -17,9 +24,9 @@ pub enum Origin {
     /// `host` is the serialized host (domains lowercased and punycoded, IPv6 addresses in brackets, as the `url` crate serializes them); `port` is `None` for the scheme's default port.
     Tuple {
         /// The scheme, such as `"https"` (shared: origins are copied often while exploring).
-        scheme: std::sync::Arc<str>,
+        scheme: Arc<str>,
         /// The serialized host, such as `"example.com"` or `"[::1]"`.
-        host: std::sync::Arc<str>,
+        host: Arc<str>,
         /// The port, or `None` when it is the scheme's default.
         port: Option<u16>,
     },
@@ -51,13 +58,13 @@ impl Origin {
             }
             // "ftp", "http", "https", "ws", "wss": Return the tuple origin (url's scheme, url's host, url's port, null).
             "ftp" | "http" | "https" | "ws" | "wss" => Origin::Tuple {
-                scheme: url.scheme().into(),
-                host: url.host_str().unwrap_or_default().into(),
+                scheme: shared_str(url.scheme()),
+                host: shared_str(url.host_str().unwrap_or_default()),
                 port: url.port(),
             },
             // "file": Unfortunate as it is, this is left as an exercise to the reader. When in doubt, return a new opaque origin.
             // Deviation: every file: URL gets the tuple origin ("file", "", null) rather than an opaque one, because WebMCP's registerTool() and getTools() step 4 and executeTool() step 3 test the relevant settings object's origin's scheme for "file", and only a tuple origin has a scheme.
-            "file" => Origin::Tuple { scheme: "file".into(), host: "".into(), port: None },
+            "file" => Origin::Tuple { scheme: shared_str("file"), host: shared_str(""), port: None },
             // Otherwise: Return a new opaque origin.
             _ => Origin::new_opaque(next_opaque),
         }
@@ -95,8 +102,10 @@ impl Origin {
             // Step 1. If origin is an opaque origin, then return "null".
             Origin::Opaque(_) => "null".to_owned(),
             Origin::Tuple { scheme, host, port } => {
+                // Written with `push_str` into a string sized for the whole result (`to_string` would go through `Display`); at most 6 bytes for ":65535".
+                let mut result = String::with_capacity(scheme.len() + 3 + host.len() + 6);
                 // Step 2. Otherwise, let result be origin's scheme.
-                let mut result = scheme.to_string();
+                result.push_str(scheme);
                 // Step 3. Append "://" to result.
                 result.push_str("://");
                 // Step 4. Append origin's host, serialized, to result.
@@ -104,7 +113,7 @@ impl Origin {
                 // Step 5. If origin's port is non-null, append a U+003A COLON character (:), and origin's port, serialized, to result.
                 if let Some(port) = port {
                     result.push(':');
-                    result.push_str(&port.to_string());
+                    push_port(&mut result, *port);
                 }
                 // Step 6. Return result.
                 result
@@ -136,7 +145,7 @@ impl Origin {
                     None => host.clone(),
                     // Step 3. Return (origin's scheme, origin's host's registrable domain).
                     Some(domain) if domain.len() == host.len() => host.clone(),
-                    Some(domain) => domain.into(),
+                    Some(domain) => shared_str(domain),
                 };
                 Site::SchemeAndHost { scheme: scheme.clone(), host }
             }
@@ -195,8 +204,54 @@ impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Origin::Opaque(id) => write!(f, "opaque#{id}"),
-            Origin::Tuple { .. } => f.write_str(&self.serialize()),
+            // The serialization's steps, written to the formatter without an intermediate string.
+            Origin::Tuple { scheme, host, port } => {
+                f.write_str(scheme)?;
+                f.write_str("://")?;
+                f.write_str(host)?;
+                match port {
+                    Some(port) => write!(f, ":{port}"),
+                    None => Ok(()),
+                }
+            }
         }
+    }
+}
+
+impl PartialEq for Origin {
+    /// Equal variants with equal fields, with shared strings compared by pointer first.
+    fn eq(&self, other: &Origin) -> bool {
+        match (self, other) {
+            (Origin::Opaque(a), Origin::Opaque(b)) => a == b,
+            (
+                Origin::Tuple { scheme: scheme_a, host: host_a, port: port_a },
+                Origin::Tuple { scheme: scheme_b, host: host_b, port: port_b },
+            ) => port_a == port_b && eq_shared(host_a, host_b) && eq_shared(scheme_a, scheme_b),
+            _ => false,
+        }
+    }
+}
+
+impl Ord for Origin {
+    /// The derived order (opaque origins first, by id; tuple origins by scheme, host, then port), with shared strings compared by pointer first.
+    fn cmp(&self, other: &Origin) -> Ordering {
+        match (self, other) {
+            (Origin::Opaque(a), Origin::Opaque(b)) => a.cmp(b),
+            (Origin::Opaque(_), Origin::Tuple { .. }) => Ordering::Less,
+            (Origin::Tuple { .. }, Origin::Opaque(_)) => Ordering::Greater,
+            (
+                Origin::Tuple { scheme: scheme_a, host: host_a, port: port_a },
+                Origin::Tuple { scheme: scheme_b, host: host_b, port: port_b },
+            ) => {
+                cmp_shared(scheme_a, scheme_b).then_with(|| cmp_shared(host_a, host_b)).then_with(|| port_a.cmp(port_b))
+            }
+        }
+    }
+}
+
+impl PartialOrd for Origin {
+    fn partial_cmp(&self, other: &Origin) -> Option<Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -205,16 +260,19 @@ impl fmt::Display for Origin {
 /// <https://html.spec.whatwg.org/multipage/browsers.html#site>
 ///
 /// The host of a scheme-and-host is the origin's host's registrable domain when it has one, else the host itself (IP addresses, `localhost`, single-label hosts, public suffixes).
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+/// Its strings are shared like an origin's; equality and order are those of the fields (the order is the derived one), with shared strings compared by pointer first.
+// As for `Origin`: the hand-written equality is the derived one with a pointer shortcut.
+#[allow(clippy::derived_hash_with_manual_eq)]
+#[derive(Clone, Eq, Hash, Debug)]
 pub enum Site {
     /// An opaque origin's site is the origin itself, identified by its id.
     Opaque(u32),
     /// A scheme-and-host.
     SchemeAndHost {
         /// The scheme, such as `"https"` (shared, like an origin's: agent cluster keys are copied while creating documents).
-        scheme: std::sync::Arc<str>,
+        scheme: Arc<str>,
         /// The registrable domain, or the host when it has none.
-        host: std::sync::Arc<str>,
+        host: Arc<str>,
     },
 }
 
@@ -230,12 +288,79 @@ impl Site {
     }
 }
 
+impl PartialEq for Site {
+    fn eq(&self, other: &Site) -> bool {
+        match (self, other) {
+            (Site::Opaque(a), Site::Opaque(b)) => a == b,
+            (
+                Site::SchemeAndHost { scheme: scheme_a, host: host_a },
+                Site::SchemeAndHost { scheme: scheme_b, host: host_b },
+            ) => eq_shared(host_a, host_b) && eq_shared(scheme_a, scheme_b),
+            _ => false,
+        }
+    }
+}
+
+impl Ord for Site {
+    fn cmp(&self, other: &Site) -> Ordering {
+        match (self, other) {
+            (Site::Opaque(a), Site::Opaque(b)) => a.cmp(b),
+            (Site::Opaque(_), Site::SchemeAndHost { .. }) => Ordering::Less,
+            (Site::SchemeAndHost { .. }, Site::Opaque(_)) => Ordering::Greater,
+            (
+                Site::SchemeAndHost { scheme: scheme_a, host: host_a },
+                Site::SchemeAndHost { scheme: scheme_b, host: host_b },
+            ) => cmp_shared(scheme_a, scheme_b).then_with(|| cmp_shared(host_a, host_b)),
+        }
+    }
+}
+
+impl PartialOrd for Site {
+    fn partial_cmp(&self, other: &Site) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Whether two shared strings are equal: without reading them when they are one string (`Arc`'s own equality reads `str`s even then).
+fn eq_shared(a: &Arc<str>, b: &Arc<str>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
+}
+
+/// The order of two shared strings: equal without reading them when they are one string.
+fn cmp_shared(a: &Arc<str>, b: &Arc<str>) -> Ordering {
+    if Arc::ptr_eq(a, b) {
+        Ordering::Equal
+    } else {
+        a.cmp(b)
+    }
+}
+
+/// A shared copy of a scheme or host: the one already made for the same text when there is one, so equal origins and sites share their strings and compare by pointer (`Arc`'s equality tries the pointer first).
+///
+/// Origins are made when a scenario is compiled or an origin string is parsed, not while exploring, so a short list searched in order is enough; it stops growing at 256 strings (later ones are simply not shared).
+fn shared_str(text: &str) -> Arc<str> {
+    static STRINGS: Mutex<Vec<Arc<str>>> = Mutex::new(Vec::new());
+    let mut strings = STRINGS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(shared) = strings.iter().find(|shared| ***shared == *text) {
+        return shared.clone();
+    }
+    let shared: Arc<str> = text.into();
+    if strings.len() < 256 {
+        strings.push(shared.clone());
+    }
+    shared
+}
+
 impl fmt::Display for Site {
     /// `scheme://host` for a scheme-and-host, `opaque#<id>` for an opaque origin.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Site::Opaque(id) => write!(f, "opaque#{id}"),
-            Site::SchemeAndHost { scheme, host } => write!(f, "{scheme}://{host}"),
+            Site::SchemeAndHost { scheme, host } => {
+                f.write_str(scheme)?;
+                f.write_str("://")?;
+                f.write_str(host)
+            }
         }
     }
 }
@@ -256,6 +381,21 @@ pub fn is_url_potentially_trustworthy(url: &url::Url) -> bool {
     // An opaque origin's answer does not depend on its id, so a throwaway counter is enough here.
     let mut scratch_opaque = 0;
     Origin::of_url(url, &mut scratch_opaque).is_potentially_trustworthy()
+}
+
+/// Appends the decimal serialization of a port (URL Standard: "the port, serialized", an integer in base ten).
+fn push_port(out: &mut String, port: u16) {
+    let mut digits = [0u8; 5];
+    let (mut n, mut at) = (port, digits.len());
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// The registrable domain of a serialized host, or `None` when it has none.

@@ -37,7 +37,7 @@ pub fn default_allowlist(feature: &str) -> Option<DefaultAllowlist> {
 }
 
 /// Where `feature` is in [`SUPPORTED_FEATURES`], or `None` when the simulated user agent does not support it.
-fn supported_feature_index(feature: &str) -> Option<usize> {
+pub fn supported_feature_index(feature: &str) -> Option<usize> {
     SUPPORTED_FEATURES.iter().position(|(name, _)| *name == feature)
 }
 
@@ -477,6 +477,25 @@ pub fn is_feature_enabled_in_document_for_origin(
         // Step 6. Return "Disabled".
         None => false,
     }
+}
+
+/// [`is_feature_enabled_in_document_for_origin`] for every supported feature, with `origin` the document's own origin: one flag per entry of [`SUPPORTED_FEATURES`], in that order.
+///
+/// A document's permissions policy and origin are fixed when it is created, so its creator computes these answers once and HTML's "allowed to use" reads them (see [`enabled_for_own_origin`]).
+pub fn features_enabled_for_own_origin(
+    policy: &PermissionsPolicy,
+    document_origin: &Origin,
+) -> [bool; SUPPORTED_FEATURES.len()] {
+    let mut enabled = [false; SUPPORTED_FEATURES.len()];
+    for (index, (feature, _)) in SUPPORTED_FEATURES.iter().enumerate() {
+        enabled[index] = is_feature_enabled_in_document_for_origin(feature, policy, document_origin, document_origin);
+    }
+    enabled
+}
+
+/// The answer [`features_enabled_for_own_origin`] computed for `feature`: `false` when the simulated user agent does not support it (as [`is_feature_enabled_in_document_for_origin`] answers).
+pub fn enabled_for_own_origin(enabled: &[bool; SUPPORTED_FEATURES.len()], feature: &str) -> bool {
+    supported_feature_index(feature).is_some_and(|index| enabled[index])
 }
 
 #[cfg(test)]

@@ -169,6 +169,10 @@ pub struct DocumentInfo {
     pub origin_keyed: bool,
     pub secure_context: bool,
     pub policy: PermissionsPolicy,
+    /// Permissions Policy "is feature enabled in document for origin?" with the document's own
+    /// origin, per supported feature (`policy::features_enabled_for_own_origin`): the policy and
+    /// origin are fixed, so HTML "allowed to use" reads the answer instead of recomputing it.
+    pub features_enabled: [bool; policy::SUPPORTED_FEATURES.len()],
 }
 
 /// A document: its fixed `DocumentInfo` (reached through `Deref`) and its lifecycle state.
@@ -297,14 +301,16 @@ pub struct Promise<S> {
     pub realm: DocId,
     pub state: PromiseState,
     pub reactions: Vec<S>,
-    /// The scenario's name for it, if it has one.
-    pub name: Option<String>,
+    /// The scenario's name for it, if it has one (shared: a promise is copied each time a state
+    /// that shares it settles it or adds a reaction).
+    pub name: Option<std::rc::Rc<str>>,
 }
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct AbortSignal<S> {
     pub realm: DocId,
-    pub name: Option<String>,
+    /// The scenario's name for its controller, if it has one (shared, like a promise's name).
+    pub name: Option<std::rc::Rc<str>>,
     pub aborted: bool,
     pub reason: JsValue,
     pub abort_algorithms: Vec<S>,
@@ -626,6 +632,7 @@ impl<S: Clone> World<S> {
             }
             label.extend(digits[at..].iter().map(|&d| d as char));
         }
+        let features_enabled = policy::features_enabled_for_own_origin(&permissions, &origin);
         let id = DocId(self.documents.len() as u32);
         self.documents.push(Document {
             info: std::sync::Arc::new(DocumentInfo {
@@ -636,6 +643,7 @@ impl<S: Clone> World<S> {
                 event_loop,
                 origin_keyed,
                 secure_context,
+                features_enabled,
                 policy: permissions,
             }),
             state: DocumentState::Active,
@@ -697,12 +705,15 @@ impl<S: Clone> World<S> {
         // 3. If the result of running is feature enabled in document for origin on feature,
         //    document, and document's origin is "Enabled", then return true.
         // 4. Return false.
-        policy::is_feature_enabled_in_document_for_origin(feature, &d.policy, &d.origin, &d.origin)
+        // The document's policy and origin are fixed, so that result was computed when the
+        // document was created (`DocumentInfo::features_enabled`).
+        policy::enabled_for_own_origin(&d.features_enabled, feature)
     }
 
     /// HTML "inclusive descendant navigables" of a navigable, in tree order (skipping destroyed ones).
     pub fn inclusive_descendant_navigables(&self, nav: NavId) -> Vec<NavId> {
-        let mut out = Vec::new();
+        // Sized for every navigable: one allocation, never grown.
+        let mut out = Vec::with_capacity(self.navigables.len());
         self.collect_descendants(nav, &mut out);
         out
     }
@@ -806,18 +817,15 @@ impl<S: Clone> World<S> {
     }
 
     fn queue_due_timers(&mut self) {
+        // The timers are sorted by (deadline, document, seq), so the due ones are a prefix, already
+        // in the order they are queued in: ties between documents go in document order (see
+        // docs/model.md). With none due the list is not written (and so not copied).
         let now = self.now;
-        let mut due: Vec<Timer<S>> = Vec::new();
-        self.timers.retain(|t| {
-            if t.deadline <= now {
-                due.push(t.clone());
-                false
-            } else {
-                true
-            }
-        });
-        // Ties between documents go in document order (see docs/model.md).
-        due.sort_by_key(|t| (t.deadline, t.document, t.seq));
+        let due = self.timers.partition_point(|t| t.deadline <= now);
+        if due == 0 {
+            return;
+        }
+        let due: Vec<Timer<S>> = self.timers.drain(..due).collect();
         for t in due {
             self.queue_global_task(TaskSource::Timer, t.document, t.steps);
         }
@@ -831,7 +839,8 @@ impl<S: Clone> World<S> {
     /// When nothing is runnable, advance virtual time to the next timer deadline and queue the
     /// timers that are then due. Returns the new time, or None when no timer is pending.
     pub fn advance_time(&mut self) -> Option<u64> {
-        let next = self.timers.iter().map(|t| t.deadline).min()?;
+        // The earliest deadline is the first (the timers are sorted by deadline).
+        let next = self.timers.first()?.deadline;
         self.now = next;
         self.queue_due_timers();
         Some(next)
@@ -920,6 +929,7 @@ impl<S: Clone> World<S> {
     /// WebIDL "a new promise" created in `realm`'s relevant realm.
     pub fn new_promise(&mut self, realm: DocId, name: Option<String>) -> PromiseId {
         let id = PromiseId(self.promises.len() as u32);
+        let name = name.map(std::rc::Rc::from);
         self.promises.push(Shared::new(Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name }));
         id
     }
@@ -928,18 +938,23 @@ impl<S: Clone> World<S> {
     /// Returns false (and changes nothing) when the promise was already settled: WebIDL's
     /// resolve/reject of a settled promise is a no-op.
     pub fn settle_promise(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>) -> bool {
-        let p = &mut self.promises[promise.index()];
+        // Read before writing: settling a settled promise copies no list and no promise.
+        let p = &self.promises[promise.index()];
         if p.state != PromiseState::Pending {
             return false;
         }
+        let realm = p.realm;
+        // One write (one copy of the list and of the promise when another state shares them).
+        let p: &mut Promise<S> = &mut self.promises[promise.index()];
         p.state = match result {
             Ok(v) => PromiseState::Fulfilled(v),
             Err(e) => PromiseState::Rejected(e),
         };
         let reactions = std::mem::take(&mut p.reactions);
-        let realm = p.realm;
-        for r in reactions {
-            self.queue_microtask(realm, r);
+        if !reactions.is_empty() {
+            // Queued as microtasks on the realm's event loop, in order, with one write to it.
+            let el = self.doc(realm).event_loop;
+            self.event_loops[el.index()].microtasks.extend(reactions);
         }
         true
     }
@@ -962,7 +977,7 @@ impl<S: Clone> World<S> {
         let id = SignalId(self.signals.len() as u32);
         self.signals.push(Shared::new(AbortSignal {
             realm,
-            name,
+            name: name.map(std::rc::Rc::from),
             aborted: false,
             reason: JsValue::Undefined,
             abort_algorithms: Vec::new(),
@@ -973,10 +988,11 @@ impl<S: Clone> World<S> {
 
     /// DOM "add" an abort algorithm: does nothing if the signal is already aborted.
     pub fn add_abort_algorithm(&mut self, signal: SignalId, algorithm: S) {
-        let s = &mut self.signals[signal.index()];
-        if !s.aborted {
-            s.abort_algorithms.push(algorithm);
+        // Read before writing: an aborted signal is not copied.
+        if self.signals[signal.index()].aborted {
+            return;
         }
+        self.signals[signal.index()].abort_algorithms.push(algorithm);
     }
 
     /// DOM "signal abort" steps 1–2 and the first half of "run the abort steps": marks the signal
@@ -984,10 +1000,11 @@ impl<S: Clone> World<S> {
     /// algorithms (in order, emptied from the signal) and its `abort` listeners, for the caller to
     /// run. Returns None when the signal was already aborted.
     pub fn signal_abort(&mut self, signal: SignalId, reason: Option<JsValue>) -> Option<(Vec<S>, Vec<S>)> {
-        let s = &mut self.signals[signal.index()];
-        if s.aborted {
+        // Read before writing: an aborted signal is not copied.
+        if self.signals[signal.index()].aborted {
             return None;
         }
+        let s: &mut AbortSignal<S> = &mut self.signals[signal.index()];
         s.aborted = true;
         s.reason = reason.unwrap_or_else(|| JsValue::dom_exception("AbortError"));
         Some((std::mem::take(&mut s.abort_algorithms), s.listeners.clone()))

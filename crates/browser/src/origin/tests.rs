@@ -126,3 +126,42 @@ fn sites() {
     assert!(Site::Opaque(2).same_site(&Site::Opaque(2)));
     assert!(!Site::Opaque(2).same_site(&Site::Opaque(3)));
 }
+
+#[test]
+fn shared_strings_change_neither_equality_nor_order() {
+    // Origins made from URLs share their strings; ones built by hand do not, and compare the same.
+    let unshared =
+        |scheme: &str, host: &str, port: Option<u16>| Origin::Tuple { scheme: scheme.into(), host: host.into(), port };
+    assert_eq!(origin("https://a.example"), unshared("https", "a.example", None));
+    assert_ne!(origin("https://a.example"), unshared("https", "a.example", Some(1)));
+    assert_ne!(origin("https://a.example"), unshared("http", "a.example", None));
+    // The order is the derived one: opaque first, then scheme, host, port.
+    let mut origins = [
+        unshared("https", "b.example", None),
+        origin("https://a.example:8443"),
+        Origin::Opaque(2),
+        origin("http://z.example"),
+        origin("https://a.example"),
+        Origin::Opaque(1),
+    ];
+    origins.sort();
+    assert_eq!(
+        origins.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        [
+            "opaque#1",
+            "opaque#2",
+            "http://z.example",
+            "https://a.example",
+            "https://a.example:8443",
+            "https://b.example"
+        ]
+    );
+    assert_eq!(origin("https://a.example").cmp(&unshared("https", "a.example", None)), std::cmp::Ordering::Equal);
+    let site = |s: &str| origin(s).site();
+    assert_eq!(
+        site("https://x.example.co.uk"),
+        Site::SchemeAndHost { scheme: "https".into(), host: "example.co.uk".into() }
+    );
+    assert!(Site::Opaque(9) < site("https://a.example"));
+    assert!(site("http://b.example") < site("https://a.example"));
+}
