@@ -236,8 +236,18 @@ impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
 /// the simulator schedules it. One list makes copying a loop one allocation instead of one per
 /// source. Each task is shared with its cached digest: a loop that gains or loses one task
 /// rehashes 16 bytes per other task, not the tasks.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(PartialEq, Eq, Hash, Debug)]
 pub struct TaskQueues<S>(Vec<(TaskSource, Shared<Task<S>>)>);
+
+impl<S> Clone for TaskQueues<S> {
+    /// A copy (made to write the loop) leaves room for one more task: queueing one is the most
+    /// common write.
+    fn clone(&self) -> Self {
+        let mut tasks = Vec::with_capacity(self.0.len() + 1);
+        tasks.extend(self.0.iter().map(|(s, t)| (*s, t.clone())));
+        TaskQueues(tasks)
+    }
+}
 
 impl<S> Default for TaskQueues<S> {
     fn default() -> Self {
@@ -376,7 +386,8 @@ pub struct World<S> {
     pub signals: Shared<Vec<Shared<AbortSignal<S>>>>,
     pub parallel_mode: ParallelMode,
     /// Unordered in-parallel blocks, by label.
-    parallel_blocks: Shared<BTreeMap<Lane, S>>,
+    /// (A list sorted by label: copying it is one allocation, where a map copies nodes.)
+    parallel_blocks: Shared<Vec<(Lane, S)>>,
     parallel_queue: Shared<VecDeque<(Lane, S)>>,
     pub agent_queue: Shared<VecDeque<S>>,
     pub user_queue: Shared<VecDeque<S>>,
@@ -787,7 +798,10 @@ impl<S: Clone> World<S> {
     pub fn start_in_parallel(&mut self, label: Lane, steps: S) -> Lane {
         match self.parallel_mode {
             ParallelMode::Unordered => {
-                self.parallel_blocks.insert(label.clone(), steps);
+                match self.parallel_blocks.binary_search_by(|(l, _)| l.cmp(&label)) {
+                    Ok(at) => self.parallel_blocks[at].1 = steps,
+                    Err(at) => self.parallel_blocks.insert(at, (label.clone(), steps)),
+                }
                 label
             }
             ParallelMode::Fifo => {
@@ -881,7 +895,7 @@ impl<S: Clone> World<S> {
         if !self.parallel_queue.is_empty() {
             lanes.push((LANE_PAR.clone(), LaneRef::ParallelQueue));
         }
-        for label in self.parallel_blocks.keys() {
+        for (label, _) in self.parallel_blocks.iter() {
             lanes.push((label.clone(), LaneRef::Parallel(label.clone())));
         }
         if !self.user_queue.is_empty() {
@@ -903,7 +917,9 @@ impl<S: Clone> World<S> {
                 Some(Unit::Task { event_loop, source, task })
             }
             LaneRef::Parallel(label) => {
-                self.parallel_blocks.remove(&label).map(|steps| Unit::Parallel { label, steps })
+                let at = self.parallel_blocks.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
+                let (label, steps) = self.parallel_blocks.remove(at);
+                Some(Unit::Parallel { label, steps })
             }
             LaneRef::ParallelQueue => {
                 self.parallel_queue.pop_front().map(|(label, steps)| Unit::Parallel { label, steps })

@@ -252,10 +252,7 @@ impl Footprint {
 
     /// True when the two units may not commute.
     pub fn conflicts(&self, other: &Footprint) -> bool {
-        self.global
-            || other.global
-            || self.writes & (other.writes | other.reads) != 0
-            || self.reads & other.writes != 0
+        self.global || other.global || self.writes & (other.writes | other.reads) != 0 || self.reads & other.writes != 0
     }
 }
 
