@@ -113,7 +113,7 @@ impl Origin {
                 // Step 5. If origin's port is non-null, append a U+003A COLON character (:), and origin's port, serialized, to result.
                 if let Some(port) = port {
                     result.push(':');
-                    push_port(&mut result, *port);
+                    result.push_str(itoa::Buffer::new().format(*port));
                 }
                 // Step 6. Return result.
                 result
@@ -381,21 +381,6 @@ pub fn is_url_potentially_trustworthy(url: &url::Url) -> bool {
     // An opaque origin's answer does not depend on its id, so a throwaway counter is enough here.
     let mut scratch_opaque = 0;
     Origin::of_url(url, &mut scratch_opaque).is_potentially_trustworthy()
-}
-
-/// Appends the decimal serialization of a port (URL Standard: "the port, serialized", an integer in base ten).
-fn push_port(out: &mut String, port: u16) {
-    let mut digits = [0u8; 5];
-    let (mut n, mut at) = (port, digits.len());
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// The registrable domain of a serialized host, or `None` when it has none.

@@ -634,14 +634,7 @@ impl<S: Clone> World<S> {
         label.push_str(name);
         if generation > 0 {
             label.push('@');
-            let mut digits = [0u8; 20];
-            let (mut n, mut at) = (generation + 1, digits.len());
-            while n > 0 {
-                at -= 1;
-                digits[at] = b'0' + (n % 10) as u8;
-                n /= 10;
-            }
-            label.extend(digits[at..].iter().map(|&d| d as char));
+            label.push_str(itoa::Buffer::new().format(generation + 1));
         }
         let features_enabled = policy::features_enabled_for_own_origin(&permissions, &origin);
         let id = DocId(self.documents.len() as u32);

@@ -898,16 +898,6 @@ impl Sim<'_> {
 }
 
 /// Appends `n` in decimal (labels are built on the exploration hot path, without `format!`).
-pub(crate) fn push_decimal(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[start..].iter().map(|&d| char::from(d)));
+pub(crate) fn push_decimal(out: &mut String, n: u32) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
