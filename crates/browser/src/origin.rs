@@ -335,7 +335,7 @@ fn cmp_shared(a: &Arc<str>, b: &Arc<str>) -> Ordering {
     }
 }
 
-/// A shared copy of a scheme or host: the one already made for the same text when there is one, so equal origins and sites share their strings and compare by pointer (`Arc`'s equality tries the pointer first).
+/// A shared copy of a scheme or host: the one already made for the same text when there is one, so equal origins and sites share their strings and compare by pointer first (`eq_shared`, `cmp_shared`).
 ///
 /// Origins are made when a scenario is compiled or an origin string is parsed, not while exploring, so a short list searched in order is enough; it stops growing at 256 strings (later ones are simply not shared).
 fn shared_str(text: &str) -> Arc<str> {
