@@ -378,10 +378,11 @@ pub struct World<S> {
     pub navigables: Shared<Vec<Navigable>>,
     pub documents: Shared<Vec<Document>>,
     /// Each event loop, promise and signal is its own shared part: a unit copies only the ones
-    /// it changes (see `Shared`).
-    /// The lists are shared too (a unit that adds or changes no promise copies no list), and
-    /// hash as one digest over their elements' digests.
+    /// it changes (see `Shared`). The event-loop list itself is not shared (nearly every unit
+    /// writes a loop, so it would be copied anyway).
     pub event_loops: Vec<Shared<EventLoop<S>>>,
+    /// The promise and signal lists are shared too (a unit that adds or changes no promise copies
+    /// no list), and hash as one digest over their elements' digests.
     pub promises: Shared<Vec<Shared<Promise<S>>>>,
     pub signals: Shared<Vec<Shared<AbortSignal<S>>>>,
     pub parallel_mode: ParallelMode,
@@ -763,12 +764,12 @@ impl<S: Clone> World<S> {
     /// "remove all tasks whose document is document"). Returns how many were removed.
     pub fn remove_tasks_of(&mut self, doc: DocId) -> usize {
         let mut removed = 0;
-        for i in 0..self.event_loops.len() {
+        for el in &mut self.event_loops {
             // Only a loop that holds such a task is written (and so copied).
-            if !self.event_loops[i].queues.iter().any(|(_, t)| t.document == Some(doc)) {
+            if !el.queues.iter().any(|(_, t)| t.document == Some(doc)) {
                 continue;
             }
-            removed += self.event_loops[i].queues.retain(|t| t.document != Some(doc));
+            removed += el.queues.retain(|t| t.document != Some(doc));
         }
         // The timers too are written (and so copied) only when one of them is the document's.
         if !self.timers.iter().any(|t| t.document == doc) {
@@ -936,9 +937,8 @@ impl<S: Clone> World<S> {
     // --- Promises ---------------------------------------------------------------------------
 
     /// WebIDL "a new promise" created in `realm`'s relevant realm.
-    pub fn new_promise(&mut self, realm: DocId, name: Option<String>) -> PromiseId {
+    pub fn new_promise(&mut self, realm: DocId, name: Option<std::rc::Rc<str>>) -> PromiseId {
         let id = PromiseId(self.promises.len() as u32);
-        let name = name.map(std::rc::Rc::from);
         self.promises.push(Shared::new(Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name }));
         id
     }
@@ -960,10 +960,8 @@ impl<S: Clone> World<S> {
             Err(e) => PromiseState::Rejected(e),
         };
         let reactions = std::mem::take(&mut p.reactions);
-        if !reactions.is_empty() {
-            // Queued as microtasks on the realm's event loop, in order, with one write to it.
-            let el = self.doc(realm).event_loop;
-            self.event_loops[el.index()].microtasks.extend(reactions);
+        for r in reactions {
+            self.queue_microtask(realm, r);
         }
         true
     }

@@ -117,8 +117,6 @@ pub enum Settle {
 #[derive(Clone, Debug)]
 pub struct DocSpec {
     pub url: String,
-    pub headers: BTreeMap<String, String>,
-    pub sets_document_domain: bool,
     /// What depends only on the URL and headers, computed when the scenario is compiled: the
     /// parsed URL (validation has checked that it parses), its origin and trustworthiness, the
     /// declared permissions policy and whether the document asks to be origin-keyed; or why the
@@ -271,8 +269,6 @@ impl Compiler {
             sandbox: f.sandbox.clone(),
             document: DocSpec {
                 url: f.url.clone(),
-                headers: f.headers.clone(),
-                sets_document_domain: f.sets_document_domain,
                 response: document_response(&f.url, &f.headers, f.sets_document_domain)?,
                 script: self.script(&f.script)?,
                 frames: f.frames.iter().map(|c| self.frame(c)).collect::<Result<_, _>>()?,
@@ -373,8 +369,6 @@ impl Compiler {
             sc::Action::Navigate(n) => {
                 let document = DocSpec {
                     url: n.url.clone(),
-                    headers: n.headers.clone(),
-                    sets_document_domain: false,
                     response: document_response(&n.url, &n.headers, false)?,
                     script: self.script(&n.script)?,
                     frames: n.frames.iter().map(|f| self.frame(f)).collect::<Result<_, _>>()?,

@@ -489,9 +489,9 @@ impl<'p> Sim<'p> {
                 label
             }
         };
-        let shared = Rc::from(label.as_str());
-        let p = self.world.new_promise(realm, Some(label));
-        self.promise_labels.insert(p, PromiseLabel { document: realm, seq, label: shared });
+        let label: Rc<str> = label.into();
+        let p = self.world.new_promise(realm, Some(label.clone()));
+        self.promise_labels.insert(p, PromiseLabel { document: realm, seq, label });
         if let Some(slot) = as_ {
             self.promise_slots[slot.0 as usize] = Some(p);
         }
@@ -504,10 +504,9 @@ impl<'p> Sim<'p> {
 
     // --- Trace ------------------------------------------------------------------------------
 
+    /// Records a trace event (console lines go through `console_line`, which also notes the
+    /// console write in the unit's footprint).
     pub fn event(&mut self, step: Step, kind: EventKind) {
-        if matches!(kind, EventKind::Console { .. } | EventKind::Uncaught { .. }) {
-            self.footprint.touch(Resource::Console, true);
-        }
         if self.record {
             self.events.push(Event { cite: cite(step), kind });
         }
@@ -524,7 +523,7 @@ impl<'p> Sim<'p> {
             } else {
                 EventKind::Console { document, text }
             };
-            self.events.push(Event { cite: cite(step), kind });
+            self.event(step, kind);
         }
         if uncaught {
             self.uncaught.push(line);
