@@ -219,6 +219,7 @@ impl Sim<'_> {
             exposed_origins: exposed_origins.clone(),
         });
         // Step 20. Set this's internal context's tool map[tool name] to tool definition.
+        self.touch_tool_map(this, true);
         self.model_contexts[this.index()].tool_map.push((tool_name.clone(), definition));
         note!(self, (a, "20"), "tool map[{tool_name:?}] set in {}", self.label(this));
         // Step 21. Run the following steps in parallel: …
@@ -261,6 +262,7 @@ impl Sim<'_> {
         // Step 1. Assert: these steps are running on modelContext's relevant agent's event loop.
         self.assert_on_event_loop_of(model_context, (a, "1"));
         // Step 2. Let tool map be modelContext's internal context's tool map.
+        self.touch_tool_map(model_context, true);
         let tool_map = &mut self.model_contexts[model_context.index()].tool_map;
         // Step 3. If tool map[tool name] does not exist, then return.
         let Some(pos) = tool_map.iter().position(|(n, _)| **n == *tool_name) else {
@@ -292,7 +294,7 @@ impl Sim<'_> {
         for navigable in navigables_to_notify {
             // Step 3.1. Let targetDocument be navigable's active document.
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
-            self.touch_doc(target_document, false);
+            self.touch_lifecycle_of(target_document);
             // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
                 note!(self, (a, "3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
@@ -406,7 +408,7 @@ impl Sim<'_> {
         for navigable in navigables {
             // Step 9.3.1. Let targetDocument be navigable's active document.
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
-            self.touch_doc(target_document, false);
+            self.touch_lifecycle_of(target_document);
             // Step 9.3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
             if !self.world.is_allowed_to_use(target_document, TOOLS) {
                 note!(self, (a, "9.3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
@@ -426,6 +428,7 @@ impl Sim<'_> {
             }
             // Step 9.3.7. Let targetToolMap be targetDocument's associated ModelContext's internal context's tool map.
             // (The model context is shared, not copied: this block only reads it.)
+            self.touch_tool_map(target_document, false);
             let model_context = self.model_contexts[target_document.index()].clone();
             // Step 9.3.8. For each tool name → tool definition of targetToolMap:
             for (_, tool_definition) in &model_context.tool_map {
@@ -631,7 +634,7 @@ impl Sim<'_> {
                 return reject_unknown(self, "15.1");
             }
         }
-        self.touch_doc(target_document, false);
+        self.touch_lifecycle_of(target_document);
         // Step 15.2. Let targetOrigin be targetDocument's origin.
         let target_origin = self.world.doc(target_document).origin.clone();
         // Step 15.3. Let callerOrigin be callerDocument's origin.
@@ -650,6 +653,7 @@ impl Sim<'_> {
         // Step 15.5. Let targetToolMap be targetDocument's associated ModelContext's internal context's tool map.
         // Step 15.6. Let toolName be tool's name.
         // Step 15.7. If targetToolMap[toolName] does not exist, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
+        self.touch_tool_map(target_document, false);
         let model_context = self.model_contexts[target_document.index()].clone();
         let Some(tool_definition) = model_context.tool(&tool_name) else {
             note!(self, (a, "15.7"), "{} has no tool {tool_name:?}", self.label(target_document));
@@ -989,7 +993,7 @@ impl Sim<'_> {
         note!(self, (a, "4"), "pending tool executions map[{}] removed", uuid.0);
         // Step 5. Let targetDocument be execution's target document.
         let target_document = execution.target_document;
-        self.touch_doc(target_document, false);
+        self.touch_lifecycle_of(target_document);
         let alive = self.world.doc(target_document).state != browser::DocumentState::Destroyed;
         self.spec_assert(
             alive,

@@ -11,11 +11,19 @@ const HTML: &str = "HTML";
 impl Sim<'_> {
     /// Navigates a navigable to a new document: the old document and its descendants are unloaded
     /// and destroyed, the new one is created and its script queued.
+    ///
+    /// Its footprint is every document it unloads or creates (`touch_lifecycle`): what other
+    /// units read of a document (its lifecycle, its tool map, its tasks) is noted on its event
+    /// loop, and a step that walks the navigable tree reads the active documents it passes, so
+    /// it sees the unloaded one. A navigable without an active document is passed unread, so
+    /// navigating one touches everything.
     pub fn navigate(&mut self, spec: &NavigateSpec) -> Result<(), RunError> {
-        self.footprint.touch(crate::sim::Resource::Global, true);
         let Some(&nav) = self.nav_by_name.get(&spec.navigable) else {
             return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
         };
+        if self.world.nav(nav).destroyed || self.world.nav(nav).active_document.is_none() {
+            self.footprint.touch(crate::sim::Resource::Global, true);
+        }
         if self.world.nav(nav).destroyed {
             note!(self, (HTML, "navigate"), "navigable {} was destroyed: nothing to navigate", spec.navigable);
             return Ok(());
@@ -31,6 +39,7 @@ impl Sim<'_> {
         let doc = self.create_document_tree(nav, &spec.document)?;
         note!(self, (HTML, "navigate"), "{} is now the active document of {}", self.label(doc), spec.navigable);
         for d in first_new..self.world.documents.len() as u32 {
+            self.touch_lifecycle(DocId(d));
             self.queue_script(DocId(d));
         }
         Ok(())
@@ -82,6 +91,7 @@ impl Sim<'_> {
         // HTML "unload": run the unloading document cleanup steps given document.
         self.unloading_document_cleanup_steps(doc);
         // HTML "destroy a document": remove all tasks whose document is document.
+        self.touch_lifecycle(doc);
         self.world.documents[doc.index()].state = DocumentState::Destroyed;
         let removed = self.world.remove_tasks_of(doc);
         if removed > 0 {
@@ -91,6 +101,7 @@ impl Sim<'_> {
 
     /// The tab's document enters the back/forward cache: not fully active, not unloaded.
     pub fn enter_bfcache(&mut self, tab: NavId) {
+        self.footprint.touch(crate::sim::Resource::Global, true);
         let Some(doc) = self.world.nav(tab).active_document else { return };
         if self.world.doc(doc).state != DocumentState::Active {
             note!(self, (HTML, "bfcache"), "{} is not active: nothing to cache", self.label(doc));
@@ -107,6 +118,7 @@ impl Sim<'_> {
 
     /// The tab's document is restored from the back/forward cache and is fully active again.
     pub fn restore_from_bfcache(&mut self, tab: NavId) {
+        self.footprint.touch(crate::sim::Resource::Global, true);
         let Some(doc) = self.world.nav(tab).active_document else { return };
         if self.world.doc(doc).state != DocumentState::Bfcached {
             note!(self, (HTML, "bfcache"), "{} is not in the bfcache: nothing to restore", self.label(doc));

@@ -206,8 +206,21 @@ pub enum Context {
 /// A piece of state a unit touches, for the explorer's independence check.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Resource {
-    /// An event loop: its task queues and every document (tool map, promises, signals) on it.
+    /// An event loop's script-visible state (promises, signals, scripts' state, handlers) and its
+    /// microtask queue: what the tasks and microtasks running on it read and write.
     Loop(LoopId),
+    /// The lifecycle of an event loop's documents (active, fully active, destroyed; which
+    /// document a navigable shows): read by in-parallel steps that look at a document (getTools,
+    /// executeTool, notify, cancel), written by navigation.
+    Lifecycle(LoopId),
+    /// The tool maps of an event loop's documents: read by getTools and executeTool in parallel,
+    /// written by tasks that set or remove a tool map entry, and by navigation.
+    ToolMaps(LoopId),
+    /// One task queue of an event loop, as appended to by "queue a global task". Two appends
+    /// to one queue do not commute (their order is the order the tasks run in); an append
+    /// commutes with taking a task from the same queue (the lane is runnable, so the task it
+    /// takes is already queued ahead of the appended one), so taking a task notes no queue.
+    Queue(LoopId, TaskSource),
     /// A traversable's pending tool executions map.
     Pending(NavId),
     /// The console and the uncaught-error log, whose order is observable.
@@ -221,24 +234,41 @@ pub enum Resource {
 
 /// What a unit read and wrote. Two units commute when neither writes what the other touches.
 ///
-/// The sets are bit sets (the console, the FIFO parallel queue, the first 31 event loops and
-/// the first 31 traversables' pending maps each have a bit). A resource past those counts as
-/// `Global`: treating two units as dependent is always sound for the reduction, only slower.
+/// The sets are bit sets: the console, the FIFO parallel queue, the first 16 event loops (their
+/// script state, their documents' lifecycle and their tool maps), the first 16 traversables'
+/// pending maps and the task queues of the first 10 event loops each have a bit. A resource past those counts as `Global`:
+/// treating two units as dependent is always sound for the reduction, only slower.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Footprint {
-    reads: u64,
-    writes: u64,
+    reads: u128,
+    writes: u128,
     global: bool,
 }
 
 impl Footprint {
+    /// Event loops and traversables with bits of their own.
+    const LOOPS: u32 = 16;
+    /// Event loops whose task queues have bits of their own (one per task source).
+    const QUEUE_LOOPS: u32 = 10;
+
     pub fn touch(&mut self, resource: Resource, write: bool) {
+        const L: u32 = Footprint::LOOPS;
         let bit = match resource {
             Resource::Console => 0,
             Resource::ParallelQueue => 1,
-            Resource::Loop(l) if l.0 < 31 => 2 + l.0,
-            Resource::Pending(n) if n.0 < 31 => 33 + n.0,
-            Resource::Loop(_) | Resource::Pending(_) | Resource::Global => {
+            Resource::Loop(l) if l.0 < L => 2 + l.0,
+            Resource::Lifecycle(l) if l.0 < L => 2 + L + l.0,
+            Resource::ToolMaps(l) if l.0 < L => 2 + 2 * L + l.0,
+            Resource::Pending(n) if n.0 < L => 2 + 3 * L + n.0,
+            Resource::Queue(l, source) if l.0 < Self::QUEUE_LOOPS => {
+                2 + 4 * L + l.0 * TaskSource::ALL.len() as u32 + source as u32
+            }
+            Resource::Loop(_)
+            | Resource::Lifecycle(_)
+            | Resource::ToolMaps(_)
+            | Resource::Pending(_)
+            | Resource::Queue(..)
+            | Resource::Global => {
                 self.global = true;
                 return;
             }
@@ -259,7 +289,7 @@ impl Footprint {
 #[cfg(test)]
 mod footprint_tests {
     use super::{Footprint, Resource};
-    use browser::{LoopId, NavId};
+    use browser::{LoopId, NavId, TaskSource};
 
     fn footprint(reads: &[Resource], writes: &[Resource]) -> Footprint {
         let mut f = Footprint::default();
@@ -284,12 +314,65 @@ mod footprint_tests {
         let nothing = Footprint::default();
         assert!(footprint(&[], &[Resource::Global]).conflicts(&nothing));
         assert!(nothing.conflicts(&footprint(&[Resource::Global], &[])));
-        let far_loop = footprint(&[Resource::Loop(LoopId(31))], &[]);
-        assert!(far_loop.conflicts(&nothing), "loop 31 has no bit: counted as global");
+        let far_loop = footprint(&[Resource::Loop(LoopId(Footprint::LOOPS))], &[]);
+        assert!(far_loop.conflicts(&nothing), "a loop past the bits counts as global");
         let far_map = footprint(&[], &[Resource::Pending(NavId(40))]);
         assert!(nothing.conflicts(&far_map));
-        let last_bits = footprint(&[], &[Resource::Loop(LoopId(30)), Resource::Pending(NavId(30))]);
-        assert!(!last_bits.conflicts(&footprint(&[], &[Resource::Loop(LoopId(29))])));
+        let far_queue = footprint(&[], &[Resource::Queue(LoopId(Footprint::QUEUE_LOOPS), TaskSource::WebMcp)]);
+        assert!(far_queue.conflicts(&nothing));
+        let last = LoopId(Footprint::LOOPS - 1);
+        let last_bits = footprint(
+            &[],
+            &[
+                Resource::Loop(last),
+                Resource::Lifecycle(last),
+                Resource::ToolMaps(last),
+                Resource::Pending(NavId(Footprint::LOOPS - 1)),
+                Resource::Queue(LoopId(Footprint::QUEUE_LOOPS - 1), TaskSource::PostedMessage),
+            ],
+        );
+        assert!(!last_bits.global, "the last bits fit");
+        let before_last = LoopId(Footprint::LOOPS - 2);
+        assert!(!last_bits.conflicts(&footprint(
+            &[],
+            &[
+                Resource::Loop(before_last),
+                Resource::Lifecycle(before_last),
+                Resource::ToolMaps(before_last),
+                Resource::Queue(LoopId(Footprint::QUEUE_LOOPS - 1), TaskSource::NavigationAndTraversal),
+            ]
+        )));
+    }
+
+    #[test]
+    fn every_resource_with_a_bit_has_its_own() {
+        let mut resources = vec![Resource::Console, Resource::ParallelQueue];
+        for i in 0..Footprint::LOOPS {
+            let l = LoopId(i);
+            resources.extend([Resource::Loop(l), Resource::Lifecycle(l), Resource::ToolMaps(l), Resource::Pending(NavId(i))]);
+        }
+        for i in 0..Footprint::QUEUE_LOOPS {
+            resources.extend(TaskSource::ALL.map(|s| Resource::Queue(LoopId(i), s)));
+        }
+        for (i, a) in resources.iter().enumerate() {
+            let fa = footprint(&[], &[*a]);
+            assert!(!fa.global, "{a:?} has a bit");
+            for b in &resources[i + 1..] {
+                assert!(!fa.conflicts(&footprint(&[], &[*b])), "{a:?} and {b:?} share a bit");
+            }
+        }
+    }
+
+    #[test]
+    fn queueing_tasks_commutes_with_running_the_loop_but_not_with_another_append() {
+        let (l0, webmcp) = (LoopId(0), TaskSource::WebMcp);
+        let task_on_l0 = footprint(&[], &[Resource::Loop(l0)]);
+        let append = footprint(&[Resource::Lifecycle(l0), Resource::ToolMaps(l0)], &[Resource::Queue(l0, webmcp)]);
+        assert!(!task_on_l0.conflicts(&append), "a task that changes no tool map commutes with a queued task");
+        let register = footprint(&[], &[Resource::Loop(l0), Resource::ToolMaps(l0)]);
+        assert!(register.conflicts(&append), "getTools reads the tool map registerTool writes");
+        assert!(append.conflicts(&footprint(&[], &[Resource::Queue(l0, webmcp)])));
+        assert!(!append.conflicts(&footprint(&[], &[Resource::Queue(l0, TaskSource::Timer)])));
     }
 }
 
@@ -532,10 +615,29 @@ impl<'p> Sim<'p> {
         }
     }
 
-    /// Notes that the running unit reads (or writes) state of `doc`'s event loop.
-    pub fn touch_doc(&mut self, doc: DocId, write: bool) {
+    /// Notes that the running unit (in parallel) reads `doc`'s lifecycle: whether it is active or
+    /// fully active, and that it is its navigable's active document.
+    pub fn touch_lifecycle_of(&mut self, doc: DocId) {
         let el = self.world.doc(doc).event_loop;
-        self.footprint.touch(Resource::Loop(el), write);
+        self.footprint.touch(Resource::Lifecycle(el), false);
+    }
+
+    /// Notes that the running unit reads (or writes) `doc`'s tool map.
+    pub fn touch_tool_map(&mut self, doc: DocId, write: bool) {
+        let el = self.world.doc(doc).event_loop;
+        self.footprint.touch(Resource::ToolMaps(el), write);
+    }
+
+    /// Notes that the running unit changes `doc`'s lifecycle (unloads or creates it): its event
+    /// loop's script state, its documents and every task queue of that loop.
+    pub fn touch_lifecycle(&mut self, doc: DocId) {
+        let el = self.world.doc(doc).event_loop;
+        self.footprint.touch(Resource::Loop(el), true);
+        self.footprint.touch(Resource::Lifecycle(el), true);
+        self.footprint.touch(Resource::ToolMaps(el), true);
+        for source in TaskSource::ALL {
+            self.footprint.touch(Resource::Queue(el, source), true);
+        }
     }
 
     /// A trace note (nothing at all when not recording: notes are not observable).
@@ -576,7 +678,7 @@ impl<'p> Sim<'p> {
     /// HTML "queue a global task" with a trace event.
     pub fn queue_global_task(&mut self, source: TaskSource, doc: DocId, work: Work, step: Step) {
         let el = self.world.doc(doc).event_loop;
-        self.footprint.touch(Resource::Loop(el), true);
+        self.footprint.touch(Resource::Queue(el, source), true);
         if self.record {
             let lane = format!("{}.{}", self.world.event_loops[el.index()].label, source.label());
             let document = Some(self.label(doc));
@@ -730,9 +832,15 @@ impl<'p> Sim<'p> {
                 self.context = Context::InParallel;
                 (None, None, steps)
             }
-            Unit::Agent(steps) | Unit::User(steps) => {
-                self.context = if lane.as_str() == "agent" { Context::AgentQueue } else { Context::User };
+            Unit::Agent(steps) => {
+                self.context = Context::AgentQueue;
                 self.footprint.touch(Resource::Global, true);
+                (None, None, steps)
+            }
+            // A user step notes what it touches itself (a navigation: the documents it unloads
+            // and creates; the other steps: everything).
+            Unit::User(steps) => {
+                self.context = Context::User;
                 (None, None, steps)
             }
         };
