@@ -373,6 +373,9 @@ impl<'o> Explorer<'o> {
             self.hit(&format!("max-units ({})", self.options.max_units));
             return Ok(());
         }
+        // On a revisit, the lanes to explore: only those asleep at the earlier visit and awake
+        // now (the others were explored from this state then). None: every awake lane.
+        let mut revisit: Option<Vec<Lane>> = None;
         if reduce {
             let key = Key::new(sim.fingerprint());
             let depth = path.len() as u32;
@@ -389,7 +392,12 @@ impl<'o> Explorer<'o> {
                     if depth_covered && stored.iter().all(asleep) {
                         return Ok(());
                     }
-                    // Explore again, and remember the smaller depth and the common sleep set.
+                    if depth_covered {
+                        // Godefroid's state caching with sleep sets: explore the lanes that slept
+                        // then and are awake now, with the sleep set both visits share.
+                        revisit = Some(stored.iter().filter(|l| !asleep(l)).cloned().collect());
+                    }
+                    // Remember the smaller depth and the common sleep set.
                     v.depth = v.depth.min(depth);
                     (v.sleep != 0).then(|| stored.iter().filter(|l| asleep(l)).cloned().collect::<Vec<Lane>>())
                 }
@@ -399,6 +407,14 @@ impl<'o> Explorer<'o> {
                     None
                 }
             };
+            if revisit.is_some() {
+                // The sleep set both visits share: the lanes asleep now that slept then too.
+                let common: &[Lane] = match self.visited.get(&key).map_or(0, |v| v.sleep) {
+                    0 => &[],
+                    i => &self.sleep_sets[i as usize - 1],
+                };
+                sleep.retain(|(l, _)| common.contains(l));
+            }
             if let Some(common) = narrowed {
                 let index = self.intern_sleep_set(common);
                 if let Some(v) = self.visited.get_mut(&key) {
@@ -417,6 +433,9 @@ impl<'o> Explorer<'o> {
         let mut awake = lanes;
         if reduce {
             awake.retain(|(lane, _)| !sleep.iter().any(|(l, _)| l == lane));
+        }
+        if let Some(only) = &revisit {
+            awake.retain(|(lane, _)| only.contains(lane));
         }
         let mut done: Vec<(Lane, Footprint)> = Vec::with_capacity(awake.len());
         let last = awake.len().saturating_sub(1);

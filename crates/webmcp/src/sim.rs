@@ -349,7 +349,12 @@ mod footprint_tests {
         let mut resources = vec![Resource::Console, Resource::ParallelQueue];
         for i in 0..Footprint::LOOPS {
             let l = LoopId(i);
-            resources.extend([Resource::Loop(l), Resource::Lifecycle(l), Resource::ToolMaps(l), Resource::Pending(NavId(i))]);
+            resources.extend([
+                Resource::Loop(l),
+                Resource::Lifecycle(l),
+                Resource::ToolMaps(l),
+                Resource::Pending(NavId(i)),
+            ]);
         }
         for i in 0..Footprint::QUEUE_LOOPS {
             resources.extend(TaskSource::ALL.map(|s| Resource::Queue(LoopId(i), s)));
