@@ -46,8 +46,13 @@ impl Sim<'_> {
     }
 
     /// HTML "destroy a child navigable" for an iframe's removal.
+    ///
+    /// Its footprint, as `navigate`'s, is every document it unloads: a step that walks the
+    /// navigable tree reads the active document of the navigable it no longer finds.
     pub fn remove_iframe(&mut self, nav: NavId) {
-        self.footprint.touch(crate::sim::Resource::Global, true);
+        if self.world.nav(nav).destroyed || self.world.nav(nav).active_document.is_none() {
+            self.footprint.touch(crate::sim::Resource::Global, true);
+        }
         if self.world.nav(nav).destroyed {
             self.note((HTML, "destroy a child navigable"), "already destroyed");
             return;
