@@ -715,13 +715,10 @@ impl Sim<'_> {
     }
 
     /// A traversable's pending tool executions map, to read: not copied when another state shares
-    /// it. The unit touches the map as `pending_map` does.
+    /// it, and noted as a read (two units that only read a map commute).
     pub fn pending_executions(&mut self, traversable: NavId) -> &[(Uuid, PendingToolExecution)] {
-        if !self.pending_tool_executions.contains_key(&traversable) {
-            return self.pending_map(traversable);
-        }
-        self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
-        &self.pending_tool_executions[&traversable]
+        self.footprint.touch(crate::sim::Resource::Pending(traversable), false);
+        self.pending_tool_executions.get(&traversable).map_or(&[], Vec::as_slice)
     }
 
     /// Removes a traversable's pending tool executions map[uuid]; None if it does not exist (then
