@@ -42,14 +42,90 @@ id_type!(
     /// An event loop (one per similar-origin window agent, i.e. per agent cluster).
     LoopId
 );
-id_type!(
-    /// A promise.
-    PromiseId
-);
-id_type!(
-    /// An `AbortController` and its `AbortSignal` (one-to-one).
-    SignalId
-);
+/// A promise: the `seq`-th one created in document `realm`'s relevant realm.
+///
+/// Numbered per realm, not globally: the promises of one document are created by units on its
+/// own event loop, so their numbers do not depend on how independent event loops interleave, and
+/// two schedules that differ only in that order reach equal states (see `PerRealm`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct PromiseId {
+    pub realm: DocId,
+    pub seq: u32,
+}
+
+/// An `AbortController` and its `AbortSignal` (one-to-one): the `seq`-th one created in document
+/// `realm`'s relevant realm (numbered per realm, as `PromiseId`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct SignalId {
+    pub realm: DocId,
+    pub seq: u32,
+}
+
+/// Values numbered per realm (promises, abort signals): a list per document, each list and each
+/// value a shared part, so a unit that changes one promise copies that document's list and that
+/// promise, not every promise.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PerRealm<T>(Vec<Shared<Vec<Shared<T>>>>);
+
+impl<T> Default for PerRealm<T> {
+    fn default() -> Self {
+        PerRealm(Vec::new())
+    }
+}
+
+impl<T: Clone> PerRealm<T> {
+    /// Adds a value created in `realm`'s realm; returns its number there.
+    fn push(&mut self, realm: DocId, value: T) -> u32 {
+        if self.0.len() <= realm.index() {
+            self.0.resize_with(realm.index() + 1, Shared::default);
+        }
+        let list = &mut self.0[realm.index()];
+        list.push(Shared::new(value));
+        list.len() as u32 - 1
+    }
+
+    fn get(&self, realm: DocId, seq: u32) -> &T {
+        &self.0[realm.index()][seq as usize]
+    }
+
+    fn get_mut(&mut self, realm: DocId, seq: u32) -> &mut T {
+        &mut self.0[realm.index()][seq as usize]
+    }
+
+    /// Every value with its realm and number, by realm, then in creation order.
+    pub fn iter(&self) -> impl Iterator<Item = (DocId, u32, &T)> {
+        self.0
+            .iter()
+            .enumerate()
+            .flat_map(|(d, list)| list.iter().enumerate().map(move |(seq, v)| (DocId(d as u32), seq as u32, &**v)))
+    }
+}
+
+impl<S: Clone> std::ops::Index<PromiseId> for PerRealm<Promise<S>> {
+    type Output = Promise<S>;
+    fn index(&self, id: PromiseId) -> &Promise<S> {
+        self.get(id.realm, id.seq)
+    }
+}
+
+impl<S: Clone> std::ops::IndexMut<PromiseId> for PerRealm<Promise<S>> {
+    fn index_mut(&mut self, id: PromiseId) -> &mut Promise<S> {
+        self.get_mut(id.realm, id.seq)
+    }
+}
+
+impl<S: Clone> std::ops::Index<SignalId> for PerRealm<AbortSignal<S>> {
+    type Output = AbortSignal<S>;
+    fn index(&self, id: SignalId) -> &AbortSignal<S> {
+        self.get(id.realm, id.seq)
+    }
+}
+
+impl<S: Clone> std::ops::IndexMut<SignalId> for PerRealm<AbortSignal<S>> {
+    fn index_mut(&mut self, id: SignalId) -> &mut AbortSignal<S> {
+        self.get_mut(id.realm, id.seq)
+    }
+}
 
 /// HTML task sources the simulator distinguishes. Each event loop has one FIFO queue per source.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -381,10 +457,11 @@ pub struct World<S> {
     /// it changes (see `Shared`). The event-loop list itself is not shared (nearly every unit
     /// writes a loop, so it would be copied anyway).
     pub event_loops: Vec<Shared<EventLoop<S>>>,
-    /// The promise and signal lists are shared too (a unit that adds or changes no promise copies
-    /// no list), and hash as one digest over their elements' digests.
-    pub promises: Shared<Vec<Shared<Promise<S>>>>,
-    pub signals: Shared<Vec<Shared<AbortSignal<S>>>>,
+    /// Promises and signals, numbered per realm (see `PromiseId`). The lists are shared too (a
+    /// unit that adds or changes no promise copies no list), and hash as one digest over their
+    /// per-document lists' digests.
+    pub promises: Shared<PerRealm<Promise<S>>>,
+    pub signals: Shared<PerRealm<AbortSignal<S>>>,
     pub parallel_mode: ParallelMode,
     /// Unordered in-parallel blocks, by label.
     /// (A list sorted by label: copying it is one allocation, where a map copies nodes.)
@@ -938,9 +1015,9 @@ impl<S: Clone> World<S> {
 
     /// WebIDL "a new promise" created in `realm`'s relevant realm.
     pub fn new_promise(&mut self, realm: DocId, name: Option<std::rc::Rc<str>>) -> PromiseId {
-        let id = PromiseId(self.promises.len() as u32);
-        self.promises.push(Shared::new(Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name }));
-        id
+        let seq =
+            self.promises.push(realm, Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name });
+        PromiseId { realm, seq }
     }
 
     /// Resolves or rejects a pending promise and queues its reactions as microtasks.
@@ -948,13 +1025,13 @@ impl<S: Clone> World<S> {
     /// resolve/reject of a settled promise is a no-op.
     pub fn settle_promise(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>) -> bool {
         // Read before writing: settling a settled promise copies no list and no promise.
-        let p = &self.promises[promise.index()];
+        let p = &self.promises[promise];
         if p.state != PromiseState::Pending {
             return false;
         }
         let realm = p.realm;
         // One write (one copy of the list and of the promise when another state shares them).
-        let p: &mut Promise<S> = &mut self.promises[promise.index()];
+        let p: &mut Promise<S> = &mut self.promises[promise];
         p.state = match result {
             Ok(v) => PromiseState::Fulfilled(v),
             Err(e) => PromiseState::Rejected(e),
@@ -968,7 +1045,7 @@ impl<S: Clone> World<S> {
 
     /// WebIDL "react to" / `then`: a reaction runs as a microtask once the promise settles.
     pub fn react(&mut self, promise: PromiseId, reaction: S) {
-        let p = &mut self.promises[promise.index()];
+        let p = &mut self.promises[promise];
         if p.state == PromiseState::Pending {
             p.reactions.push(reaction);
         } else {
@@ -981,25 +1058,27 @@ impl<S: Clone> World<S> {
 
     /// `new AbortController()` in `realm`.
     pub fn new_abort_controller(&mut self, realm: DocId, name: Option<String>) -> SignalId {
-        let id = SignalId(self.signals.len() as u32);
-        self.signals.push(Shared::new(AbortSignal {
+        let seq = self.signals.push(
             realm,
-            name: name.map(std::rc::Rc::from),
-            aborted: false,
-            reason: JsValue::Undefined,
-            abort_algorithms: Vec::new(),
-            listeners: Vec::new(),
-        }));
-        id
+            AbortSignal {
+                realm,
+                name: name.map(std::rc::Rc::from),
+                aborted: false,
+                reason: JsValue::Undefined,
+                abort_algorithms: Vec::new(),
+                listeners: Vec::new(),
+            },
+        );
+        SignalId { realm, seq }
     }
 
     /// DOM "add" an abort algorithm: does nothing if the signal is already aborted.
     pub fn add_abort_algorithm(&mut self, signal: SignalId, algorithm: S) {
         // Read before writing: an aborted signal is not copied.
-        if self.signals[signal.index()].aborted {
+        if self.signals[signal].aborted {
             return;
         }
-        self.signals[signal.index()].abort_algorithms.push(algorithm);
+        self.signals[signal].abort_algorithms.push(algorithm);
     }
 
     /// DOM "signal abort" steps 1–2 and the first half of "run the abort steps": marks the signal
@@ -1008,10 +1087,10 @@ impl<S: Clone> World<S> {
     /// run. Returns None when the signal was already aborted.
     pub fn signal_abort(&mut self, signal: SignalId, reason: Option<JsValue>) -> Option<(Vec<S>, Vec<S>)> {
         // Read before writing: an aborted signal is not copied.
-        if self.signals[signal.index()].aborted {
+        if self.signals[signal].aborted {
             return None;
         }
-        let s: &mut AbortSignal<S> = &mut self.signals[signal.index()];
+        let s: &mut AbortSignal<S> = &mut self.signals[signal];
         s.aborted = true;
         s.reason = reason.unwrap_or_else(|| JsValue::dom_exception("AbortError"));
         Some((std::mem::take(&mut s.abort_algorithms), s.listeners.clone()))

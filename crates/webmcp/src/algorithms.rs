@@ -157,8 +157,8 @@ impl Sim<'_> {
         // Step 14. If options's signal exists and is aborted, then return a promise rejected with options's signal's abort reason.
         let signal = args.signal;
         if let Some(s) = signal {
-            if self.world.signals[s.index()].aborted {
-                let reason = self.world.signals[s.index()].reason.clone();
+            if self.world.signals[s].aborted {
+                let reason = self.world.signals[s].reason.clone();
                 return self.rejected_promise(this, a, args.as_, reason, (a, "14"));
             }
         }
@@ -252,7 +252,7 @@ impl Sim<'_> {
         // Step 18.3.1. Unregister a tool given this and tool name.
         self.unregister_a_tool(model_context, tool_name);
         // Step 18.3.2. Reject promise with signal's abort reason.
-        let reason = self.world.signals[signal.index()].reason.clone();
+        let reason = self.world.signals[signal].reason.clone();
         self.settle(promise, Err(reason), (REGISTER_TOOL, "18.3.2"));
     }
 
@@ -563,10 +563,10 @@ impl Sim<'_> {
         if let Some(signal) = signal {
             // Step 14.1. Let signal be options's signal.
             // Step 14.2. If signal is aborted, then return a promise rejected with signal's abort reason.
-            if self.world.signals[signal.index()].aborted {
+            if self.world.signals[signal].aborted {
                 // The promise made in step 10 is dropped, as the spec does.
                 self.promise_labels.remove(&promise);
-                let reason = self.world.signals[signal.index()].reason.clone();
+                let reason = self.world.signals[signal].reason.clone();
                 return self.rejected_promise(this, a, as_, reason, (a, "14.2"));
             }
             // Step 14.3. Let traversable be targetDocument's node navigable's traversable navigable.
@@ -595,7 +595,7 @@ impl Sim<'_> {
     /// Abort steps added by executeTool step 14.4.
     pub fn execute_tool_abort_steps(&mut self, promise: PromiseId, signal: SignalId, traversable: NavId, uuid: Uuid) {
         // Step 14.4.1. Reject promise with signal's abort reason.
-        let reason = self.world.signals[signal.index()].reason.clone();
+        let reason = self.world.signals[signal].reason.clone();
         self.settle(promise, Err(reason), (EXECUTE_TOOL, "14.4.1"));
         // Step 14.4.2. In parallel, cancel a pending tool execution given traversable and uuid.
         self.in_parallel(Work::CancelInParallel { traversable, uuid }, (EXECUTE_TOOL, "14.4.2"));
@@ -878,7 +878,7 @@ impl Sim<'_> {
         let tool_promise = self.world.new_promise(doc, None);
         note!(self, (IMPERATIVE, "8"), "invoke execute of tool {:?}", dict.name);
         if !self.program.ops(dict.on_abort).is_empty() {
-            self.world.signals[controller.index()].listeners.push(Work::AbortListener { doc, script: dict.on_abort });
+            self.world.signals[controller].listeners.push(Work::AbortListener { doc, script: dict.on_abort });
         }
         // Statements before the result; a throw rejects the callback's promise (WebIDL converts the
         // exception of a promise-returning callback into a rejected promise).
@@ -923,7 +923,7 @@ impl Sim<'_> {
     ) {
         let a = IMPERATIVE;
         // The promise is shared, not copied: the reaction only reads its state.
-        let promise = self.world.promises[tool_promise.index()].clone();
+        let promise = self.world.promises[tool_promise].clone();
         let local = |sim: &mut Self| {
             let map = &mut sim.model_contexts[target_document.index()].local_pending_tool_executions;
             let pos = map.iter().position(|(u, _)| *u == uuid);
@@ -1096,7 +1096,7 @@ impl Sim<'_> {
         for algorithm in algorithms {
             self.run_work_unchecked(algorithm);
         }
-        let name = self.world.signals[signal.index()].name.clone().unwrap_or_else(|| "signal".into());
+        let name = self.world.signals[signal].name.clone().unwrap_or_else(|| "signal".into());
         self.event(
             step,
             EventKind::Fired {
@@ -1143,12 +1143,12 @@ impl Sim<'_> {
         match work {
             Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
             Work::SettleLater { promise, settle } => {
-                let doc = self.world.promises[promise.index()].realm;
+                let doc = self.world.promises[promise].realm;
                 let dummy = self.world.new_abort_controller(doc, None);
                 self.settle_tool_promise(promise, &settle, doc, dummy);
             }
             Work::Then { doc, promise, on_fulfilled, on_rejected } => {
-                let fulfilled = matches!(self.world.promises[promise.index()].state, PromiseState::Fulfilled(_));
+                let fulfilled = matches!(self.world.promises[promise].state, PromiseState::Fulfilled(_));
                 self.run_script(doc, if fulfilled { on_fulfilled } else { on_rejected });
             }
             Work::SettlePromise { promise, result, step } => self.settle(promise, result, step),
@@ -1203,7 +1203,7 @@ impl Sim<'_> {
                 self.execute_tool_abort_steps(promise, signal, traversable, uuid)
             }
             Work::AbortRejectsToolPromise { promise, signal } => {
-                let reason = self.world.signals[signal.index()].reason.clone();
+                let reason = self.world.signals[signal].reason.clone();
                 self.settle(promise, Err(reason), ("tool", "execute: reject with signal.reason"));
             }
             Work::AbortListener { doc, script } => self.run_script(doc, script),

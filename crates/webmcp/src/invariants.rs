@@ -198,7 +198,7 @@ pub struct Checked {
 
 /// What the state was before a unit, for the checks after it.
 struct Before {
-    promises: Vec<PromiseState>,
+    promises: BTreeMap<PromiseId, PromiseState>,
     fully_active: BTreeSet<String>,
     units: usize,
     pending: BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>,
@@ -449,7 +449,12 @@ impl Checker {
             BTreeMap::new()
         };
         Before {
-            promises: sim.world.promises.iter().map(|p| p.state.clone()).collect(),
+            promises: sim
+                .world
+                .promises
+                .iter()
+                .map(|(realm, seq, p)| (PromiseId { realm, seq }, p.state.clone()))
+                .collect(),
             fully_active,
             units: sim.units.len(),
             pending,
@@ -481,15 +486,14 @@ impl Checker {
                 }
             }
             Fault::ResettleSilently => {
-                for (i, state) in before.promises.iter().enumerate() {
-                    let p = PromiseId(i as u32);
+                for (&p, state) in &before.promises {
                     if *state == PromiseState::Pending
                         || !sim.promise_labels.contains_key(&p)
                         || !self.resettled.insert(p)
                     {
                         continue;
                     }
-                    sim.world.promises[i].state = match state {
+                    sim.world.promises[p].state = match state {
                         PromiseState::Fulfilled(_) => PromiseState::Rejected(JsValue::type_error("resettled")),
                         _ => PromiseState::Fulfilled(JsValue::Undefined),
                     };
@@ -501,9 +505,9 @@ impl Checker {
     /// Settled once, and settlements traced.
     fn check_settlements(&mut self, sim: &Sim, before: &Before) {
         let mut changed: Vec<(String, String)> = Vec::new();
-        for (i, promise) in sim.world.promises.iter().enumerate() {
-            let p = PromiseId(i as u32);
-            let was = before.promises.get(i).cloned().unwrap_or(PromiseState::Pending);
+        for (realm, seq, promise) in sim.world.promises.iter() {
+            let p = PromiseId { realm, seq };
+            let was = before.promises.get(&p).cloned().unwrap_or(PromiseState::Pending);
             if was == promise.state {
                 continue;
             }
@@ -723,7 +727,7 @@ impl Checker {
         let mut named = Vec::new();
         let promises: Vec<PromiseId> = self.execute_promises.iter().copied().collect();
         for p in promises {
-            if !sim.promise_labels.contains_key(&p) || sim.world.promises[p.index()].state != PromiseState::Pending {
+            if !sim.promise_labels.contains_key(&p) || sim.world.promises[p].state != PromiseState::Pending {
                 continue;
             }
             match self.pending_reason(sim, p) {
@@ -738,7 +742,7 @@ impl Checker {
     }
 
     fn pending_reason(&self, sim: &Sim, p: PromiseId) -> Result<PendingReason, String> {
-        let caller = sim.world.promises[p.index()].realm;
+        let caller = sim.world.promises[p].realm;
         if sim.world.doc(caller).state == DocumentState::Destroyed {
             return Ok(PendingReason::CallerDestroyed);
         }
@@ -764,7 +768,7 @@ impl Checker {
             return Ok(PendingReason::TargetNotFullyActive);
         }
         let local = sim.model_contexts[target.index()].local_pending_tool_executions.iter().any(|(u, _)| u == uuid);
-        let tool_promise_pending = sim.world.promises.iter().any(|tp| {
+        let tool_promise_pending = sim.world.promises.iter().any(|(_, _, tp)| {
             tp.state == PromiseState::Pending
                 && tp.reactions.iter().any(|r| matches!(r, Work::ReactToToolPromise { uuid: u, .. } if u == uuid))
         });

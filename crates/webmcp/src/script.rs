@@ -84,7 +84,7 @@ impl Sim<'_> {
             }
             Op::OnAbort { controller, body } => {
                 let signal = self.controller_or_throw(doc, *controller)?;
-                self.world.signals[signal.index()].listeners.push(Work::AbortListener { doc, script: *body });
+                self.world.signals[signal].listeners.push(Work::AbortListener { doc, script: *body });
             }
             Op::Throw { name, message } => {
                 return Err(if browser::value::DOM_EXCEPTION_NAMES.contains(&name.as_str()) {
@@ -149,14 +149,13 @@ impl Sim<'_> {
     /// The controller a script names. Script objects live in one agent: a name made in another
     /// agent cluster is not reachable (a `ReferenceError`, as an unshared variable would be).
     fn controller_or_throw(&mut self, doc: DocId, slot: ControllerSlot) -> Result<browser::SignalId, JsValue> {
-        let found = self.controller(slot).filter(|s| self.same_agent(doc, self.world.signals[s.index()].realm));
+        let found = self.controller(slot).filter(|s| self.same_agent(doc, self.world.signals[*s].realm));
         found.ok_or_else(|| self.not_reachable(doc, &self.program.controller_names[slot.0 as usize]))
     }
 
     /// The promise a script names (see `controller_or_throw`).
     fn promise_or_throw(&mut self, doc: DocId, slot: PromiseSlot) -> Result<browser::PromiseId, JsValue> {
-        let found =
-            self.promise_slots[slot.0 as usize].filter(|p| self.same_agent(doc, self.world.promises[p.index()].realm));
+        let found = self.promise_slots[slot.0 as usize].filter(|p| self.same_agent(doc, self.world.promises[*p].realm));
         found.ok_or_else(|| self.not_reachable(doc, &self.program.promise_names[slot.0 as usize]))
     }
 
@@ -186,7 +185,7 @@ impl Sim<'_> {
                 let p = self.promise_or_throw(doc, *promise)?;
                 let program = self.program;
                 let label = &program.promise_names[promise.0 as usize];
-                let PromiseState::Fulfilled(JsValue::Array(tools)) = &self.world.promises[p.index()].state else {
+                let PromiseState::Fulfilled(JsValue::Array(tools)) = &self.world.promises[p].state else {
                     return Err(JsValue::type_error(format!(
                         "{label} is not a fulfilled getTools() result (use executeTool inside `then` of {label})"
                     )));

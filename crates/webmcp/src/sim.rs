@@ -545,10 +545,12 @@ impl<'p> Sim<'p> {
         self.world.doc(doc).label.clone()
     }
 
+    /// An API promise's label; any other promise is named by its number in its realm
+    /// (`promise#2@b`: the second promise created in document b).
     pub fn promise_label(&self, p: PromiseId) -> String {
         match self.promise_labels.get(&p) {
             Some(l) => l.label.to_string(),
-            None => format!("promise#{}", p.0),
+            None => format!("promise#{}@{}", p.seq + 1, self.label(p.realm)),
         }
     }
 
@@ -900,7 +902,7 @@ impl<'p> Sim<'p> {
         labelled.sort_by_key(|(_, l)| (l.document, l.seq));
         for (p, label) in labelled {
             let label = &label.label;
-            let promise = &self.world.promises[p.index()];
+            let promise = &self.world.promises[*p];
             let state = match &promise.state {
                 PromiseState::Pending => "pending".to_string(),
                 PromiseState::Fulfilled(v) => self.describe_settlement(&Ok(v.clone())),

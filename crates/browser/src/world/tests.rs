@@ -85,7 +85,7 @@ fn promises_settle_once_and_queue_reactions() {
     world.react(p, 7);
     assert!(world.settle_promise(p, Ok(JsValue::Null)));
     assert!(!world.settle_promise(p, Err(JsValue::Null)), "a second settlement is a no-op");
-    assert_eq!(world.promises[p.index()].state, PromiseState::Fulfilled(JsValue::Null));
+    assert_eq!(world.promises[p].state, PromiseState::Fulfilled(JsValue::Null));
     assert_eq!(world.take_microtask(LoopId(0)), Some(7));
     // Reacting to a settled promise queues the reaction at once.
     world.react(p, 8);
@@ -100,10 +100,10 @@ fn signal_abort_runs_once_with_default_reason() {
     world.add_abort_algorithm(s, 2);
     let (algorithms, _) = world.signal_abort(s, None).unwrap();
     assert_eq!(algorithms, [1, 2]);
-    assert_eq!(world.signals[s.index()].reason, JsValue::dom_exception("AbortError"));
+    assert_eq!(world.signals[s].reason, JsValue::dom_exception("AbortError"));
     assert!(world.signal_abort(s, None).is_none());
     world.add_abort_algorithm(s, 3);
-    assert!(world.signals[s.index()].abort_algorithms.is_empty(), "no algorithm is added to an aborted signal");
+    assert!(world.signals[s].abort_algorithms.is_empty(), "no algorithm is added to an aborted signal");
 }
 
 #[test]
@@ -157,4 +157,29 @@ fn lanes_of_more_than_ten_event_loops_sort_as_strings() {
     sorted.sort();
     assert_eq!(labels, sorted);
     assert_eq!(&labels[..4], ["el0.timer", "el1.timer", "el10.timer", "el11.timer"]);
+}
+
+#[test]
+fn promises_and_signals_are_numbered_per_realm_whatever_the_order_of_realms() {
+    let ids = |first: DocId, second: DocId| {
+        let mut world: World<u32> = World::new(ParallelMode::Unordered);
+        let p1 = world.new_promise(first, None);
+        let p2 = world.new_promise(second, None);
+        let p3 = world.new_promise(first, None);
+        let s1 = world.new_abort_controller(second, None);
+        let listed: Vec<(DocId, u32)> = world.promises.iter().map(|(d, seq, _)| (d, seq)).collect();
+        (p1, p2, p3, s1, listed, world.promises.digest())
+    };
+    let (a, b) = (DocId(0), DocId(3));
+    let (p1, p2, p3, s1, listed, digest) = ids(a, b);
+    assert_eq!((p1, p3), (PromiseId { realm: a, seq: 0 }, PromiseId { realm: a, seq: 1 }));
+    assert_eq!(p2, PromiseId { realm: b, seq: 0 });
+    assert_eq!(s1, SignalId { realm: b, seq: 0 });
+    assert_eq!(listed, [(a, 0), (a, 1), (b, 0)], "by realm, then in creation order");
+    // Creating b's promise first gives the same ids and an equal list.
+    let mut world: World<u32> = World::new(ParallelMode::Unordered);
+    assert_eq!(world.new_promise(b, None), p2);
+    assert_eq!(world.new_promise(a, None), p1);
+    assert_eq!(world.new_promise(a, None), p3);
+    assert_eq!(world.promises.digest(), digest);
 }
