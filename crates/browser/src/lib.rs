@@ -9,6 +9,6 @@ pub mod value;
 pub mod world;
 
 pub use origin::{Origin, Site};
-pub use shared::{digest128, Shared};
+pub use shared::{digest128, fingerprint128, Shared};
 pub use value::JsValue;
 pub use world::*;

@@ -149,6 +149,141 @@ impl Hasher for ByteHasher {
     }
 }
 
+/// A 128-bit fingerprint of a value made mostly of `Shared` parts (the simulator's whole state),
+/// without collecting its bytes: see `SumHasher`.
+pub fn fingerprint128<T: Hash + ?Sized>(value: &T) -> u128 {
+    let mut hasher = SumHasher::default();
+    value.hash(&mut hasher);
+    hasher.finish128()
+}
+
+/// Polynomial hashing over the value's `Hash` writes: one 128-bit term per write, folded as
+/// `sum = sum·K + term` modulo 2^128 (so the term at position `i` of `n` is multiplied by
+/// `K^(n-1-i)`, an odd number). A `u128` write is taken to be a digest already (it is what a
+/// `Shared` part writes: its XXH3-128) and is its own term; any other integer's term is its 64
+/// bits mixed to 128 (two independent bijective mixers); a byte string's is its XXH3-128.
+///
+/// Why this is a strong 128-bit hash: two different values have different write sequences (what
+/// `Hash` promises). Modelling XXH3 and the mixers as random functions, each sum is
+/// `Σ r(v)·c(v)` over the distinct inputs `v` it writes, with `r(v)` the input's random term and
+/// `c(v)` the sum of the powers of `K` at the positions where it is written. Some input's
+/// coefficient differs between the two values, so the difference of their sums is a random
+/// `r(v)` times a nonzero difference of coefficients: zero with probability 2^-(128-k), where
+/// 2^k divides that difference (k is 0 for an input written once by one value only; for two
+/// inputs that swap places `d` positions apart, `K ≡ 3 (mod 8)` makes k at most
+/// 2 + log2(d)). A final XXH3-128 of the sum spreads every bit of it over the result (the
+/// explorer's visited table uses the low half as its hash).
+#[derive(Default)]
+pub struct SumHasher {
+    sum: u128,
+}
+
+/// The polynomial's base: `≡ 3 (mod 8)`, otherwise arbitrary (π's first 16 hexadecimal digits).
+/// Its powers modulo 2^128 are odd 128-bit numbers; a 64-bit base makes each step two machine
+/// multiplications instead of three.
+const K: u128 = 0x243F_6A88_85A3_08D3;
+
+/// The splitmix64 finalizer (a bijection on `u64` with full avalanche).
+#[inline]
+fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl SumHasher {
+    #[inline]
+    fn term(&mut self, term: u128) {
+        self.sum = self.sum.wrapping_mul(K).wrapping_add(term);
+    }
+
+    /// A small integer's term: two independent mixes of it (each a bijection, so different
+    /// integers have different terms).
+    #[inline]
+    fn integer(&mut self, v: u64) {
+        let lo = mix64(v);
+        let hi = mix64(v ^ 0xA409_3822_299F_31D0);
+        self.term(u128::from(hi) << 64 | u128::from(lo));
+    }
+
+    /// The fingerprint: the XXH3-128 of the sum.
+    pub fn finish128(&self) -> u128 {
+        xxhash_rust::xxh3::xxh3_128(&self.sum.to_le_bytes())
+    }
+}
+
+impl Hasher for SumHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.term(xxhash_rust::xxh3::xxh3_128(bytes));
+    }
+
+    #[inline]
+    fn write_u8(&mut self, v: u8) {
+        self.integer(v.into());
+    }
+
+    #[inline]
+    fn write_u16(&mut self, v: u16) {
+        self.integer(v.into());
+    }
+
+    #[inline]
+    fn write_u32(&mut self, v: u32) {
+        self.integer(v.into());
+    }
+
+    #[inline]
+    fn write_u64(&mut self, v: u64) {
+        self.integer(v);
+    }
+
+    /// A digest (see the type's documentation).
+    #[inline]
+    fn write_u128(&mut self, v: u128) {
+        self.term(v);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, v: usize) {
+        self.integer(v as u64);
+    }
+
+    #[inline]
+    fn write_i8(&mut self, v: i8) {
+        self.write_u8(v as u8);
+    }
+
+    #[inline]
+    fn write_i16(&mut self, v: i16) {
+        self.write_u16(v as u16);
+    }
+
+    #[inline]
+    fn write_i32(&mut self, v: i32) {
+        self.write_u32(v as u32);
+    }
+
+    #[inline]
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+
+    #[inline]
+    fn write_i128(&mut self, v: i128) {
+        self.write_u128(v as u128);
+    }
+
+    #[inline]
+    fn write_isize(&mut self, v: isize) {
+        self.write_u64(v as i64 as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.finish128() as u64
+    }
+}
+
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Shared<T> {
         Shared(Rc::clone(&self.0))
@@ -259,6 +394,30 @@ mod tests {
         assert_eq!(digest_of(&a), digest_of(&b));
         a.pop();
         assert_eq!(a.digest(), before);
+    }
+
+    #[test]
+    fn the_fingerprint_base_is_3_mod_8() {
+        assert_eq!(K % 8, 3);
+    }
+
+    #[test]
+    fn fingerprints_follow_values_and_positions() {
+        let a = Shared::new(vec![1, 2]);
+        let b = Shared::new(vec![3]);
+        let fp = |x: &Shared<Vec<i32>>, y: &Shared<Vec<i32>>, n: u32| fingerprint128(&(x, n, y, "s"));
+        let base = fp(&a, &b, 7);
+        // Equal values (not shared) give equal fingerprints.
+        assert_eq!(base, fp(&Shared::new(vec![1, 2]), &Shared::new(vec![3]), 7));
+        // Swapped parts, a changed integer, a changed part: all different.
+        let others = [fp(&b, &a, 7), fp(&a, &b, 8), fp(&a, &a, 7), fp(&b, &b, 7), fp(&Shared::new(vec![1]), &b, 7)];
+        for (i, other) in others.iter().enumerate() {
+            assert_ne!(base, *other, "variant {i}");
+        }
+        // Strings and lengths are told apart: ("ab", "") vs ("a", "b"), [[1], []] vs [[], [1]].
+        assert_ne!(fingerprint128(&("ab", "")), fingerprint128(&("a", "b")));
+        let v: (Vec<Vec<u8>>, Vec<Vec<u8>>) = (vec![vec![1], vec![]], vec![vec![], vec![1]]);
+        assert_ne!(fingerprint128(&v.0), fingerprint128(&v.1));
     }
 
     #[test]

@@ -791,9 +791,10 @@ impl<'p> Sim<'p> {
     /// (not the trace recorded so far, nor which unit a finding came from).
     pub fn fingerprint(&self) -> u128 {
         let findings: Vec<(&Cite, &String)> = self.findings.iter().map(|f| (&f.cite, &f.message)).collect();
-        // XXH3-128 of every part that decides the rest of the run; the `Shared` parts contribute
-        // their cached digests. The same on every machine.
-        browser::digest128(&(
+        // A 128-bit hash of every part that decides the rest of the run; the `Shared` parts
+        // contribute their cached digests (see `browser::shared::SumHasher`). The same on every
+        // machine.
+        browser::fingerprint128(&(
             (&self.world, &self.model_contexts, &self.pending_tool_executions),
             (&self.promise_slots, &self.controller_slots, &self.promise_labels, self.next_uuid, &self.par_started),
             (&self.console, &self.uncaught, findings),
