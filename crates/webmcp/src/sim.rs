@@ -45,7 +45,8 @@ pub struct ToolDefinition {
     /// The execute steps: the imperative execute steps given this `ModelContextTool`.
     pub execute: ToolDictId,
     pub annotations: Option<Annotations>,
-    pub exposed_origins: Vec<browser::Origin>,
+    /// Shared with the in-parallel steps that notify documents of the change (hashes as the list).
+    pub exposed_origins: Rc<[browser::Origin]>,
 }
 
 /// WebMCP "model context" (a `ModelContext`'s internal context) plus the object's event handler.
@@ -93,6 +94,9 @@ pub struct PendingToolExecution {
 
 /// Every unit of work, as data: tasks, microtasks, in-parallel blocks, abort algorithms,
 /// promise reactions, agent and user steps.
+///
+/// A tool's exposed origins are shared (`Rc`, hashing as the list): queues and in-parallel blocks
+/// are copied whenever a state that shares them changes them, and copying a unit copies a pointer.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Work {
     /// Run a document's script (HTML: the parser runs it from a networking task).
@@ -106,9 +110,9 @@ pub enum Work {
     /// Resolve or reject a promise (a queued task's whole body).
     SettlePromise { promise: PromiseId, result: Result<JsValue, JsValue>, step: Step },
     /// registerTool 21.
-    RegisterToolInParallel { tool_owner: DocId, exposed_origins: Vec<browser::Origin>, promise: PromiseId },
+    RegisterToolInParallel { tool_owner: DocId, exposed_origins: Rc<[browser::Origin]>, promise: PromiseId },
     /// unregister a tool 7.
-    NotifyInParallel { tool_owner: DocId, exposed_origins: Vec<browser::Origin> },
+    NotifyInParallel { tool_owner: DocId, exposed_origins: Rc<[browser::Origin]> },
     /// notify documents of a tool change 3.3: fire `toolchange`.
     FireToolchange { doc: DocId },
     /// getTools 9.
