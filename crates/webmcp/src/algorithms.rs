@@ -204,6 +204,8 @@ impl Sim<'_> {
             );
             self.note((a, "18.3"), "abort steps added to the signal");
         }
+        // (The list is made once, shared by the definition and the in-parallel steps.)
+        let exposed_origins: Rc<[Origin]> = exposed_origins.into();
         // Step 19. Let tool definition be a new tool definition, with the following items: …
         let definition = Rc::new(ToolDefinition {
             name: tool_name.clone(),
@@ -229,9 +231,9 @@ impl Sim<'_> {
     }
 
     /// registerTool step 21, the in-parallel steps.
-    pub fn register_tool_in_parallel(&mut self, tool_owner: DocId, exposed_origins: Vec<Origin>, promise: PromiseId) {
+    pub fn register_tool_in_parallel(&mut self, tool_owner: DocId, exposed_origins: &[Origin], promise: PromiseId) {
         // Step 21.1. Notify documents of a tool change given tool owner and exposed origins.
-        self.notify_documents_of_a_tool_change(tool_owner, &exposed_origins);
+        self.notify_documents_of_a_tool_change(tool_owner, exposed_origins);
         // Step 21.2. Queue a global task on the webmcp task source given global to resolve promise with undefined.
         self.queue_global_task(
             TaskSource::WebMcp,
@@ -1153,7 +1155,7 @@ impl Sim<'_> {
             }
             Work::SettlePromise { promise, result, step } => self.settle(promise, result, step),
             Work::RegisterToolInParallel { tool_owner, exposed_origins, promise } => {
-                self.register_tool_in_parallel(tool_owner, exposed_origins, promise)
+                self.register_tool_in_parallel(tool_owner, &exposed_origins, promise)
             }
             Work::NotifyInParallel { tool_owner, exposed_origins } => {
                 self.notify_documents_of_a_tool_change(tool_owner, &exposed_origins)

@@ -38,10 +38,14 @@ impl Sim<'_> {
         let first_new = self.world.documents.len() as u32;
         let doc = self.create_document_tree(nav, &spec.document)?;
         note!(self, (HTML, "navigate"), "{} is now the active document of {}", self.label(doc), spec.navigable);
-        for d in first_new..self.world.documents.len() as u32 {
+        // The new documents are numbered from `first_new` in the order their scripts come.
+        let mut d = first_new;
+        spec.document.for_each_script(&mut |script| {
             self.touch_lifecycle(DocId(d));
-            self.queue_script(DocId(d));
-        }
+            self.queue_script(DocId(d), script);
+            d += 1;
+        });
+        debug_assert_eq!(d, self.world.documents.len() as u32, "a script for every new document");
         Ok(())
     }
 

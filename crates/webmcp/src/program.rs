@@ -126,6 +126,17 @@ pub struct DocSpec {
     pub frames: Vec<FrameSpec>,
 }
 
+impl DocSpec {
+    /// Calls `f` with the script of each document this describes, in the order
+    /// `Sim::create_document_tree` creates them: the document, then each iframe's tree.
+    pub fn for_each_script(&self, f: &mut impl FnMut(ScriptId)) {
+        f(self.script);
+        for frame in &self.frames {
+            frame.document.for_each_script(f);
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct FrameSpec {
     pub id: String,

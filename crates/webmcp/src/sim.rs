@@ -45,7 +45,8 @@ pub struct ToolDefinition {
     /// The execute steps: the imperative execute steps given this `ModelContextTool`.
     pub execute: ToolDictId,
     pub annotations: Option<Annotations>,
-    pub exposed_origins: Vec<browser::Origin>,
+    /// Shared with the in-parallel steps that notify documents of the change (hashes as the list).
+    pub exposed_origins: Rc<[browser::Origin]>,
 }
 
 /// WebMCP "model context" (a `ModelContext`'s internal context) plus the object's event handler.
@@ -93,6 +94,9 @@ pub struct PendingToolExecution {
 
 /// Every unit of work, as data: tasks, microtasks, in-parallel blocks, abort algorithms,
 /// promise reactions, agent and user steps.
+///
+/// A tool's exposed origins are shared (`Rc`, hashing as the list): queues and in-parallel blocks
+/// are copied whenever a state that shares them changes them, and copying a unit copies a pointer.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Work {
     /// Run a document's script (HTML: the parser runs it from a networking task).
@@ -106,9 +110,9 @@ pub enum Work {
     /// Resolve or reject a promise (a queued task's whole body).
     SettlePromise { promise: PromiseId, result: Result<JsValue, JsValue>, step: Step },
     /// registerTool 21.
-    RegisterToolInParallel { tool_owner: DocId, exposed_origins: Vec<browser::Origin>, promise: PromiseId },
+    RegisterToolInParallel { tool_owner: DocId, exposed_origins: Rc<[browser::Origin]>, promise: PromiseId },
     /// unregister a tool 7.
-    NotifyInParallel { tool_owner: DocId, exposed_origins: Vec<browser::Origin> },
+    NotifyInParallel { tool_owner: DocId, exposed_origins: Rc<[browser::Origin]> },
     /// notify documents of a tool change 3.3: fire `toolchange`.
     FireToolchange { doc: DocId },
     /// getTools 9.
@@ -411,8 +415,6 @@ pub struct Sim<'p> {
     pub promise_labels: Shared<BTreeMap<PromiseId, PromiseLabel>>,
     next_uuid: u32,
     pub nav_by_name: Shared<BTreeMap<String, NavId>>,
-    /// Each document's script (by document index).
-    pub script_of: Shared<Vec<ScriptId>>,
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
     pub current_lane: sched::Lane,
@@ -455,7 +457,6 @@ impl<'p> Sim<'p> {
             promise_labels: Default::default(),
             next_uuid: 0,
             nav_by_name: Default::default(),
-            script_of: Default::default(),
             context: Context::Setup,
             current_lane: sched::Lane::new("setup"),
             par_started: Default::default(),
@@ -478,10 +479,14 @@ impl<'p> Sim<'p> {
             sim.pending_tool_executions.insert(nav, Vec::new());
             sim.create_document_tree(nav, &tab.document)?;
         }
-        // Scripts are queued after the whole tree exists, parents before children.
-        let docs: Vec<DocId> = (0..sim.world.documents.len() as u32).map(DocId).collect();
-        for doc in docs {
-            sim.queue_script(doc);
+        // Scripts are queued after the whole tree exists, parents before children (the order the
+        // documents were created in).
+        let mut doc = 0;
+        for tab in &program.tabs {
+            tab.document.for_each_script(&mut |script| {
+                sim.queue_script(DocId(doc), script);
+                doc += 1;
+            });
         }
         for (index, _) in sim.program.ops(program.user).iter().enumerate() {
             sim.world.user_queue.push_back(Work::User { script: program.user, index: index as u32 });
@@ -510,7 +515,6 @@ impl<'p> Sim<'p> {
             static EMPTY_MODEL_CONTEXT: Shared<ModelContext> = Shared::default();
         }
         self.model_contexts.push(EMPTY_MODEL_CONTEXT.with(Shared::clone));
-        self.script_of.push(spec.script);
         for frame in &spec.frames {
             self.create_iframe(doc, frame)?;
         }
@@ -529,8 +533,7 @@ impl<'p> Sim<'p> {
     }
 
     /// Queues a document's script on the networking task source.
-    pub fn queue_script(&mut self, doc: DocId) {
-        let script = self.script_of[doc.index()];
+    pub fn queue_script(&mut self, doc: DocId, script: ScriptId) {
         if !self.program.ops(script).is_empty() {
             self.world.queue_global_task(TaskSource::Networking, doc, Work::RunScript { doc, script });
         }
