@@ -428,6 +428,8 @@ struct Explorer<'o> {
     bounds_hit: Vec<String>,
     /// The depth bound has cut a branch in this work item.
     depth_cut: bool,
+    /// The max-states bound or the time limit has stopped this work item (see `stopped`).
+    halted: bool,
 }
 
 impl<'o> Explorer<'o> {
@@ -446,16 +448,19 @@ impl<'o> Explorer<'o> {
             transitions: 0,
             bounds_hit: Vec::new(),
             depth_cut: false,
+            halted: false,
         }
     }
 
     fn hit(&mut self, bound: &str) {
+        self.halted |= bound.starts_with("max-states") || bound.starts_with("time");
         if !self.bounds_hit.iter().any(|b| b == bound) {
             self.bounds_hit.push(bound.to_string());
         }
     }
 
     /// True (and the bound recorded) once the wall-clock limit has passed.
+    #[inline]
     fn out_of_time(&mut self) -> bool {
         let Some(limit) = self.options.time_limit else { return false };
         if self.start.elapsed() < limit {
@@ -465,8 +470,9 @@ impl<'o> Explorer<'o> {
         true
     }
 
+    /// A max-states or time bound has been hit.
     fn stopped(&self) -> bool {
-        self.bounds_hit.iter().any(|b| b.starts_with("max-states") || b.starts_with("time"))
+        self.halted
     }
 
     /// Explores the schedules from `sim`, reached by the choices `path`, with the sleep set
@@ -500,8 +506,10 @@ impl<'o> Explorer<'o> {
             return Ok(());
         }
         if path.len() >= self.options.max_depth {
-            self.depth_cut = true;
-            self.hit(&format!("max-depth ({})", self.options.max_depth));
+            if !self.depth_cut {
+                self.depth_cut = true;
+                self.hit(&format!("max-depth ({})", self.options.max_depth));
+            }
             return Ok(());
         }
         if sim.units_run >= self.options.max_units {
