@@ -143,9 +143,9 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
     let run_item = |(_, item): (usize, WorkItem)| -> Result<(Exploration, VisitedMemory), RunError> {
         let mut ex = Explorer::new(options, start);
-        let sim = replay_prefix(program, &item.path)?;
+        let mut sim = replay_prefix(program, &item.path)?;
         let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
-        ex.dfs(sim, &mut path, 0)?;
+        ex.dfs(&mut sim, &mut path, 0)?;
         let memory = ex.memory();
         Ok((ex.finish(program, options), memory))
     };
@@ -477,7 +477,9 @@ impl<'o> Explorer<'o> {
 
     /// Explores the schedules from `sim`, reached by the choices `path`, with the sleep set
     /// `self.sleep[base..]` (which this call narrows and pushes above; the caller truncates).
-    fn dfs(&mut self, mut sim: Sim, path: &mut Vec<LaneId>, base: usize) -> Result<(), RunError> {
+    /// The state is borrowed, not owned: the last child steps it in place, and a state is never
+    /// moved (a `Sim` is hundreds of bytes).
+    fn dfs(&mut self, sim: &mut Sim, path: &mut Vec<LaneId>, base: usize) -> Result<(), RunError> {
         let reduce = self.options.reduction == Reduction::Full;
         // Forced steps until the next choice point or the end.
         let mut lanes = loop {
@@ -496,7 +498,7 @@ impl<'o> Explorer<'o> {
             }
         };
         if lanes.is_empty() {
-            self.record_outcome(&sim, path);
+            self.record_outcome(sim, path);
             return Ok(());
         }
         if self.stopped() {
@@ -580,14 +582,18 @@ impl<'o> Explorer<'o> {
             });
         }
         let last = lanes.len().saturating_sub(1);
-        // The last child takes the state itself instead of a copy.
-        let mut sim = Some(sim);
         for (i, ((lane, lane_ref), id)) in lanes.into_iter().zip(ids).enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
             }
-            let mut child =
-                if i == last { sim.take().expect("taken once") } else { sim.as_ref().expect("kept").clone() };
+            // The last child takes the state itself instead of a copy.
+            let mut copy;
+            let child = if i == last {
+                &mut *sim
+            } else {
+                copy = sim.clone();
+                &mut copy
+            };
             let fp = child.step(&lane, lane_ref, Vec::new())?;
             self.transitions += 1;
             // The child's sleep set: this state's sleep set and the siblings explored before,
