@@ -18,6 +18,7 @@
 //! how many threads or shards run them. A work item is its choice path; the thread that explores
 //! it replays the path from the initial state (`replay_prefix`), so states never cross threads.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
@@ -142,9 +143,9 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
     let run_item = |(_, item): (usize, WorkItem)| -> Result<(Exploration, VisitedMemory), RunError> {
         let mut ex = Explorer::new(options, start);
-        let sim = replay_prefix(program, &item.path)?;
-        let mut path = item.path;
-        ex.dfs(sim, &mut path, Vec::new())?;
+        let mut sim = replay_prefix(program, &item.path)?;
+        let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
+        ex.dfs(&mut sim, &mut path, 0)?;
         let memory = ex.memory();
         Ok((ex.finish(program, options), memory))
     };
@@ -259,8 +260,117 @@ impl std::hash::Hasher for KeyHasher {
 
 type KeyMap<V> = HashMap<Key, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
+/// A lane's number in one explorer (see `LaneTable`). Sleep sets, stored sleep sets and the
+/// current path hold numbers instead of labels, so comparing, copying and hashing them is cheap.
+type LaneId = u32;
+
+/// The hasher of the explorer's small tables (lane labels, sleep sets): foldhash with a fixed
+/// seed (the tables are never iterated, so the seed cannot change a result).
+type FastBuild = foldhash::fast::FixedState;
+
+/// Numbers the lanes an explorer meets, in the order it meets them.
+#[derive(Default)]
+struct LaneTable {
+    ids: HashMap<Lane, LaneId, FastBuild>,
+    labels: Vec<Lane>,
+    /// Recently numbered labels by the address of their text: a state's lanes are mostly the
+    /// very labels (shared, not copied) its parent offered, so most look-ups compare a pointer
+    /// instead of hashing and comparing text. Each slot holds its label, so the address cannot
+    /// be reused for another label while the slot names it.
+    recent: Vec<Option<(Lane, LaneId)>>,
+}
+
+impl LaneTable {
+    /// Slots of `recent` (a power of two).
+    const RECENT: usize = 64;
+
+    #[inline]
+    fn id(&mut self, lane: &Lane) -> LaneId {
+        let address = std::sync::Arc::as_ptr(&lane.0) as *const u8 as usize;
+        // Allocations are at least 8-byte aligned: the low bits say nothing.
+        let slot = (address >> 4 ^ address >> 10) & (Self::RECENT - 1);
+        if let Some(Some((recent, id))) = self.recent.get(slot) {
+            if std::sync::Arc::ptr_eq(&recent.0, &lane.0) {
+                return *id;
+            }
+        }
+        self.id_by_label(lane, slot)
+    }
+
+    /// `id` when the label is not in its `recent` slot.
+    #[cold]
+    #[inline(never)]
+    fn id_by_label(&mut self, lane: &Lane, slot: usize) -> LaneId {
+        let id = match self.ids.get(lane) {
+            Some(&id) => id,
+            None => {
+                let id = LaneId::try_from(self.labels.len()).expect("fewer than 2^32 lanes");
+                self.labels.push(lane.clone());
+                self.ids.insert(lane.clone(), id);
+                id
+            }
+        };
+        if self.recent.is_empty() {
+            self.recent.resize(Self::RECENT, None);
+        }
+        self.recent[slot] = Some((lane.clone(), id));
+        id
+    }
+
+    fn label(&self, id: LaneId) -> &Lane {
+        &self.labels[id as usize]
+    }
+}
+
+/// The distinct non-empty sleep sets of visited choice points, each a sorted list of lane
+/// numbers, and their indices (few distinct sets recur across many states).
+#[derive(Default)]
+struct SleepSets {
+    sets: Vec<Box<[LaneId]>>,
+    index: HashMap<Box<[LaneId]>, u32, FastBuild>,
+}
+
+impl SleepSets {
+    /// The set a `Visit::sleep` value names.
+    fn get(&self, visit_sleep: u32) -> &[LaneId] {
+        match visit_sleep {
+            0 => &[],
+            i => &self.sets[i as usize - 1],
+        }
+    }
+
+    /// A sorted set's `Visit::sleep` value: 0 for the empty set, else 1 + its index.
+    fn intern(&mut self, sorted: &[LaneId]) -> u32 {
+        if sorted.is_empty() {
+            return 0;
+        }
+        if let Some(&index) = self.index.get(sorted) {
+            return index;
+        }
+        self.sets.push(sorted.into());
+        let index = u32::try_from(self.sets.len()).expect("fewer than 2^32 sleep sets");
+        self.index.insert(sorted.into(), index);
+        index
+    }
+}
+
+/// A sleep-set entry: a lane explored from an earlier state, and what its unit touched there.
+type Asleep = (LaneId, Footprint);
+
+/// Keeps the entries of `stack[from..]` that `keep` accepts, in order.
+fn retain_from(stack: &mut Vec<Asleep>, from: usize, mut keep: impl FnMut(&Asleep) -> bool) {
+    let mut kept = from;
+    for i in from..stack.len() {
+        if keep(&stack[i]) {
+            stack[kept] = stack[i];
+            kept += 1;
+        }
+    }
+    stack.truncate(kept);
+}
+
 /// A visited choice point: the smallest depth it was explored at, and its sleep set (0: empty,
-/// otherwise 1 + an index into `Explorer::sleep_sets`; most sleep sets are empty).
+/// otherwise 1 + an index into `SleepSets`; most sleep sets are empty).
 #[derive(Clone, Copy)]
 struct Visit {
     depth: u32,
@@ -268,7 +378,8 @@ struct Visit {
 }
 
 /// What the visited table costs, measured: the hash table's buckets (key, `Visit`, control
-/// byte) at its real capacity, plus the stored non-empty sleep sets.
+/// byte) at its real capacity, plus the stored non-empty sleep sets and the lane table their
+/// numbers refer to.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct VisitedMemory {
     pub states: u64,
@@ -281,14 +392,32 @@ impl VisitedMemory {
     }
 }
 
+/// The bytes of a hashbrown table that can hold `capacity` entries of `entry` bytes: at most
+/// 7/8 of a power-of-two number of buckets are full (all but one below 8 buckets), with one
+/// control byte per bucket plus one group of 16.
+fn table_bytes(capacity: usize, entry: usize) -> usize {
+    let buckets = if capacity == 0 {
+        0
+    } else if capacity < 8 {
+        (capacity + 1).next_power_of_two()
+    } else {
+        (capacity * 8 / 7).next_power_of_two()
+    };
+    buckets * (entry + 1) + if buckets > 0 { 16 } else { 0 }
+}
+
 struct Explorer<'o> {
     options: &'o ExploreOptions,
     start: Instant,
     visited: KeyMap<Visit>,
-    /// The distinct non-empty sleep sets of visited choice points (see `Visit`), and their
-    /// indices (few distinct sets recur across many states).
-    sleep_sets: Vec<Box<[Lane]>>,
-    sleep_set_index: HashMap<Box<[Lane]>, u32>,
+    sleep_sets: SleepSets,
+    lanes: LaneTable,
+    /// The sleep sets and explored siblings of the choice points on the current path, as one
+    /// stack: a call of `dfs` owns the top, from the `base` it is given (its sleep set, then the
+    /// lanes it has explored so far); a child's sleep set is pushed above.
+    sleep: Vec<Asleep>,
+    /// A buffer for a sleep set being sorted or narrowed.
+    scratch: Vec<LaneId>,
     /// Distinct outcomes by the digest of the canonical outcome (the report orders them by
     /// witness, not by this key).
     outcomes: BTreeMap<u128, OutcomeClass>,
@@ -299,6 +428,8 @@ struct Explorer<'o> {
     bounds_hit: Vec<String>,
     /// The depth bound has cut a branch in this work item.
     depth_cut: bool,
+    /// The max-states bound or the time limit has stopped this work item (see `stopped`).
+    halted: bool,
 }
 
 impl<'o> Explorer<'o> {
@@ -307,24 +438,29 @@ impl<'o> Explorer<'o> {
             options,
             start,
             visited: KeyMap::default(),
-            sleep_sets: Vec::new(),
-            sleep_set_index: HashMap::new(),
+            sleep_sets: SleepSets::default(),
+            lanes: LaneTable::default(),
+            sleep: Vec::new(),
+            scratch: Vec::new(),
             outcomes: BTreeMap::new(),
             end_states: KeyMap::default(),
             states: 0,
             transitions: 0,
             bounds_hit: Vec::new(),
             depth_cut: false,
+            halted: false,
         }
     }
 
     fn hit(&mut self, bound: &str) {
+        self.halted |= bound.starts_with("max-states") || bound.starts_with("time");
         if !self.bounds_hit.iter().any(|b| b == bound) {
             self.bounds_hit.push(bound.to_string());
         }
     }
 
     /// True (and the bound recorded) once the wall-clock limit has passed.
+    #[inline]
     fn out_of_time(&mut self) -> bool {
         let Some(limit) = self.options.time_limit else { return false };
         if self.start.elapsed() < limit {
@@ -334,14 +470,19 @@ impl<'o> Explorer<'o> {
         true
     }
 
+    /// A max-states or time bound has been hit.
     fn stopped(&self) -> bool {
-        self.bounds_hit.iter().any(|b| b.starts_with("max-states") || b.starts_with("time"))
+        self.halted
     }
 
-    fn dfs(&mut self, mut sim: Sim, path: &mut Vec<Lane>, mut sleep: Vec<(Lane, Footprint)>) -> Result<(), RunError> {
+    /// Explores the schedules from `sim`, reached by the choices `path`, with the sleep set
+    /// `self.sleep[base..]` (which this call narrows and pushes above; the caller truncates).
+    /// The state is borrowed, not owned: the last child steps it in place, and a state is never
+    /// moved (a `Sim` is hundreds of bytes).
+    fn dfs(&mut self, sim: &mut Sim, path: &mut Vec<LaneId>, base: usize) -> Result<(), RunError> {
         let reduce = self.options.reduction == Reduction::Full;
         // Forced steps until the next choice point or the end.
-        let lanes = loop {
+        let mut lanes = loop {
             let lanes = sim.runnable();
             if lanes.len() != 1 {
                 break lanes;
@@ -352,10 +493,12 @@ impl<'o> Explorer<'o> {
             }
             let (lane, lane_ref) = lanes.into_iter().next().expect("one lane");
             let fp = sim.step(&lane, lane_ref, Vec::new())?;
-            sleep.retain(|(_, f)| !f.conflicts(&fp));
+            if self.sleep.len() > base {
+                retain_from(&mut self.sleep, base, |(_, f)| !f.conflicts(&fp));
+            }
         };
         if lanes.is_empty() {
-            self.record_outcome(&sim, path);
+            self.record_outcome(sim, path);
             return Ok(());
         }
         if self.stopped() {
@@ -365,8 +508,10 @@ impl<'o> Explorer<'o> {
             return Ok(());
         }
         if path.len() >= self.options.max_depth {
-            self.depth_cut = true;
-            self.hit(&format!("max-depth ({})", self.options.max_depth));
+            if !self.depth_cut {
+                self.depth_cut = true;
+                self.hit(&format!("max-depth ({})", self.options.max_depth));
+            }
             return Ok(());
         }
         if sim.units_run >= self.options.max_units {
@@ -375,50 +520,42 @@ impl<'o> Explorer<'o> {
         }
         // On a revisit, the lanes to explore: only those asleep at the earlier visit and awake
         // now (the others were explored from this state then). None: every awake lane.
-        let mut revisit: Option<Vec<Lane>> = None;
+        let mut revisit: Option<smallvec::SmallVec<[LaneId; 8]>> = None;
         if reduce {
             let key = Key::new(sim.fingerprint());
             let depth = path.len() as u32;
-            let asleep = |lane: &Lane| sleep.iter().any(|(l, _)| l == lane);
-            let narrowed = match self.visited.get_mut(&key) {
-                Some(v) => {
-                    let stored: &[Lane] = match v.sleep {
-                        0 => &[],
-                        i => &self.sleep_sets[i as usize - 1],
-                    };
+            let Explorer { visited, sleep_sets, sleep, scratch, depth_cut, .. } = self;
+            let asleep = |lane: &LaneId| sleep[base..].iter().any(|(l, _)| l == lane);
+            match visited.entry(key) {
+                Entry::Occupied(mut entry) => {
+                    let v = entry.get_mut();
+                    let stored = sleep_sets.get(v.sleep);
                     // A visit at a greater depth covered everything below this state unless the
                     // depth bound cut some branch somewhere (then it may have cut one below here).
-                    let depth_covered = v.depth <= depth || !self.depth_cut;
+                    let depth_covered = v.depth <= depth || !*depth_cut;
                     if depth_covered && stored.iter().all(asleep) {
                         return Ok(());
                     }
-                    if depth_covered {
-                        // Godefroid's state caching with sleep sets: explore the lanes that slept
-                        // then and are awake now, with the sleep set both visits share.
-                        revisit = Some(stored.iter().filter(|l| !asleep(l)).cloned().collect());
-                    }
-                    // Remember the smaller depth and the common sleep set.
+                    // Remember the smaller depth and the common sleep set: the lanes asleep now
+                    // that slept then too.
                     v.depth = v.depth.min(depth);
-                    (v.sleep != 0).then(|| stored.iter().filter(|l| asleep(l)).cloned().collect::<Vec<Lane>>())
+                    if v.sleep != 0 {
+                        scratch.clear();
+                        scratch.extend(stored.iter().copied().filter(asleep));
+                        if depth_covered {
+                            // Godefroid's state caching with sleep sets: explore the lanes that
+                            // slept then and are awake now, with the sleep set both visits share.
+                            revisit = Some(stored.iter().copied().filter(|l| !asleep(l)).collect());
+                            retain_from(sleep, base, |(l, _)| scratch.contains(l));
+                        }
+                        v.sleep = sleep_sets.intern(scratch);
+                    }
                 }
-                None => {
-                    let index = self.intern_sleep_set(sleep.iter().map(|(l, _)| l.clone()).collect());
-                    self.visited.insert(key, Visit { depth, sleep: index });
-                    None
-                }
-            };
-            if revisit.is_some() {
-                // The sleep set both visits share: the lanes asleep now that slept then too.
-                let common: &[Lane] = match self.visited.get(&key).map_or(0, |v| v.sleep) {
-                    0 => &[],
-                    i => &self.sleep_sets[i as usize - 1],
-                };
-                sleep.retain(|(l, _)| common.contains(l));
-            }
-            if let Some(common) = narrowed {
-                let index = self.intern_sleep_set(common);
-                if let Some(v) = self.visited.get_mut(&key) {
-                    v.sleep = index;
+                Entry::Vacant(entry) => {
+                    scratch.clear();
+                    scratch.extend(sleep[base..].iter().map(|(l, _)| *l));
+                    scratch.sort_unstable();
+                    entry.insert(Visit { depth, sleep: sleep_sets.intern(scratch) });
                 }
             }
         }
@@ -430,39 +567,58 @@ impl<'o> Explorer<'o> {
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
         }
-        let mut awake = lanes;
-        if reduce {
-            awake.retain(|(lane, _)| !sleep.iter().any(|(l, _)| l == lane));
+        // The awake lanes (in label order) and their numbers.
+        let mut ids: smallvec::SmallVec<[LaneId; 8]> = smallvec::SmallVec::new();
+        {
+            let Explorer { lanes: table, sleep, .. } = self;
+            lanes.retain(|(lane, _)| {
+                let id = table.id(lane);
+                let awake = !(reduce && sleep[base..].iter().any(|(l, _)| *l == id))
+                    && revisit.as_ref().is_none_or(|only| only.contains(&id));
+                if awake {
+                    ids.push(id);
+                }
+                awake
+            });
         }
-        if let Some(only) = &revisit {
-            awake.retain(|(lane, _)| only.contains(lane));
-        }
-        let mut done: Vec<(Lane, Footprint)> = Vec::with_capacity(awake.len());
-        let last = awake.len().saturating_sub(1);
-        // The last child takes the state itself instead of a copy.
-        let mut sim = Some(sim);
-        for (i, (lane, lane_ref)) in awake.into_iter().enumerate() {
+        let last = lanes.len().saturating_sub(1);
+        for (i, ((lane, lane_ref), id)) in lanes.into_iter().zip(ids).enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
             }
-            let mut child =
-                if i == last { sim.take().expect("taken once") } else { sim.as_ref().expect("kept").clone() };
+            // The last child takes the state itself instead of a copy.
+            let mut copy;
+            let child = if i == last {
+                &mut *sim
+            } else {
+                copy = sim.clone();
+                &mut copy
+            };
             let fp = child.step(&lane, lane_ref, Vec::new())?;
             self.transitions += 1;
-            let child_sleep = if reduce {
-                sleep.iter().chain(done.iter()).filter(|(_, f)| !f.conflicts(&fp)).cloned().collect()
-            } else {
-                Vec::new()
-            };
-            path.push(lane.clone());
-            self.dfs(child, path, child_sleep)?;
+            // The child's sleep set: this state's sleep set and the siblings explored before,
+            // those that commute with this step.
+            let child_base = self.sleep.len();
+            if reduce {
+                for j in base..child_base {
+                    let entry = self.sleep[j];
+                    if !entry.1.conflicts(&fp) {
+                        self.sleep.push(entry);
+                    }
+                }
+            }
+            path.push(id);
+            self.dfs(child, path, child_base)?;
             path.pop();
-            done.push((lane, fp));
+            self.sleep.truncate(child_base);
+            if reduce {
+                self.sleep.push((id, fp));
+            }
         }
         Ok(())
     }
 
-    fn record_outcome(&mut self, sim: &Sim, path: &[Lane]) {
+    fn record_outcome(&mut self, sim: &Sim, path: &[LaneId]) {
         // The outcome is a function of the fingerprinted state: an end state seen before has the
         // outcome computed then.
         let end = Key::new(sim.fingerprint());
@@ -475,7 +631,9 @@ impl<'o> Explorer<'o> {
                 (Some(outcome), key)
             }
         };
-        let witness = || sched::Schedule { picks: path.to_vec() }.to_string();
+        let lanes = &self.lanes;
+        let witness =
+            || sched::Schedule { picks: path.iter().map(|&id| lanes.label(id).clone()).collect() }.to_string();
         match self.outcomes.get_mut(&key) {
             Some(class) => {
                 class.end_states += 1;
@@ -502,40 +660,21 @@ impl<'o> Explorer<'o> {
         }
     }
 
-    /// A sleep set's `Visit::sleep` value: 0 for the empty set, else 1 + its index.
-    fn intern_sleep_set(&mut self, lanes: Vec<Lane>) -> u32 {
-        if lanes.is_empty() {
-            return 0;
-        }
-        let lanes = lanes.into_boxed_slice();
-        if let Some(&index) = self.sleep_set_index.get(&lanes) {
-            return index;
-        }
-        self.sleep_sets.push(lanes.clone());
-        let index = self.sleep_sets.len() as u32;
-        self.sleep_set_index.insert(lanes, index);
-        index
-    }
-
-    /// The visited table's memory: buckets at the table's real capacity, plus sleep sets.
+    /// The visited table's memory: buckets at the table's real capacity, plus the stored sleep
+    /// sets (each kept twice: in the list and as the index's key) and the lane table.
     fn memory(&self) -> VisitedMemory {
-        let capacity = self.visited.capacity();
-        // hashbrown keeps at most 7/8 of a power-of-two number of buckets full (all but one
-        // below 8 buckets), with one control byte per bucket plus one group of 16.
-        let buckets = if capacity == 0 {
-            0
-        } else if capacity < 8 {
-            (capacity + 1).next_power_of_two()
-        } else {
-            (capacity * 8 / 7).next_power_of_two()
-        };
-        let table = buckets * (std::mem::size_of::<(Key, Visit)>() + 1) + if buckets > 0 { 16 } else { 0 };
-        let lane = std::mem::size_of::<Lane>();
-        // Each distinct set is stored twice (the list and the index's key), its index once.
-        let sleep_sets = self.sleep_sets.capacity() * std::mem::size_of::<Box<[Lane]>>()
-            + self.sleep_set_index.capacity() * (std::mem::size_of::<(Box<[Lane]>, u32)>() + 1) * 8 / 7
-            + self.sleep_sets.iter().map(|s| 2 * s.len() * lane).sum::<usize>();
-        VisitedMemory { states: self.visited.len() as u64, bytes: (table + sleep_sets) as u64 }
+        let table = table_bytes(self.visited.capacity(), std::mem::size_of::<(Key, Visit)>());
+        let sets = &self.sleep_sets;
+        let sleep_sets = sets.sets.capacity() * std::mem::size_of::<Box<[LaneId]>>()
+            + table_bytes(sets.index.capacity(), std::mem::size_of::<(Box<[LaneId]>, u32)>())
+            + sets.sets.iter().map(|s| 2 * std::mem::size_of_val::<[LaneId]>(s)).sum::<usize>();
+        // The labels' text is shared with the states, but the table keeps it alive: counted,
+        // with the reference counts in front of it.
+        let lanes = self.lanes.labels.capacity() * std::mem::size_of::<Lane>()
+            + self.lanes.recent.capacity() * std::mem::size_of::<Option<(Lane, LaneId)>>()
+            + table_bytes(self.lanes.ids.capacity(), std::mem::size_of::<(Lane, LaneId)>())
+            + self.lanes.labels.iter().map(|l| 2 * std::mem::size_of::<usize>() + l.as_str().len()).sum::<usize>();
+        VisitedMemory { states: self.visited.len() as u64, bytes: (table + sleep_sets + lanes) as u64 }
     }
 
     fn finish(self, program: &Program, options: &ExploreOptions) -> Exploration {
