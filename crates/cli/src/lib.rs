@@ -251,7 +251,8 @@ pub struct ExploreBench {
     pub fastest: f64,
     pub repetitions: usize,
     /// Bytes of the visited-state table per state, measured at the table's real capacity
-    /// (fingerprint, depth, sleep-set index, control byte; plus the non-empty sleep sets).
+    /// (fingerprint, depth, sleep-set index, control byte; plus the stored sleep sets and the
+    /// explorer's lane numbering table).
     pub bytes_per_state: f64,
     /// Transitions the naive search executes per transition of the reduced one (None when the
     /// naive search hit its bound: then the ratio is at least `naive_lower_bound`).

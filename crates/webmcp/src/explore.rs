@@ -6,12 +6,16 @@
 //! - **State caching**: a choice point whose fingerprint was already explored with a sleep set no
 //!   larger is not explored again; nor is one first explored at a greater depth, unless the
 //!   `max-depth` bound has cut a branch in this work item (then the earlier visit may not have
-//!   covered everything below it).
+//!   covered everything below it). Reached again with a sleep set that lacks some lanes of the
+//!   stored one, it explores only those lanes (Godefroid's state caching with sleep sets: the
+//!   others were explored from it before), and the stored set shrinks to the common lanes.
 //! - **Sleep sets** (Godefroid): after exploring lane `a` from a state, a sibling lane `b` whose
 //!   unit commutes with `a` carries `a` in its sleep set, so `b;a` is not explored again after
-//!   `a;b`. Two units commute when their footprints do not conflict: neither writes an event
-//!   loop, pending-executions map or the console that the other reads or writes; user and agent
-//!   steps conflict with everything. A unit's footprint is recorded as it runs.
+//!   `a;b`. Two units commute when their footprints do not conflict: neither writes a piece of
+//!   state (`Resource`: an event loop's script state, its documents' lifecycle or tool maps, one
+//!   task queue, a pending-executions map, the console) that the other reads or writes; agent and
+//!   bfcache steps conflict with everything. A unit's footprint is recorded as it runs
+//!   (docs/model.md lists who touches what).
 //!
 //! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items
 //! that are explored independently (each with its own cache), so the result does not depend on
