@@ -71,6 +71,42 @@ pub fn digest128<T: Hash + ?Sized>(value: &T) -> u128 {
     })
 }
 
+/// The signed `Hasher` writes, as the unsigned ones of the same width (`isize` as 64 bits), so a
+/// digest is the same on every platform. Used inside both hashers' `impl Hasher`.
+macro_rules! signed_writes_as_unsigned {
+    () => {
+        #[inline]
+        fn write_i8(&mut self, v: i8) {
+            self.write_u8(v as u8);
+        }
+
+        #[inline]
+        fn write_i16(&mut self, v: i16) {
+            self.write_u16(v as u16);
+        }
+
+        #[inline]
+        fn write_i32(&mut self, v: i32) {
+            self.write_u32(v as u32);
+        }
+
+        #[inline]
+        fn write_i64(&mut self, v: i64) {
+            self.write_u64(v as u64);
+        }
+
+        #[inline]
+        fn write_i128(&mut self, v: i128) {
+            self.write_u128(v as u128);
+        }
+
+        #[inline]
+        fn write_isize(&mut self, v: isize) {
+            self.write_u64(v as i64 as u64);
+        }
+    };
+}
+
 /// A `Hasher` that collects the bytes `Hash` writes, to digest them in one pass (XXH3's
 /// streaming interface copies every small write into its buffer, which costs more than the
 /// hashing itself).
@@ -114,35 +150,7 @@ impl Hasher for ByteHasher {
         self.write_u64(v as u64);
     }
 
-    #[inline]
-    fn write_i8(&mut self, v: i8) {
-        self.write_u8(v as u8);
-    }
-
-    #[inline]
-    fn write_i16(&mut self, v: i16) {
-        self.write_u16(v as u16);
-    }
-
-    #[inline]
-    fn write_i32(&mut self, v: i32) {
-        self.write_u32(v as u32);
-    }
-
-    #[inline]
-    fn write_i64(&mut self, v: i64) {
-        self.write_u64(v as u64);
-    }
-
-    #[inline]
-    fn write_i128(&mut self, v: i128) {
-        self.write_u128(v as u128);
-    }
-
-    #[inline]
-    fn write_isize(&mut self, v: isize) {
-        self.write_u64(v as i64 as u64);
-    }
+    signed_writes_as_unsigned!();
 
     fn finish(&self) -> u64 {
         xxhash_rust::xxh3::xxh3_64(&self.0)
@@ -249,35 +257,7 @@ impl Hasher for SumHasher {
         self.integer(v as u64);
     }
 
-    #[inline]
-    fn write_i8(&mut self, v: i8) {
-        self.write_u8(v as u8);
-    }
-
-    #[inline]
-    fn write_i16(&mut self, v: i16) {
-        self.write_u16(v as u16);
-    }
-
-    #[inline]
-    fn write_i32(&mut self, v: i32) {
-        self.write_u32(v as u32);
-    }
-
-    #[inline]
-    fn write_i64(&mut self, v: i64) {
-        self.write_u64(v as u64);
-    }
-
-    #[inline]
-    fn write_i128(&mut self, v: i128) {
-        self.write_u128(v as u128);
-    }
-
-    #[inline]
-    fn write_isize(&mut self, v: isize) {
-        self.write_u64(v as i64 as u64);
-    }
+    signed_writes_as_unsigned!();
 
     fn finish(&self) -> u64 {
         self.finish128() as u64
