@@ -255,7 +255,13 @@ pub struct DocumentInfo {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Document {
     pub info: std::sync::Arc<DocumentInfo>,
+    /// Changed only through `World::set_document_state` (which keeps `fully_active` up to date;
+    /// `World::is_fully_active` checks that in debug builds).
     pub state: DocumentState,
+    /// HTML "fully active", derived from the documents' states and the navigables (not hashed):
+    /// `World` recomputes it whenever one of those changes (`World::refresh_fully_active`), as
+    /// every task's document is checked before every step.
+    fully_active: bool,
 }
 
 impl std::ops::Deref for Document {
@@ -267,7 +273,8 @@ impl std::ops::Deref for Document {
 
 impl std::hash::Hash for Document {
     /// The state, and what identifies the document (its label and URL): the rest of the info
-    /// follows from those within one scenario.
+    /// follows from those within one scenario, and `fully_active` from the states and the
+    /// navigables.
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.state.hash(state);
         self.info.label.hash(state);
@@ -451,7 +458,9 @@ pub enum ParallelMode {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct World<S> {
     /// Shared between copies of the world until one changes (navigation, iframe removal).
-    pub navigables: Shared<Vec<Navigable>>,
+    /// Read through `nav`; changed only by `World` methods, which keep each document's cached
+    /// "fully active" up to date.
+    navigables: Shared<Vec<Navigable>>,
     pub documents: Shared<Vec<Document>>,
     /// Each event loop, promise and signal is its own shared part: a unit copies only the ones
     /// it changes (see `Shared`). The event-loop list itself is not shared (nearly every unit
@@ -578,9 +587,54 @@ impl<S: Clone> World<S> {
         }
     }
 
-    /// The navigables, for a change (copied first if another world shares them).
-    pub fn navigables_mut(&mut self) -> &mut Vec<Navigable> {
+    /// The navigables, for a change (copied first if another world shares them). A change to a
+    /// navigable's `destroyed` or `active_document` is followed by `refresh_fully_active`.
+    fn navigables_mut(&mut self) -> &mut Vec<Navigable> {
         &mut self.navigables
+    }
+
+    /// Every navigable, by id.
+    pub fn navigables(&self) -> &[Navigable] {
+        &self.navigables
+    }
+
+    /// Marks a navigable destroyed (HTML "destroy a navigable"; its documents are unloaded by
+    /// the caller).
+    pub fn destroy_navigable(&mut self, nav: NavId) {
+        self.navigables_mut()[nav.index()].destroyed = true;
+        self.refresh_fully_active();
+    }
+
+    /// Changes a document's lifecycle state.
+    pub fn set_document_state(&mut self, doc: DocId, state: DocumentState) {
+        self.documents[doc.index()].state = state;
+        self.refresh_fully_active();
+    }
+
+    /// Recomputes every document's cached "fully active" (`Document::fully_active`) after a
+    /// change to a document's state or to a navigable, in one pass in document order: a
+    /// container document is created before the documents of its iframes, so it is recomputed
+    /// first. A document whose answer does not change is not written (nor the list copied).
+    fn refresh_fully_active(&mut self) {
+        for i in 0..self.documents.len() {
+            let d = &self.documents[i];
+            let nav = self.nav(d.navigable);
+            let fully_active = d.state == DocumentState::Active
+                && !nav.destroyed
+                && nav.active_document == Some(DocId(i as u32))
+                && nav.container_document.is_none_or(|parent| {
+                    debug_assert!(parent.index() < i, "a container document comes before its iframes' documents");
+                    self.documents[parent.index()].fully_active
+                });
+            if d.fully_active != fully_active {
+                self.documents[i].fully_active = fully_active;
+            }
+        }
+        debug_assert!(
+            (0..self.documents.len() as u32)
+                .all(|d| self.doc(DocId(d)).fully_active == self.compute_fully_active(DocId(d))),
+            "the cached fully active flags follow the definition"
+        );
     }
 
     pub fn nav(&self, id: NavId) -> &Navigable {
@@ -729,8 +783,10 @@ impl<S: Clone> World<S> {
                 policy: permissions,
             }),
             state: DocumentState::Active,
+            fully_active: false,
         });
         self.navigables_mut()[navigable.index()].active_document = Some(id);
+        self.refresh_fully_active();
         id
     }
 
@@ -757,8 +813,18 @@ impl<S: Clone> World<S> {
     }
 
     /// HTML "fully active": the active document of its navigable, and its container document
-    /// (if any) is fully active.
+    /// (if any) is fully active. Cached per document (see `refresh_fully_active`).
     pub fn is_fully_active(&self, doc: DocId) -> bool {
+        debug_assert_eq!(
+            self.doc(doc).fully_active,
+            self.compute_fully_active(doc),
+            "a document's state changed without World::set_document_state"
+        );
+        self.doc(doc).fully_active
+    }
+
+    /// HTML "fully active" computed from its definition (what `refresh_fully_active` caches).
+    fn compute_fully_active(&self, doc: DocId) -> bool {
         let d = self.doc(doc);
         if d.state != DocumentState::Active {
             return false;
@@ -769,7 +835,7 @@ impl<S: Clone> World<S> {
         }
         match nav.container_document {
             None => true,
-            Some(parent) => self.is_fully_active(parent),
+            Some(parent) => self.compute_fully_active(parent),
         }
     }
 

@@ -374,10 +374,10 @@ pub fn json_round_trip(trace: &Trace) -> Option<Violation> {
 /// Makes every bfcached document active (the `RunTasksOfBfcachedDocuments` fault); returns them.
 fn flip_bfcached(sim: &mut Sim) -> Vec<DocId> {
     let mut flipped = Vec::new();
-    for (i, d) in sim.world.documents.iter_mut().enumerate() {
-        if d.state == DocumentState::Bfcached {
-            d.state = DocumentState::Active;
-            flipped.push(DocId(i as u32));
+    for i in 0..sim.world.documents.len() as u32 {
+        if sim.world.doc(DocId(i)).state == DocumentState::Bfcached {
+            sim.world.set_document_state(DocId(i), DocumentState::Active);
+            flipped.push(DocId(i));
         }
     }
     flipped
@@ -385,9 +385,8 @@ fn flip_bfcached(sim: &mut Sim) -> Vec<DocId> {
 
 fn unflip(sim: &mut Sim, flipped: &[DocId]) {
     for d in flipped {
-        let doc = &mut sim.world.documents[d.index()];
-        if doc.state == DocumentState::Active {
-            doc.state = DocumentState::Bfcached;
+        if sim.world.doc(*d).state == DocumentState::Active {
+            sim.world.set_document_state(*d, DocumentState::Bfcached);
         }
     }
 }

@@ -69,7 +69,7 @@ impl Sim<'_> {
     }
 
     fn destroy_navigables(&mut self, nav: NavId) {
-        self.world.navigables_mut()[nav.index()].destroyed = true;
+        self.world.destroy_navigable(nav);
         // By index: destroying changes no navigable's children, so none are copied.
         for i in 0..self.world.nav(nav).children.len() {
             let c = self.world.nav(nav).children[i];
@@ -101,7 +101,7 @@ impl Sim<'_> {
         self.unloading_document_cleanup_steps(doc);
         // HTML "destroy a document": remove all tasks whose document is document.
         self.touch_lifecycle(doc);
-        self.world.documents[doc.index()].state = DocumentState::Destroyed;
+        self.world.set_document_state(doc, DocumentState::Destroyed);
         let removed = self.world.remove_tasks_of(doc);
         if removed > 0 {
             note!(self, (HTML, "destroy a document"), "{removed} queued task(s) of {} removed", self.label(doc));
@@ -116,7 +116,7 @@ impl Sim<'_> {
             note!(self, (HTML, "bfcache"), "{} is not active: nothing to cache", self.label(doc));
             return;
         }
-        self.world.documents[doc.index()].state = DocumentState::Bfcached;
+        self.world.set_document_state(doc, DocumentState::Bfcached);
         interpretation!(
             self,
             (HTML, "bfcache"),
@@ -133,7 +133,7 @@ impl Sim<'_> {
             note!(self, (HTML, "bfcache"), "{} is not in the bfcache: nothing to restore", self.label(doc));
             return;
         }
-        self.world.documents[doc.index()].state = DocumentState::Active;
+        self.world.set_document_state(doc, DocumentState::Active);
         note!(self, (HTML, "bfcache"), "{} is fully active again; its waiting tasks can run", self.label(doc));
     }
 }

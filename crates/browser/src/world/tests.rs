@@ -57,10 +57,10 @@ fn tasks_of_a_not_fully_active_document_wait() {
     world.queue_global_task(TaskSource::WebMcp, docs[0], 1);
     world.queue_global_task(TaskSource::WebMcp, docs[0], 2);
     assert_eq!(world.runnable_lanes().len(), 1);
-    world.documents[0].state = DocumentState::Bfcached;
+    world.set_document_state(docs[0], DocumentState::Bfcached);
     assert!(world.runnable_lanes().is_empty());
     assert!(!world.is_allowed_to_use(docs[0], crate::policy::TOOLS));
-    world.documents[0].state = DocumentState::Active;
+    world.set_document_state(docs[0], DocumentState::Active);
     let lane = world.runnable_lanes()[0].1.clone();
     // FIFO within one task source.
     assert!(matches!(world.take(lane.clone()), Some(Unit::Task { task: Task { steps: 1, .. }, .. })));
