@@ -1001,9 +1001,17 @@ impl<S: Clone> World<S> {
 
     /// Every lane with a runnable unit, sorted by label.
     pub fn runnable_lanes(&self) -> Vec<(Lane, LaneRef)> {
+        let mut lanes = Vec::with_capacity(8);
+        self.runnable_lanes_into(&mut lanes);
+        lanes
+    }
+
+    /// `runnable_lanes` into a buffer the caller reuses (cleared first), so listing the lanes
+    /// before every step allocates nothing.
+    pub fn runnable_lanes_into(&self, lanes: &mut Vec<(Lane, LaneRef)>) {
         // Listed directly in label order (no sort): `agent` < `el…` < `par` < `par:…` < `user`;
         // event loops in the order of their labels `el0`, `el1`, … as strings; task sources by label.
-        let mut lanes = Vec::with_capacity(8);
+        lanes.clear();
         if !self.agent_queue.is_empty() {
             lanes.push((LANE_AGENT.clone(), LaneRef::Agent));
         }
@@ -1039,7 +1047,6 @@ impl<S: Clone> World<S> {
             lanes.push((LANE_USER.clone(), LaneRef::User));
         }
         debug_assert!(lanes.windows(2).all(|w| w[0].0 < w[1].0), "lanes out of label order: {lanes:?}");
-        lanes
     }
 
     /// Takes the next unit of a runnable lane: for a task queue, the first runnable task

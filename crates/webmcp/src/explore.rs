@@ -268,6 +268,9 @@ type KeyMap<V> = HashMap<Key, V, std::hash::BuildHasherDefault<KeyHasher>>;
 /// current path hold numbers instead of labels, so comparing, copying and hashing them is cheap.
 type LaneId = u32;
 
+/// The runnable lanes of a state, in label order.
+type Lanes = Vec<(Lane, browser::LaneRef)>;
+
 /// The hasher of the explorer's small tables (lane labels, sleep sets): foldhash with a fixed
 /// seed (the tables are never iterated, so the seed cannot change a result).
 type FastBuild = foldhash::fast::FixedState;
@@ -422,6 +425,9 @@ struct Explorer<'o> {
     sleep: Vec<Asleep>,
     /// A buffer for a sleep set being sorted or narrowed.
     scratch: Vec<LaneId>,
+    /// Spare buffers for the runnable lanes of a `dfs` call (one per level of the current path,
+    /// reused so that listing the lanes before every step allocates nothing).
+    lane_bufs: Vec<Lanes>,
     /// Distinct outcomes by the digest of the canonical outcome (the report orders them by
     /// witness, not by this key).
     outcomes: BTreeMap<u128, OutcomeClass>,
@@ -446,6 +452,7 @@ impl<'o> Explorer<'o> {
             lanes: LaneTable::default(),
             sleep: Vec::new(),
             scratch: Vec::new(),
+            lane_bufs: Vec::new(),
             outcomes: BTreeMap::new(),
             end_states: KeyMap::default(),
             states: 0,
@@ -484,23 +491,37 @@ impl<'o> Explorer<'o> {
     /// The state is borrowed, not owned: the last child steps it in place, and a state is never
     /// moved (a `Sim` is hundreds of bytes).
     fn dfs(&mut self, sim: &mut Sim, path: &mut Vec<LaneId>, base: usize) -> Result<(), RunError> {
+        let mut lanes = self.lane_bufs.pop().unwrap_or_default();
+        let result = self.dfs_with(sim, path, base, &mut lanes);
+        self.lane_bufs.push(lanes);
+        result
+    }
+
+    /// `dfs`, with a buffer for this call's runnable lanes.
+    fn dfs_with(
+        &mut self,
+        sim: &mut Sim,
+        path: &mut Vec<LaneId>,
+        base: usize,
+        lanes: &mut Lanes,
+    ) -> Result<(), RunError> {
         let reduce = self.options.reduction == Reduction::Full;
         // Forced steps until the next choice point or the end.
-        let mut lanes = loop {
-            let lanes = sim.runnable();
+        loop {
+            sim.runnable_into(lanes);
             if lanes.len() != 1 {
-                break lanes;
+                break;
             }
             if sim.units_run >= self.options.max_units {
                 self.hit(&format!("max-units ({})", self.options.max_units));
                 return Ok(());
             }
-            let (lane, lane_ref) = lanes.into_iter().next().expect("one lane");
+            let (lane, lane_ref) = lanes.pop().expect("one lane");
             let fp = sim.step(&lane, lane_ref, Vec::new())?;
             if self.sleep.len() > base {
                 retain_from(&mut self.sleep, base, |(_, f)| !f.conflicts(&fp));
             }
-        };
+        }
         if lanes.is_empty() {
             self.record_outcome(sim, path);
             return Ok(());
@@ -586,7 +607,7 @@ impl<'o> Explorer<'o> {
             });
         }
         let last = lanes.len().saturating_sub(1);
-        for (i, ((lane, lane_ref), id)) in lanes.into_iter().zip(ids).enumerate() {
+        for (i, ((lane, lane_ref), id)) in lanes.drain(..).zip(ids).enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
             }

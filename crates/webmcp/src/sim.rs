@@ -808,12 +808,20 @@ impl<'p> Sim<'p> {
     /// The lanes that can run now, sorted by label. When none can, virtual time advances to the
     /// next timer first (a unit of its own in the trace); empty means the run is over.
     pub fn runnable(&mut self) -> Vec<(sched::Lane, LaneRef)> {
+        let mut lanes = Vec::with_capacity(8);
+        self.runnable_into(&mut lanes);
+        lanes
+    }
+
+    /// `runnable` into a buffer the caller reuses (cleared first; the explorer lists the lanes
+    /// before every step).
+    pub fn runnable_into(&mut self, lanes: &mut Vec<(sched::Lane, LaneRef)>) {
         loop {
-            let lanes = self.world.runnable_lanes();
+            self.world.runnable_lanes_into(lanes);
             if !lanes.is_empty() {
-                return lanes;
+                return;
             }
-            let Some(t) = self.world.advance_time() else { return lanes };
+            let Some(t) = self.world.advance_time() else { return };
             self.current_lane = TIME_LANE.clone();
             let what = if self.record { format!("virtual time advances to {t} ms") } else { String::new() };
             self.record_unit(Vec::new(), None, what, ("HTML", "run steps after a timeout"));
