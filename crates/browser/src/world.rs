@@ -206,8 +206,11 @@ impl ContainerAttributes {
     }
 }
 
+/// What a navigable is: fixed when it is created, except that its children grow as its
+/// documents create iframes. Kept apart from what navigation changes (`NavigableState`), so a
+/// navigation or an iframe removal copies and rehashes only that small part.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct Navigable {
+pub struct NavigableInfo {
     /// The scenario's name for it.
     pub name: std::rc::Rc<str>,
     pub parent: Option<NavId>,
@@ -215,11 +218,33 @@ pub struct Navigable {
     pub container_document: Option<DocId>,
     pub container: ContainerAttributes,
     pub children: Vec<NavId>,
-    pub active_document: Option<DocId>,
     /// The tab (top-level traversable) this navigable belongs to.
     pub traversable: NavId,
+}
+
+/// What navigation and iframe removal change of a navigable.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct NavigableState {
+    pub active_document: Option<DocId>,
     /// The iframe was removed: the navigable is destroyed.
     pub destroyed: bool,
+}
+
+/// A navigable as `World::nav` reads it: its fixed `NavigableInfo` (reached through `Deref`)
+/// and a copy of its `NavigableState`.
+#[derive(Clone, Copy, Debug)]
+pub struct Navigable<'a> {
+    pub info: &'a NavigableInfo,
+    pub active_document: Option<DocId>,
+    /// The iframe was removed: the navigable is destroyed.
+    pub destroyed: bool,
+}
+
+impl std::ops::Deref for Navigable<'_> {
+    type Target = NavigableInfo;
+    fn deref(&self) -> &NavigableInfo {
+        self.info
+    }
 }
 
 /// Where a document is in its lifecycle.
@@ -259,7 +284,7 @@ pub struct Document {
     /// `World::is_fully_active` checks that in debug builds).
     pub state: DocumentState,
     /// HTML "fully active", derived from the documents' states and the navigables (not hashed):
-    /// `World` recomputes it whenever one of those changes (`World::refresh_fully_active`), as
+    /// `World` recomputes it whenever one of those changes (`World::refresh_fully_active_of`), as
     /// every task's document is checked before every step.
     fully_active: bool,
 }
@@ -459,8 +484,10 @@ pub enum ParallelMode {
 pub struct World<S> {
     /// Shared between copies of the world until one changes (navigation, iframe removal).
     /// Read through `nav`; changed only by `World` methods, which keep each document's cached
-    /// "fully active" up to date.
-    navigables: Shared<Vec<Navigable>>,
+    /// "fully active" up to date. What is fixed (`navigable_infos`, changed only when a
+    /// navigable is created) is apart from what navigation changes (`navigable_states`, by id).
+    navigable_infos: Shared<Vec<NavigableInfo>>,
+    navigable_states: Shared<Vec<NavigableState>>,
     pub documents: Shared<Vec<Document>>,
     /// Each event loop, promise and signal is its own shared part: a unit copies only the ones
     /// it changes (see `Shared`). The event-loop list itself is not shared (nearly every unit
@@ -568,7 +595,8 @@ pub enum WorldError {
 impl<S: Clone> World<S> {
     pub fn new(parallel_mode: ParallelMode) -> World<S> {
         World {
-            navigables: Default::default(),
+            navigable_infos: Default::default(),
+            navigable_states: Default::default(),
             documents: Default::default(),
             event_loops: Vec::new(),
             promises: Shared::default(),
@@ -587,49 +615,58 @@ impl<S: Clone> World<S> {
         }
     }
 
-    /// The navigables, for a change (copied first if another world shares them). A change to a
-    /// navigable's `destroyed` or `active_document` is followed by `refresh_fully_active`.
-    fn navigables_mut(&mut self) -> &mut Vec<Navigable> {
-        &mut self.navigables
-    }
-
-    /// Every navigable, by id.
-    pub fn navigables(&self) -> &[Navigable] {
-        &self.navigables
-    }
-
     /// Marks a navigable destroyed (HTML "destroy a navigable"; its documents are unloaded by
     /// the caller).
     pub fn destroy_navigable(&mut self, nav: NavId) {
-        self.navigables_mut()[nav.index()].destroyed = true;
-        self.refresh_fully_active();
+        self.navigable_states[nav.index()].destroyed = true;
+        // Of the navigable's documents only its active one can have been fully active.
+        if let Some(doc) = self.navigable_states[nav.index()].active_document {
+            self.refresh_fully_active_of(doc);
+        }
+        self.debug_assert_fully_active_cache();
     }
 
     /// Changes a document's lifecycle state.
     pub fn set_document_state(&mut self, doc: DocId, state: DocumentState) {
         self.documents[doc.index()].state = state;
-        self.refresh_fully_active();
+        self.refresh_fully_active_of(doc);
+        self.debug_assert_fully_active_cache();
     }
 
-    /// Recomputes every document's cached "fully active" (`Document::fully_active`) after a
-    /// change to a document's state or to a navigable, in one pass in document order: a
-    /// container document is created before the documents of its iframes, so it is recomputed
-    /// first. A document whose answer does not change is not written (nor the list copied).
-    fn refresh_fully_active(&mut self) {
-        for i in 0..self.documents.len() {
-            let d = &self.documents[i];
-            let nav = self.nav(d.navigable);
-            let fully_active = d.state == DocumentState::Active
-                && !nav.destroyed
-                && nav.active_document == Some(DocId(i as u32))
-                && nav.container_document.is_none_or(|parent| {
-                    debug_assert!(parent.index() < i, "a container document comes before its iframes' documents");
-                    self.documents[parent.index()].fully_active
-                });
-            if d.fully_active != fully_active {
-                self.documents[i].fully_active = fully_active;
+    /// HTML "fully active" of a document from its state, its navigable and its container
+    /// document's cached answer.
+    fn fully_active_from_cache(&self, doc: DocId) -> bool {
+        let d = &self.documents[doc.index()];
+        let nav = self.nav(d.navigable);
+        d.state == DocumentState::Active
+            && !nav.destroyed
+            && nav.active_document == Some(doc)
+            && nav.container_document.is_none_or(|parent| {
+                debug_assert!(parent < doc, "a container document comes before its iframes' documents");
+                self.documents[parent.index()].fully_active
+            })
+    }
+
+    /// Recomputes a document's cached "fully active" (`Document::fully_active`) after a change
+    /// to its state or to its navigable; when it changes, so may its descendants' (whose
+    /// documents all come after it: a container document is created before the documents of
+    /// its iframes), which are recomputed in one pass in document order. A document whose
+    /// answer does not change is not written (nor the list copied).
+    fn refresh_fully_active_of(&mut self, doc: DocId) {
+        let fully_active = self.fully_active_from_cache(doc);
+        if self.documents[doc.index()].fully_active != fully_active {
+            self.documents[doc.index()].fully_active = fully_active;
+            for i in doc.index() + 1..self.documents.len() {
+                let fully_active = self.fully_active_from_cache(DocId(i as u32));
+                if self.documents[i].fully_active != fully_active {
+                    self.documents[i].fully_active = fully_active;
+                }
             }
         }
+    }
+
+    /// Checks (in debug builds) that every document's cached "fully active" follows the definition.
+    fn debug_assert_fully_active_cache(&self) {
         debug_assert!(
             (0..self.documents.len() as u32)
                 .all(|d| self.doc(DocId(d)).fully_active == self.compute_fully_active(DocId(d))),
@@ -637,8 +674,13 @@ impl<S: Clone> World<S> {
         );
     }
 
-    pub fn nav(&self, id: NavId) -> &Navigable {
-        &self.navigables[id.index()]
+    pub fn nav(&self, id: NavId) -> Navigable<'_> {
+        let state = self.navigable_states[id.index()];
+        Navigable {
+            info: &self.navigable_infos[id.index()],
+            active_document: state.active_document,
+            destroyed: state.destroyed,
+        }
     }
 
     pub fn doc(&self, id: DocId) -> &Document {
@@ -652,7 +694,7 @@ impl<S: Clone> World<S> {
         container_document: Option<DocId>,
         container: ContainerAttributes,
     ) -> NavId {
-        let id = NavId(self.navigables.len() as u32);
+        let id = NavId(self.navigable_infos.len() as u32);
         let (parent, traversable) = match container_document {
             Some(doc) => {
                 let parent = self.doc(doc).navigable;
@@ -660,19 +702,19 @@ impl<S: Clone> World<S> {
             }
             None => (None, id),
         };
-        self.navigables_mut().push(Navigable {
+        let infos = &mut *self.navigable_infos;
+        infos.push(NavigableInfo {
             name: name.into(),
             parent,
             container_document,
             container,
             children: Vec::new(),
-            active_document: None,
             traversable,
-            destroyed: false,
         });
         if let Some(parent) = parent {
-            self.navigables_mut()[parent.index()].children.push(id);
+            infos[parent.index()].children.push(id);
         }
+        self.navigable_states.push(NavigableState::default());
         id
     }
 
@@ -761,7 +803,7 @@ impl<S: Clone> World<S> {
         };
         let generation = self.documents.iter().filter(|d| d.navigable == navigable).count();
         // The label is `name`, or `name@N` for the N-th document (written without `format!`).
-        let name = &self.nav(navigable).name;
+        let name = &self.nav(navigable).info.name;
         let mut label = String::with_capacity(name.len() + 4);
         label.push_str(name);
         if generation > 0 {
@@ -785,8 +827,12 @@ impl<S: Clone> World<S> {
             state: DocumentState::Active,
             fully_active: false,
         });
-        self.navigables_mut()[navigable.index()].active_document = Some(id);
-        self.refresh_fully_active();
+        let previous = self.navigable_states[navigable.index()].active_document.replace(id);
+        if let Some(previous) = previous {
+            self.refresh_fully_active_of(previous);
+        }
+        self.refresh_fully_active_of(id);
+        self.debug_assert_fully_active_cache();
         id
     }
 
@@ -813,7 +859,7 @@ impl<S: Clone> World<S> {
     }
 
     /// HTML "fully active": the active document of its navigable, and its container document
-    /// (if any) is fully active. Cached per document (see `refresh_fully_active`).
+    /// (if any) is fully active. Cached per document (see `refresh_fully_active_of`).
     pub fn is_fully_active(&self, doc: DocId) -> bool {
         debug_assert_eq!(
             self.doc(doc).fully_active,
@@ -823,7 +869,7 @@ impl<S: Clone> World<S> {
         self.doc(doc).fully_active
     }
 
-    /// HTML "fully active" computed from its definition (what `refresh_fully_active` caches).
+    /// HTML "fully active" computed from its definition (what `refresh_fully_active_of` caches).
     fn compute_fully_active(&self, doc: DocId) -> bool {
         let d = self.doc(doc);
         if d.state != DocumentState::Active {
@@ -861,7 +907,7 @@ impl<S: Clone> World<S> {
     /// HTML "inclusive descendant navigables" of a navigable, in tree order (skipping destroyed ones).
     pub fn inclusive_descendant_navigables(&self, nav: NavId) -> Vec<NavId> {
         // Sized for every navigable: one allocation, never grown.
-        let mut out = Vec::with_capacity(self.navigables.len());
+        let mut out = Vec::with_capacity(self.navigable_infos.len());
         self.collect_descendants(nav, &mut out);
         out
     }
