@@ -413,10 +413,10 @@ pub enum PromiseState {
     Rejected(JsValue),
 }
 
+/// A promise (its realm is its id's: `PromiseId::realm`; its reactions run on that document's
+/// event loop).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Promise<S> {
-    /// The document whose relevant realm created it; its reactions run on that document's event loop.
-    pub realm: DocId,
     pub state: PromiseState,
     pub reactions: Vec<S>,
     /// The scenario's name for it, if it has one (shared: a promise is copied each time a state
@@ -424,9 +424,9 @@ pub struct Promise<S> {
     pub name: Option<std::rc::Rc<str>>,
 }
 
+/// An abort signal (its realm is its id's: `SignalId::realm`).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct AbortSignal<S> {
-    pub realm: DocId,
     /// The scenario's name for its controller, if it has one (shared, like a promise's name).
     pub name: Option<std::rc::Rc<str>>,
     pub aborted: bool,
@@ -1134,8 +1134,7 @@ impl<S: Clone> World<S> {
 
     /// WebIDL "a new promise" created in `realm`'s relevant realm.
     pub fn new_promise(&mut self, realm: DocId, name: Option<std::rc::Rc<str>>) -> PromiseId {
-        let seq =
-            self.promises.push(realm, Promise { realm, state: PromiseState::Pending, reactions: Vec::new(), name });
+        let seq = self.promises.push(realm, Promise { state: PromiseState::Pending, reactions: Vec::new(), name });
         PromiseId { realm, seq }
     }
 
@@ -1148,7 +1147,6 @@ impl<S: Clone> World<S> {
         if p.state != PromiseState::Pending {
             return false;
         }
-        let realm = p.realm;
         // One write (one copy of the list and of the promise when another state shares them).
         let p: &mut Promise<S> = &mut self.promises[promise];
         p.state = match result {
@@ -1157,7 +1155,7 @@ impl<S: Clone> World<S> {
         };
         let reactions = std::mem::take(&mut p.reactions);
         for r in reactions {
-            self.queue_microtask(realm, r);
+            self.queue_microtask(promise.realm, r);
         }
         true
     }
@@ -1168,8 +1166,7 @@ impl<S: Clone> World<S> {
         if p.state == PromiseState::Pending {
             p.reactions.push(reaction);
         } else {
-            let realm = p.realm;
-            self.queue_microtask(realm, reaction);
+            self.queue_microtask(promise.realm, reaction);
         }
     }
 
@@ -1180,7 +1177,6 @@ impl<S: Clone> World<S> {
         let seq = self.signals.push(
             realm,
             AbortSignal {
-                realm,
                 name: name.map(std::rc::Rc::from),
                 aborted: false,
                 reason: JsValue::Undefined,

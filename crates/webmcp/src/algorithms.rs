@@ -1145,7 +1145,7 @@ impl Sim<'_> {
         match work {
             Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
             Work::SettleLater { promise, settle } => {
-                let doc = self.world.promises[promise].realm;
+                let doc = promise.realm;
                 let dummy = self.world.new_abort_controller(doc, None);
                 self.settle_tool_promise(promise, &settle, doc, dummy);
             }

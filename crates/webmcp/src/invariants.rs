@@ -741,7 +741,7 @@ impl Checker {
     }
 
     fn pending_reason(&self, sim: &Sim, p: PromiseId) -> Result<PendingReason, String> {
-        let caller = sim.world.promises[p].realm;
+        let caller = p.realm;
         if sim.world.doc(caller).state == DocumentState::Destroyed {
             return Ok(PendingReason::CallerDestroyed);
         }

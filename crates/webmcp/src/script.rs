@@ -149,13 +149,13 @@ impl Sim<'_> {
     /// The controller a script names. Script objects live in one agent: a name made in another
     /// agent cluster is not reachable (a `ReferenceError`, as an unshared variable would be).
     fn controller_or_throw(&mut self, doc: DocId, slot: ControllerSlot) -> Result<browser::SignalId, JsValue> {
-        let found = self.controller(slot).filter(|s| self.same_agent(doc, self.world.signals[*s].realm));
+        let found = self.controller(slot).filter(|s| self.same_agent(doc, s.realm));
         found.ok_or_else(|| self.not_reachable(doc, &self.program.controller_names[slot.0 as usize]))
     }
 
     /// The promise a script names (see `controller_or_throw`).
     fn promise_or_throw(&mut self, doc: DocId, slot: PromiseSlot) -> Result<browser::PromiseId, JsValue> {
-        let found = self.promise_slots[slot.0 as usize].filter(|p| self.same_agent(doc, self.world.promises[*p].realm));
+        let found = self.promise_slots[slot.0 as usize].filter(|p| self.same_agent(doc, p.realm));
         found.ok_or_else(|| self.not_reachable(doc, &self.program.promise_names[slot.0 as usize]))
     }
 

@@ -920,7 +920,7 @@ impl<'p> Sim<'p> {
                 PromiseState::Fulfilled(v) => self.describe_settlement(&Ok(v.clone())),
                 PromiseState::Rejected(e) => self.describe_settlement(&Err(e.clone())),
             };
-            promises.push(PromiseOutcome { promise: label.to_string(), document: self.label(promise.realm), state });
+            promises.push(PromiseOutcome { promise: label.to_string(), document: self.label(p.realm), state });
         }
         let mut tool_maps = Vec::new();
         for (i, mc) in self.model_contexts.iter().enumerate() {
