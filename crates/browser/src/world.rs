@@ -258,8 +258,9 @@ pub enum DocumentState {
     Destroyed,
 }
 
-/// What a document is: fixed when it is created, shared by every copy of the world.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// What a document is: fixed when it is created. Kept apart from its lifecycle state
+/// (`DocumentLifecycle`), so a lifecycle change copies and rehashes only that small part.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct DocumentInfo {
     /// Trace label: the navigable's name, plus `@N` for the N-th document of that navigable.
     pub label: String,
@@ -276,34 +277,48 @@ pub struct DocumentInfo {
     pub features_enabled: [bool; policy::SUPPORTED_FEATURES.len()],
 }
 
-/// A document: its fixed `DocumentInfo` (reached through `Deref`) and its lifecycle state.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Document {
-    pub info: std::sync::Arc<DocumentInfo>,
+impl std::hash::Hash for DocumentInfo {
+    /// What identifies the document (its label and URL): the rest follows from those within one
+    /// scenario.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.label.hash(state);
+        self.url.as_str().hash(state);
+    }
+}
+
+/// What lifecycle changes change of a document: its state, and the cached "fully active"
+/// derived from it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct DocumentLifecycle {
     /// Changed only through `World::set_document_state` (which keeps `fully_active` up to date;
     /// `World::is_fully_active` checks that in debug builds).
-    pub state: DocumentState,
+    state: DocumentState,
     /// HTML "fully active", derived from the documents' states and the navigables (not hashed):
     /// `World` recomputes it whenever one of those changes (`World::refresh_fully_active_of`), as
     /// every task's document is checked before every step.
     fully_active: bool,
 }
 
-impl std::ops::Deref for Document {
-    type Target = DocumentInfo;
-    fn deref(&self) -> &DocumentInfo {
-        &self.info
+impl std::hash::Hash for DocumentLifecycle {
+    /// The state only (one byte): `fully_active` follows from the states and the navigables.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u8(self.state as u8);
     }
 }
 
-impl std::hash::Hash for Document {
-    /// The state, and what identifies the document (its label and URL): the rest of the info
-    /// follows from those within one scenario, and `fully_active` from the states and the
-    /// navigables.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.state.hash(state);
-        self.info.label.hash(state);
-        self.info.url.as_str().hash(state);
+/// A document as `World::doc` reads it: its fixed `DocumentInfo` (reached through `Deref`) and
+/// a copy of its lifecycle state (changed only through `World::set_document_state`).
+#[derive(Clone, Copy, Debug)]
+pub struct Document<'a> {
+    pub info: &'a DocumentInfo,
+    pub state: DocumentState,
+}
+
+impl std::ops::Deref for Document<'_> {
+    type Target = DocumentInfo;
+    #[inline]
+    fn deref(&self) -> &DocumentInfo {
+        self.info
     }
 }
 
@@ -488,7 +503,12 @@ pub struct World<S> {
     /// navigable is created) is apart from what navigation changes (`navigable_states`, by id).
     navigable_infos: Shared<Vec<NavigableInfo>>,
     navigable_states: Shared<Vec<NavigableState>>,
-    pub documents: Shared<Vec<Document>>,
+    /// Documents, by id (creation order), split the same way: what is fixed (`document_infos`,
+    /// which only grows as documents are created) apart from what lifecycle changes change
+    /// (`document_states`). Read through `doc`; states changed only by `set_document_state`.
+    /// Both are hashed: ids follow creation order, which can depend on the interleaving.
+    document_infos: Shared<Vec<std::rc::Rc<DocumentInfo>>>,
+    document_states: Shared<Vec<DocumentLifecycle>>,
     /// Each event loop, promise and signal is its own shared part: a unit copies only the ones
     /// it changes (see `Shared`). The event-loop list itself is not shared (nearly every unit
     /// writes a loop, so it would be copied anyway).
@@ -597,7 +617,8 @@ impl<S: Clone> World<S> {
         World {
             navigable_infos: Default::default(),
             navigable_states: Default::default(),
-            documents: Default::default(),
+            document_infos: Default::default(),
+            document_states: Default::default(),
             event_loops: Vec::new(),
             promises: Shared::default(),
             signals: Shared::default(),
@@ -628,7 +649,7 @@ impl<S: Clone> World<S> {
 
     /// Changes a document's lifecycle state.
     pub fn set_document_state(&mut self, doc: DocId, state: DocumentState) {
-        self.documents[doc.index()].state = state;
+        self.document_states[doc.index()].state = state;
         self.refresh_fully_active_of(doc);
         self.debug_assert_fully_active_cache();
     }
@@ -636,30 +657,29 @@ impl<S: Clone> World<S> {
     /// HTML "fully active" of a document from its state, its navigable and its container
     /// document's cached answer.
     fn fully_active_from_cache(&self, doc: DocId) -> bool {
-        let d = &self.documents[doc.index()];
-        let nav = self.nav(d.navigable);
-        d.state == DocumentState::Active
+        let nav = self.nav(self.document_infos[doc.index()].navigable);
+        self.document_states[doc.index()].state == DocumentState::Active
             && !nav.destroyed
             && nav.active_document == Some(doc)
             && nav.container_document.is_none_or(|parent| {
                 debug_assert!(parent < doc, "a container document comes before its iframes' documents");
-                self.documents[parent.index()].fully_active
+                self.document_states[parent.index()].fully_active
             })
     }
 
-    /// Recomputes a document's cached "fully active" (`Document::fully_active`) after a change
+    /// Recomputes a document's cached "fully active" (`DocumentLifecycle::fully_active`) after a change
     /// to its state or to its navigable; when it changes, so may its descendants' (whose
     /// documents all come after it: a container document is created before the documents of
     /// its iframes), which are recomputed in one pass in document order. A document whose
     /// answer does not change is not written (nor the list copied).
     fn refresh_fully_active_of(&mut self, doc: DocId) {
         let fully_active = self.fully_active_from_cache(doc);
-        if self.documents[doc.index()].fully_active != fully_active {
-            self.documents[doc.index()].fully_active = fully_active;
-            for i in doc.index() + 1..self.documents.len() {
+        if self.document_states[doc.index()].fully_active != fully_active {
+            self.document_states[doc.index()].fully_active = fully_active;
+            for i in doc.index() + 1..self.document_states.len() {
                 let fully_active = self.fully_active_from_cache(DocId(i as u32));
-                if self.documents[i].fully_active != fully_active {
-                    self.documents[i].fully_active = fully_active;
+                if self.document_states[i].fully_active != fully_active {
+                    self.document_states[i].fully_active = fully_active;
                 }
             }
         }
@@ -668,8 +688,8 @@ impl<S: Clone> World<S> {
     /// Checks (in debug builds) that every document's cached "fully active" follows the definition.
     fn debug_assert_fully_active_cache(&self) {
         debug_assert!(
-            (0..self.documents.len() as u32)
-                .all(|d| self.doc(DocId(d)).fully_active == self.compute_fully_active(DocId(d))),
+            (0..self.document_count() as u32)
+                .all(|d| { self.document_states[d as usize].fully_active == self.compute_fully_active(DocId(d)) }),
             "the cached fully active flags follow the definition"
         );
     }
@@ -683,8 +703,31 @@ impl<S: Clone> World<S> {
         }
     }
 
-    pub fn doc(&self, id: DocId) -> &Document {
-        &self.documents[id.index()]
+    pub fn doc(&self, id: DocId) -> Document<'_> {
+        Document { info: &self.document_infos[id.index()], state: self.document_states[id.index()].state }
+    }
+
+    /// What a document is (`doc` without its state).
+    pub fn doc_info(&self, id: DocId) -> &DocumentInfo {
+        &self.document_infos[id.index()]
+    }
+
+    /// What a document is, if `id` is one.
+    pub fn get_doc_info(&self, id: DocId) -> Option<&DocumentInfo> {
+        self.document_infos.get(id.index()).map(|info| &**info)
+    }
+
+    /// How many documents have been created (their ids are `0..document_count()`).
+    pub fn document_count(&self) -> usize {
+        self.document_infos.len()
+    }
+
+    /// Every document, by id.
+    pub fn documents(&self) -> impl Iterator<Item = Document<'_>> {
+        self.document_infos
+            .iter()
+            .zip(self.document_states.iter())
+            .map(|(info, lifecycle)| Document { info, state: lifecycle.state })
     }
 
     /// Creates a top-level traversable (`container_document` None) or a child navigable.
@@ -697,7 +740,7 @@ impl<S: Clone> World<S> {
         let id = NavId(self.navigable_infos.len() as u32);
         let (parent, traversable) = match container_document {
             Some(doc) => {
-                let parent = self.doc(doc).navigable;
+                let parent = self.doc_info(doc).navigable;
                 (Some(parent), self.nav(parent).traversable)
             }
             None => (None, id),
@@ -750,7 +793,7 @@ impl<S: Clone> World<S> {
         } else if matches!(response.url.scheme(), "about") {
             // about:blank and about:srcdoc inherit the container document's origin.
             match container_document {
-                Some(parent) => self.doc(parent).origin.clone(),
+                Some(parent) => self.doc_info(parent).origin.clone(),
                 None => self.new_opaque_origin(),
             }
         } else {
@@ -766,7 +809,7 @@ impl<S: Clone> World<S> {
         let declared = &response.declared_policy;
         let permissions = match container_document {
             Some(parent) => {
-                let parent = self.doc(parent);
+                let parent = self.doc_info(parent);
                 // The origin 'src' stands for: the iframe's declared origin. For a sandboxed iframe
                 // we use the document's own opaque origin (see docs/model.md).
                 let container = policy::Container {
@@ -781,7 +824,7 @@ impl<S: Clone> World<S> {
         };
         // Secure Contexts "Is url potentially trustworthy?" ran in DocumentResponse::new.
         let secure_context = response.url_potentially_trustworthy
-            && container_document.is_none_or(|parent| self.doc(parent).secure_context);
+            && container_document.is_none_or(|parent| self.doc_info(parent).secure_context);
         let key = self.obtain_agent_cluster_key(tab, &origin, response.requests_origin_keyed);
         let origin_keyed = matches!(key, ClusterKey::Origin(_));
         let event_loop = match self.clusters.get(&(tab, key.clone())) {
@@ -801,7 +844,7 @@ impl<S: Clone> World<S> {
                 id
             }
         };
-        let generation = self.documents.iter().filter(|d| d.navigable == navigable).count();
+        let generation = self.document_infos.iter().filter(|d| d.navigable == navigable).count();
         // The label is `name`, or `name@N` for the N-th document (written without `format!`).
         let name = &self.nav(navigable).info.name;
         let mut label = String::with_capacity(name.len() + 4);
@@ -811,22 +854,19 @@ impl<S: Clone> World<S> {
             label.push_str(itoa::Buffer::new().format(generation + 1));
         }
         let features_enabled = policy::features_enabled_for_own_origin(&permissions, &origin);
-        let id = DocId(self.documents.len() as u32);
-        self.documents.push(Document {
-            info: std::sync::Arc::new(DocumentInfo {
-                label,
-                navigable,
-                url: response.url.clone(),
-                origin,
-                event_loop,
-                origin_keyed,
-                secure_context,
-                features_enabled,
-                policy: permissions,
-            }),
-            state: DocumentState::Active,
-            fully_active: false,
-        });
+        let id = DocId(self.document_infos.len() as u32);
+        self.document_infos.push(std::rc::Rc::new(DocumentInfo {
+            label,
+            navigable,
+            url: response.url.clone(),
+            origin,
+            event_loop,
+            origin_keyed,
+            secure_context,
+            features_enabled,
+            policy: permissions,
+        }));
+        self.document_states.push(DocumentLifecycle { state: DocumentState::Active, fully_active: false });
         let previous = self.navigable_states[navigable.index()].active_document.replace(id);
         if let Some(previous) = previous {
             self.refresh_fully_active_of(previous);
@@ -861,12 +901,13 @@ impl<S: Clone> World<S> {
     /// HTML "fully active": the active document of its navigable, and its container document
     /// (if any) is fully active. Cached per document (see `refresh_fully_active_of`).
     pub fn is_fully_active(&self, doc: DocId) -> bool {
+        let fully_active = self.document_states[doc.index()].fully_active;
         debug_assert_eq!(
-            self.doc(doc).fully_active,
+            fully_active,
             self.compute_fully_active(doc),
             "a document's state changed without World::set_document_state"
         );
-        self.doc(doc).fully_active
+        fully_active
     }
 
     /// HTML "fully active" computed from its definition (what `refresh_fully_active_of` caches).
@@ -928,20 +969,20 @@ impl<S: Clone> World<S> {
 
     /// The traversable navigable of a document's node navigable.
     pub fn traversable_of(&self, doc: DocId) -> NavId {
-        self.nav(self.doc(doc).navigable).traversable
+        self.nav(self.doc_info(doc).navigable).traversable
     }
 
     // --- Tasks and microtasks -------------------------------------------------------------
 
     /// HTML "queue a global task" on `source` given `document`'s relevant global object.
     pub fn queue_global_task(&mut self, source: TaskSource, document: DocId, steps: S) {
-        let el = self.doc(document).event_loop;
+        let el = self.doc_info(document).event_loop;
         self.event_loops[el.index()].queues.push(source, Task { document: Some(document), steps });
     }
 
     /// HTML "queue a microtask" on `document`'s event loop.
     pub fn queue_microtask(&mut self, document: DocId, steps: S) {
-        let el = self.doc(document).event_loop;
+        let el = self.doc_info(document).event_loop;
         self.event_loops[el.index()].microtasks.push_back(steps);
     }
 

@@ -89,7 +89,7 @@ impl Sim<'_> {
         self.agent_calls += 1;
         let observed = self.latest_observation.get(&tab).and_then(|obs| {
             obs.iter()
-                .find(|(d, tools)| self.world.doc(*d).navigable == navigable && tools.iter().any(|t| t == name))
+                .find(|(d, tools)| self.world.doc_info(*d).navigable == navigable && tools.iter().any(|t| t == name))
                 .map(|(d, _)| *d)
         });
         let Some(target) = observed else {

@@ -79,7 +79,7 @@ fn parse_origin(sim: &mut Sim, text: &str) -> Option<Origin> {
         return known;
     }
     let origin = url::Url::parse(text).ok().map(|url| {
-        let mut next = 1_000_000 + sim.world.documents.len() as u32;
+        let mut next = 1_000_000 + sim.world.document_count() as u32;
         Origin::of_url(&url, &mut next)
     });
     if !origin.as_ref().is_some_and(Origin::is_opaque) {
@@ -96,7 +96,7 @@ fn parse_origin(sim: &mut Sim, text: &str) -> Option<Origin> {
 impl Sim<'_> {
     /// Checks a document's agent cluster and scheme, as registerTool 4, getTools 4 and executeTool 3 do.
     fn origin_keyed_or_file(&self, doc: DocId) -> bool {
-        let d = self.world.doc(doc);
+        let d = self.world.doc_info(doc);
         d.origin_keyed || d.origin.scheme() == Some("file")
     }
 
@@ -291,7 +291,7 @@ impl Sim<'_> {
         // Step 2. Let navigablesToNotify be tool owner's node navigable's traversable navigable's inclusive descendant navigables.
         let traversable = self.world.traversable_of(tool_owner);
         let navigables_to_notify = self.world.inclusive_descendant_navigables(traversable);
-        let owner_origin = self.world.doc(tool_owner).origin.clone();
+        let owner_origin = self.world.doc_info(tool_owner).origin.clone();
         // Step 3. For each navigable of navigablesToNotify:
         for navigable in navigables_to_notify {
             // Step 3.1. Let targetDocument be navigable's active document.
@@ -303,7 +303,7 @@ impl Sim<'_> {
                 continue;
             }
             // Step 3.3. If tool is exposed to an origin given tool owner's origin, exposed origins, and targetDocument's origin, then queue a global task on the webmcp task source given targetDocument's relevant global object to fire an event named toolchange at targetDocument's associated ModelContext.
-            let target_origin = self.world.doc(target_document).origin.clone();
+            let target_origin = self.world.doc_info(target_document).origin.clone();
             if self.tool_is_exposed_to_an_origin(&owner_origin, exposed_origins, &target_origin) {
                 self.queue_global_task(
                     TaskSource::WebMcp,
@@ -417,9 +417,9 @@ impl Sim<'_> {
                 continue;
             }
             // Step 9.3.3. Let targetOrigin be targetDocument's origin.
-            let target_origin = self.world.doc(target_document).origin.clone();
+            let target_origin = self.world.doc_info(target_document).origin.clone();
             // Step 9.3.4. Let callerOrigin be toolRequestor's origin.
-            let caller_origin = self.world.doc(tool_requestor).origin.clone();
+            let caller_origin = self.world.doc_info(tool_requestor).origin.clone();
             // Step 9.3.5. Let toolOwnerIsRequested be true if targetOrigin is same origin with callerOrigin, or if from origins contains targetOrigin; otherwise, false.
             let tool_owner_is_requested =
                 target_origin.same_origin(&caller_origin) || from_origins.iter().any(|o| o.same_origin(&target_origin));
@@ -638,9 +638,9 @@ impl Sim<'_> {
         }
         self.touch_lifecycle_of(target_document);
         // Step 15.2. Let targetOrigin be targetDocument's origin.
-        let target_origin = self.world.doc(target_document).origin.clone();
+        let target_origin = self.world.doc_info(target_document).origin.clone();
         // Step 15.3. Let callerOrigin be callerDocument's origin.
-        let caller_origin = self.world.doc(caller_document).origin.clone();
+        let caller_origin = self.world.doc_info(caller_document).origin.clone();
         // Step 15.4. If targetOrigin is not same origin with expectedTargetOrigin, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
         if !target_origin.same_origin(expected_target_origin) {
             note!(

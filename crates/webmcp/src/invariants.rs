@@ -374,7 +374,7 @@ pub fn json_round_trip(trace: &Trace) -> Option<Violation> {
 /// Makes every bfcached document active (the `RunTasksOfBfcachedDocuments` fault); returns them.
 fn flip_bfcached(sim: &mut Sim) -> Vec<DocId> {
     let mut flipped = Vec::new();
-    for i in 0..sim.world.documents.len() as u32 {
+    for i in 0..sim.world.document_count() as u32 {
         if sim.world.doc(DocId(i)).state == DocumentState::Bfcached {
             sim.world.set_document_state(DocId(i), DocumentState::Active);
             flipped.push(DocId(i));
@@ -437,7 +437,7 @@ impl Checker {
     }
 
     fn before(&self, sim: &Sim) -> Before {
-        let fully_active = (0..sim.world.documents.len() as u32)
+        let fully_active = (0..sim.world.document_count() as u32)
             .map(DocId)
             .filter(|d| sim.world.is_fully_active(*d))
             .map(|d| sim.label(d))
@@ -565,7 +565,7 @@ impl Checker {
 
     /// Notes destroyed documents, new pending entries and `executeTool` promises.
     fn remember(&mut self, sim: &Sim) {
-        for (i, d) in sim.world.documents.iter().enumerate() {
+        for (i, d) in sim.world.documents().enumerate() {
             if d.state == DocumentState::Destroyed {
                 self.destroyed_at.entry(DocId(i as u32)).or_insert(sim.units_run);
             }

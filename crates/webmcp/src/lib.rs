@@ -58,10 +58,10 @@ pub fn run(program: &Program, chooser: &mut dyn Chooser, limits: Limits) -> Resu
 impl Sim<'_> {
     fn into_trace(self, schedule: &sched::Schedule, stopped: bool) -> trace::Trace {
         let outcome = self.outcome(stopped);
-        let documents = (0..self.world.documents.len())
+        let documents = (0..self.world.document_count())
             .map(|i| {
                 let id = browser::DocId(i as u32);
-                let d = self.world.doc(id);
+                let d = self.world.doc_info(id);
                 trace::DocumentLegend {
                     label: d.label.clone(),
                     url: d.url.to_string(),
@@ -87,8 +87,7 @@ impl Sim<'_> {
                 agent_cluster: el.cluster.to_string(),
                 documents: self
                     .world
-                    .documents
-                    .iter()
+                    .documents()
                     .filter(|d| d.event_loop.index() == i)
                     .map(|d| d.label.clone())
                     .collect(),

@@ -35,7 +35,7 @@ impl Sim<'_> {
         if let Some(old) = self.world.nav(nav).active_document {
             self.unload_a_document_and_its_descendants(old);
         }
-        let first_new = self.world.documents.len() as u32;
+        let first_new = self.world.document_count() as u32;
         let doc = self.create_document_tree(nav, &spec.document)?;
         note!(self, (HTML, "navigate"), "{} is now the active document of {}", self.label(doc), spec.navigable);
         // The new documents are numbered from `first_new` in the order their scripts come.
@@ -45,7 +45,7 @@ impl Sim<'_> {
             self.queue_script(DocId(d), script);
             d += 1;
         });
-        debug_assert_eq!(d, self.world.documents.len() as u32, "a script for every new document");
+        debug_assert_eq!(d, self.world.document_count() as u32, "a script for every new document");
         Ok(())
     }
 
@@ -80,7 +80,7 @@ impl Sim<'_> {
     /// HTML "unload a document and its descendants": children first, then the document; each
     /// runs the unloading document cleanup steps and is destroyed (its queued tasks removed).
     fn unload_a_document_and_its_descendants(&mut self, doc: DocId) {
-        let nav = self.world.doc(doc).navigable;
+        let nav = self.world.doc_info(doc).navigable;
         // The children by index, and of each only what is read: unloading changes no navigable's
         // children, so nothing is copied.
         for i in 0..self.world.nav(nav).children.len() {

@@ -121,7 +121,7 @@ impl Sim<'_> {
                 let Some(target) = nav.and_then(|n| self.world.nav(n).active_document) else {
                     return Err(JsValue::type_error(format!("navigable {name} has no document")));
                 };
-                let (d, t) = (self.world.doc(doc), self.world.doc(target));
+                let (d, t) = (self.world.doc_info(doc), self.world.doc_info(target));
                 if target != doc && (!d.origin.same_origin(&t.origin) || d.event_loop != t.event_loop) {
                     let (from, to) = (d.label.clone(), t.label.clone());
                     note!(self, (SCRIPT, "cross-origin access"), "{from} cannot reach {to}'s document");
@@ -134,7 +134,7 @@ impl Sim<'_> {
             }
         };
         // [SecureContext]: `document.modelContext` is undefined outside secure contexts.
-        if !self.world.doc(target).secure_context {
+        if !self.world.doc_info(target).secure_context {
             note!(
                 self,
                 ("WebIDL", "[SecureContext]"),
@@ -160,7 +160,7 @@ impl Sim<'_> {
     }
 
     fn same_agent(&self, a: DocId, b: DocId) -> bool {
-        self.world.doc(a).event_loop == self.world.doc(b).event_loop
+        self.world.doc_info(a).event_loop == self.world.doc_info(b).event_loop
     }
 
     fn not_reachable(&self, doc: DocId, name: &str) -> JsValue {

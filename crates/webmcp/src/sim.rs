@@ -545,7 +545,7 @@ impl<'p> Sim<'p> {
     }
 
     pub fn label(&self, doc: DocId) -> String {
-        self.world.doc(doc).label.clone()
+        self.world.doc_info(doc).label.clone()
     }
 
     /// An API promise's label; any other promise is named by its number in its realm
@@ -572,7 +572,7 @@ impl<'p> Sim<'p> {
         let label = match as_ {
             Some(slot) => self.program.promise_names[slot.0 as usize].clone(),
             None => {
-                let document = &self.world.doc(realm).label;
+                let document = &self.world.doc_info(realm).label;
                 let mut label = String::with_capacity(method.len() + document.len() + 4);
                 label.push_str(method);
                 label.push('#');
@@ -628,20 +628,20 @@ impl<'p> Sim<'p> {
     /// Notes that the running unit (in parallel) reads `doc`'s lifecycle: whether it is active or
     /// fully active, and that it is its navigable's active document.
     pub fn touch_lifecycle_of(&mut self, doc: DocId) {
-        let el = self.world.doc(doc).event_loop;
+        let el = self.world.doc_info(doc).event_loop;
         self.footprint.touch(Resource::Lifecycle(el), false);
     }
 
     /// Notes that the running unit reads (or writes) `doc`'s tool map.
     pub fn touch_tool_map(&mut self, doc: DocId, write: bool) {
-        let el = self.world.doc(doc).event_loop;
+        let el = self.world.doc_info(doc).event_loop;
         self.footprint.touch(Resource::ToolMaps(el), write);
     }
 
     /// Notes that the running unit changes `doc`'s lifecycle (unloads or creates it): its event
     /// loop's script state, its documents and every task queue of that loop.
     pub fn touch_lifecycle(&mut self, doc: DocId) {
-        let el = self.world.doc(doc).event_loop;
+        let el = self.world.doc_info(doc).event_loop;
         self.footprint.touch(Resource::Loop(el), true);
         self.footprint.touch(Resource::Lifecycle(el), true);
         self.footprint.touch(Resource::ToolMaps(el), true);
@@ -678,7 +678,7 @@ impl<'p> Sim<'p> {
     }
 
     pub fn assert_on_event_loop_of(&mut self, doc: DocId, step: Step) {
-        let holds = self.context == Context::EventLoop(self.world.doc(doc).event_loop);
+        let holds = self.context == Context::EventLoop(self.world.doc_info(doc).event_loop);
         if !holds {
             let msg = format!("these steps are running on {}'s relevant agent's event loop", self.label(doc));
             self.spec_assert(holds, step, &msg);
@@ -687,7 +687,7 @@ impl<'p> Sim<'p> {
 
     /// HTML "queue a global task" with a trace event.
     pub fn queue_global_task(&mut self, source: TaskSource, doc: DocId, work: Work, step: Step) {
-        let el = self.world.doc(doc).event_loop;
+        let el = self.world.doc_info(doc).event_loop;
         self.footprint.touch(Resource::Queue(el, source), true);
         if self.record {
             let lane = format!("{}.{}", self.world.event_loops[el.index()].label, source.label());
@@ -993,7 +993,7 @@ impl Sim<'_> {
     }
 
     fn render_into(&self, out: &mut String, value: &JsValue) {
-        value.render_into(out, &|doc, out| match self.world.documents.get(doc as usize) {
+        value.render_into(out, &|doc, out| match self.world.get_doc_info(DocId(doc)) {
             Some(d) => out.push_str(&d.label),
             None => {
                 out.push('#');
