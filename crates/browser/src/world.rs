@@ -420,6 +420,48 @@ impl<S: Clone> TaskQueues<S> {
     }
 }
 
+/// The unordered in-parallel blocks, as a list sorted by label (copying it is one allocation,
+/// where a map copies nodes). Each block (its label and steps) is shared with its cached digest:
+/// a list that gains or loses one block rehashes 16 bytes per other block, not their steps.
+#[derive(PartialEq, Eq, Hash, Debug)]
+pub struct ParallelBlocks<S>(Vec<Shared<(Lane, S)>>);
+
+impl<S> Clone for ParallelBlocks<S> {
+    /// A copy (made to write the list) leaves room for one more block: starting one is the most
+    /// common write.
+    fn clone(&self) -> Self {
+        let mut blocks = Vec::with_capacity(self.0.len() + 1);
+        blocks.extend(self.0.iter().cloned());
+        ParallelBlocks(blocks)
+    }
+}
+
+impl<S> Default for ParallelBlocks<S> {
+    fn default() -> Self {
+        ParallelBlocks(Vec::new())
+    }
+}
+
+impl<S: Clone> ParallelBlocks<S> {
+    /// Where the block labelled `label` is (`Ok`), or where it would go (`Err`).
+    fn find(&self, label: &Lane) -> Result<usize, usize> {
+        self.0.binary_search_by(|block| block.0.cmp(label))
+    }
+
+    /// Adds the block `label`, or replaces its steps.
+    fn insert(&mut self, label: Lane, steps: S) {
+        match self.find(&label) {
+            Ok(at) => self.0[at] = Shared::new((label, steps)),
+            Err(at) => self.0.insert(at, Shared::new((label, steps))),
+        }
+    }
+
+    /// Removes and returns the block at `at` (from `find`).
+    fn remove(&mut self, at: usize) -> (Lane, S) {
+        self.0.remove(at).into_inner()
+    }
+}
+
 /// A promise's state.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum PromiseState {
@@ -519,9 +561,8 @@ pub struct World<S> {
     pub promises: Shared<PerRealm<Promise<S>>>,
     pub signals: Shared<PerRealm<AbortSignal<S>>>,
     pub parallel_mode: ParallelMode,
-    /// Unordered in-parallel blocks, by label.
-    /// (A list sorted by label: copying it is one allocation, where a map copies nodes.)
-    parallel_blocks: Shared<Vec<(Lane, S)>>,
+    /// Unordered in-parallel blocks, by label (see `ParallelBlocks`).
+    parallel_blocks: Shared<ParallelBlocks<S>>,
     parallel_queue: Shared<VecDeque<(Lane, S)>>,
     pub agent_queue: Shared<VecDeque<S>>,
     pub user_queue: Shared<VecDeque<S>>,
@@ -1022,10 +1063,7 @@ impl<S: Clone> World<S> {
     pub fn start_in_parallel(&mut self, label: Lane, steps: S) -> Lane {
         match self.parallel_mode {
             ParallelMode::Unordered => {
-                match self.parallel_blocks.binary_search_by(|(l, _)| l.cmp(&label)) {
-                    Ok(at) => self.parallel_blocks[at].1 = steps,
-                    Err(at) => self.parallel_blocks.insert(at, (label.clone(), steps)),
-                }
+                self.parallel_blocks.insert(label.clone(), steps);
                 label
             }
             ParallelMode::Fifo => {
@@ -1127,8 +1165,8 @@ impl<S: Clone> World<S> {
         if !self.parallel_queue.is_empty() {
             lanes.push((LANE_PAR.clone(), LaneRef::ParallelQueue));
         }
-        for (label, _) in self.parallel_blocks.iter() {
-            lanes.push((label.clone(), LaneRef::Parallel(label.clone())));
+        for block in &self.parallel_blocks.0 {
+            lanes.push((block.0.clone(), LaneRef::Parallel(block.0.clone())));
         }
         if !self.user_queue.is_empty() {
             lanes.push((LANE_USER.clone(), LaneRef::User));
@@ -1148,7 +1186,7 @@ impl<S: Clone> World<S> {
                 Some(Unit::Task { event_loop, source, task })
             }
             LaneRef::Parallel(label) => {
-                let at = self.parallel_blocks.binary_search_by(|(l, _)| l.cmp(&label)).ok()?;
+                let at = self.parallel_blocks.find(&label).ok()?;
                 let (label, steps) = self.parallel_blocks.remove(at);
                 Some(Unit::Parallel { label, steps })
             }

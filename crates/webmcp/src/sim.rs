@@ -2,6 +2,7 @@
 //! spec adds to it, the run loop that asks a `Chooser` which lane goes next, and the trace.
 
 use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use browser::{
@@ -400,6 +401,39 @@ pub struct PromiseLabel {
 /// The lane of virtual-time advances, made once.
 static TIME_LANE: std::sync::LazyLock<sched::Lane> = std::sync::LazyLock::new(|| sched::Lane::new("time"));
 
+/// In-parallel blocks started so far, per starting lane: a list sorted by lane label (copying it
+/// is one allocation, where a map copies nodes).
+#[derive(Default, PartialEq, Eq, Hash, Debug)]
+pub struct ParStarted(Vec<StartedCount>);
+
+impl Clone for ParStarted {
+    /// A copy (made to write the list) leaves room for one more lane: a block that starts blocks
+    /// adds one.
+    fn clone(&self) -> Self {
+        let mut lanes = Vec::with_capacity(self.0.len() + 1);
+        lanes.extend_from_slice(&self.0);
+        ParStarted(lanes)
+    }
+}
+
+/// How many blocks a lane has started.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct StartedCount {
+    lane: std::sync::Arc<str>,
+    /// The XXH3-128 digest of `lane`, computed once (derived from `lane`).
+    lane_digest: [u8; 16],
+    count: u32,
+}
+
+impl Hash for StartedCount {
+    /// The lane is hashed as its digest (`lane_digest`), in place of its label: one fixed-size
+    /// write instead of the label's bytes at every rehash of the list.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u128(u128::from_le_bytes(self.lane_digest));
+        state.write_u32(self.count);
+    }
+}
+
 /// The simulator state.
 #[derive(Clone)]
 pub struct Sim<'p> {
@@ -418,9 +452,8 @@ pub struct Sim<'p> {
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
     pub current_lane: sched::Lane,
-    /// In-parallel blocks started so far, per starting lane.
-    /// (A list sorted by lane label: copying it is one allocation, where a map copies nodes.)
-    pub par_started: Shared<Vec<(std::sync::Arc<str>, u32)>>,
+    /// In-parallel blocks started so far, per starting lane (see `ParStarted`).
+    pub par_started: Shared<ParStarted>,
     /// What the running unit touched.
     pub footprint: Footprint,
     /// Record trace units and events (off while exploring).
@@ -705,16 +738,17 @@ impl<'p> Sim<'p> {
     pub fn in_parallel(&mut self, work: Work, step: Step) {
         let starter = self.current_lane.as_str();
         let creator = starter.strip_prefix("par:").unwrap_or(starter);
-        let count = match self.par_started.binary_search_by(|(lane, _)| (**lane).cmp(creator)) {
+        let count = match self.par_started.0.binary_search_by(|started| (*started.lane).cmp(creator)) {
             Ok(at) => {
-                let count = &mut self.par_started[at].1;
+                let count = &mut self.par_started.0[at].count;
                 *count += 1;
                 *count - 1
             }
             Err(at) => {
                 // A lane that is not a block is its own creator: its label is shared, not copied.
-                let key = if creator.len() == starter.len() { self.current_lane.0.clone() } else { creator.into() };
-                self.par_started.insert(at, (key, 1));
+                let lane = if creator.len() == starter.len() { self.current_lane.0.clone() } else { creator.into() };
+                let lane_digest = browser::digest128(creator).to_le_bytes();
+                self.par_started.0.insert(at, StartedCount { lane, lane_digest, count: 1 });
                 0
             }
         };
