@@ -290,10 +290,16 @@ impl Sim<'_> {
         self.assert_in_parallel((a, "1"));
         // Step 2. Let navigablesToNotify be tool owner's node navigable's traversable navigable's inclusive descendant navigables.
         let traversable = self.world.traversable_of(tool_owner);
-        let navigables_to_notify = self.world.inclusive_descendant_navigables(traversable);
-        let owner_origin = self.world.doc(tool_owner).origin.clone();
+        thread_local! {
+            /// The list step 2 is written into, reused (no allocation per notification).
+            static NAVIGABLES: std::cell::RefCell<Vec<NavId>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut navigables_to_notify = NAVIGABLES.take();
+        self.world.inclusive_descendant_navigables_into(traversable, &mut navigables_to_notify);
+        // The owner's and each target's fixed document info is shared (one count each), not their origins copied.
+        let owner = self.world.doc(tool_owner).info.clone();
         // Step 3. For each navigable of navigablesToNotify:
-        for navigable in navigables_to_notify {
+        for &navigable in &navigables_to_notify {
             // Step 3.1. Let targetDocument be navigable's active document.
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
             self.touch_lifecycle_of(target_document);
@@ -303,8 +309,8 @@ impl Sim<'_> {
                 continue;
             }
             // Step 3.3. If tool is exposed to an origin given tool owner's origin, exposed origins, and targetDocument's origin, then queue a global task on the webmcp task source given targetDocument's relevant global object to fire an event named toolchange at targetDocument's associated ModelContext.
-            let target_origin = self.world.doc(target_document).origin.clone();
-            if self.tool_is_exposed_to_an_origin(&owner_origin, exposed_origins, &target_origin) {
+            let target = self.world.doc(target_document).info.clone();
+            if self.tool_is_exposed_to_an_origin(&owner.origin, exposed_origins, &target.origin) {
                 self.queue_global_task(
                     TaskSource::WebMcp,
                     target_document,
@@ -315,6 +321,7 @@ impl Sim<'_> {
                 note!(self, (a, "3.3"), "tool is not exposed to {}: no toolchange", self.label(target_document));
             }
         }
+        NAVIGABLES.set(navigables_to_notify);
     }
 
     /// The task queued by notify documents of a tool change step 3.3.
@@ -333,6 +340,7 @@ impl Sim<'_> {
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#tool-is-exposed-to-an-origin>
+    #[inline]
     pub fn tool_is_exposed_to_an_origin(
         &mut self,
         tool_owner_origin: &Origin,
