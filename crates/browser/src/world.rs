@@ -990,19 +990,26 @@ impl<S: Clone> World<S> {
     pub fn inclusive_descendant_navigables(&self, nav: NavId) -> Vec<NavId> {
         // Sized for every navigable: one allocation, never grown.
         let mut out = Vec::with_capacity(self.navigable_infos.len());
-        self.collect_descendants(nav, &mut out);
+        self.inclusive_descendant_navigables_into(nav, &mut out);
         out
     }
 
+    /// `inclusive_descendant_navigables` written into `out` (cleared first), so a caller that
+    /// walks the tree often can reuse one list.
+    pub fn inclusive_descendant_navigables_into(&self, nav: NavId, out: &mut Vec<NavId>) {
+        out.clear();
+        self.collect_descendants(nav, out);
+    }
+
     fn collect_descendants(&self, nav: NavId, out: &mut Vec<NavId>) {
-        let n = self.nav(nav);
-        if n.destroyed {
+        let state = self.navigable_states[nav.index()];
+        if state.destroyed {
             return;
         }
         out.push(nav);
         // Children are those whose container document is the navigable's active document.
-        for &child in &n.children {
-            if self.nav(child).container_document == n.active_document {
+        for &child in &self.navigable_infos[nav.index()].children {
+            if self.navigable_infos[child.index()].container_document == state.active_document {
                 self.collect_descendants(child, out);
             }
         }

@@ -290,10 +290,15 @@ impl Sim<'_> {
         self.assert_in_parallel((a, "1"));
         // Step 2. Let navigablesToNotify be tool owner's node navigable's traversable navigable's inclusive descendant navigables.
         let traversable = self.world.traversable_of(tool_owner);
-        let navigables_to_notify = self.world.inclusive_descendant_navigables(traversable);
+        thread_local! {
+            /// The list step 2 is written into, reused (no allocation per notification).
+            static NAVIGABLES: std::cell::RefCell<Vec<NavId>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let mut navigables_to_notify = NAVIGABLES.take();
+        self.world.inclusive_descendant_navigables_into(traversable, &mut navigables_to_notify);
         let owner_origin = self.world.doc_info(tool_owner).origin.clone();
         // Step 3. For each navigable of navigablesToNotify:
-        for navigable in navigables_to_notify {
+        for &navigable in &navigables_to_notify {
             // Step 3.1. Let targetDocument be navigable's active document.
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
             self.touch_lifecycle_of(target_document);
@@ -315,6 +320,7 @@ impl Sim<'_> {
                 note!(self, (a, "3.3"), "tool is not exposed to {}: no toolchange", self.label(target_document));
             }
         }
+        NAVIGABLES.set(navigables_to_notify);
     }
 
     /// The task queued by notify documents of a tool change step 3.3.
@@ -333,6 +339,7 @@ impl Sim<'_> {
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#tool-is-exposed-to-an-origin>
+    #[inline]
     pub fn tool_is_exposed_to_an_origin(
         &mut self,
         tool_owner_origin: &Origin,
