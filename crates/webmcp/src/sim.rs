@@ -828,14 +828,14 @@ impl<'p> Sim<'p> {
     pub fn runnable(&mut self) -> Vec<(sched::Lane, LaneRef)> {
         let mut lanes = Vec::with_capacity(8);
         self.runnable_into(&mut lanes);
-        lanes
+        lanes.into_iter().map(|r| (self.world.lane_label(&r).clone(), r)).collect()
     }
 
-    /// `runnable` into a buffer the caller reuses (cleared first; the explorer lists the lanes
-    /// before every step).
-    pub fn runnable_into(&mut self, lanes: &mut Vec<(sched::Lane, LaneRef)>) {
+    /// `runnable` without the labels (`World::lane_label` gives them), into a buffer the caller
+    /// reuses (cleared first; the explorer lists the lanes before every step).
+    pub fn runnable_into(&mut self, lanes: &mut Vec<LaneRef>) {
         loop {
-            self.world.runnable_lanes_into(lanes);
+            self.world.runnable_into(lanes);
             if !lanes.is_empty() {
                 return;
             }
@@ -853,11 +853,26 @@ impl<'p> Sim<'p> {
         lane_ref: LaneRef,
         choice_among: Vec<String>,
     ) -> Result<Footprint, RunError> {
+        self.step_on(lane.clone(), lane_ref, choice_among)
+    }
+
+    /// `step`, for a lane listed by `runnable_into` (its label is looked up).
+    pub fn step_listed(&mut self, lane_ref: LaneRef) -> Result<Footprint, RunError> {
+        let lane = self.world.lane_label(&lane_ref).clone();
+        self.step_on(lane, lane_ref, Vec::new())
+    }
+
+    fn step_on(
+        &mut self,
+        lane: sched::Lane,
+        lane_ref: LaneRef,
+        choice_among: Vec<String>,
+    ) -> Result<Footprint, RunError> {
         let Some(unit) = self.world.take(lane_ref) else {
             return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
         };
         self.footprint = Footprint::default();
-        self.current_lane = lane.clone();
+        self.current_lane = lane;
         // The unit's trace line is described only when it is recorded (never while exploring).
         let (event_loop, document, work) = match unit {
             Unit::Task { event_loop, task, .. } => {
