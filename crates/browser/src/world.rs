@@ -504,14 +504,15 @@ struct Timer<S> {
 }
 
 /// One runnable lane and the unit it would run.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum LaneRef {
     Task {
         event_loop: LoopId,
         source: TaskSource,
     },
-    /// An unordered in-parallel block, by its label.
-    Parallel(Lane),
+    /// An unordered in-parallel block, by its place among the state's blocks (which are kept in
+    /// label order): valid for the state the lane was listed from and its copies only.
+    Parallel(u32),
     /// The browser-side FIFO parallel queue.
     ParallelQueue,
     /// The browser agent's AI agent queue.
@@ -1133,19 +1134,20 @@ impl<S: Clone> World<S> {
 
     /// Every lane with a runnable unit, sorted by label.
     pub fn runnable_lanes(&self) -> Vec<(Lane, LaneRef)> {
-        let mut lanes = Vec::with_capacity(8);
-        self.runnable_lanes_into(&mut lanes);
-        lanes
+        let mut refs = Vec::with_capacity(8);
+        self.runnable_into(&mut refs);
+        refs.into_iter().map(|r| (self.lane_label(&r).clone(), r)).collect()
     }
 
-    /// `runnable_lanes` into a buffer the caller reuses (cleared first), so listing the lanes
-    /// before every step allocates nothing.
-    pub fn runnable_lanes_into(&self, lanes: &mut Vec<(Lane, LaneRef)>) {
+    /// The runnable lanes (as `runnable_lanes`, without their labels: see `lane_label`) into a
+    /// buffer the caller reuses (cleared first), so listing the lanes before every step
+    /// allocates nothing and copies no label.
+    pub fn runnable_into(&self, lanes: &mut Vec<LaneRef>) {
         // Listed directly in label order (no sort): `agent` < `el…` < `par` < `par:…` < `user`;
         // event loops in the order of their labels `el0`, `el1`, … as strings; task sources by label.
         lanes.clear();
         if !self.agent_queue.is_empty() {
-            lanes.push((LANE_AGENT.clone(), LaneRef::Agent));
+            lanes.push(LaneRef::Agent);
         }
         let mut sorted: Vec<usize> = Vec::new();
         if self.event_loops.len() > 10 {
@@ -1162,23 +1164,32 @@ impl<S: Clone> World<S> {
             }
             for source in TaskSource::BY_LABEL {
                 if sources & (1 << source as u8) != 0 {
-                    lanes.push((
-                        el.lanes[source_index(source)].clone(),
-                        LaneRef::Task { event_loop: LoopId(i as u32), source },
-                    ));
+                    lanes.push(LaneRef::Task { event_loop: LoopId(i as u32), source });
                 }
             }
         }
         if !self.parallel_queue.is_empty() {
-            lanes.push((LANE_PAR.clone(), LaneRef::ParallelQueue));
+            lanes.push(LaneRef::ParallelQueue);
         }
-        for block in &self.parallel_blocks.0 {
-            lanes.push((block.0.clone(), LaneRef::Parallel(block.0.clone())));
-        }
+        lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
         if !self.user_queue.is_empty() {
-            lanes.push((LANE_USER.clone(), LaneRef::User));
+            lanes.push(LaneRef::User);
         }
-        debug_assert!(lanes.windows(2).all(|w| w[0].0 < w[1].0), "lanes out of label order: {lanes:?}");
+        debug_assert!(
+            lanes.windows(2).all(|w| self.lane_label(&w[0]) < self.lane_label(&w[1])),
+            "lanes out of label order: {lanes:?}"
+        );
+    }
+
+    /// The label of a lane listed by `runnable_into` (in this state or a copy of it).
+    pub fn lane_label(&self, lane: &LaneRef) -> &Lane {
+        match *lane {
+            LaneRef::Task { event_loop, source } => &self.event_loops[event_loop.index()].lanes[source_index(source)],
+            LaneRef::Parallel(at) => &self.parallel_blocks.0[at as usize].0,
+            LaneRef::ParallelQueue => &LANE_PAR,
+            LaneRef::Agent => &LANE_AGENT,
+            LaneRef::User => &LANE_USER,
+        }
     }
 
     /// Takes the next unit of a runnable lane: for a task queue, the first runnable task
@@ -1192,9 +1203,11 @@ impl<S: Clone> World<S> {
                 let task = self.event_loops[event_loop.index()].queues.remove(at);
                 Some(Unit::Task { event_loop, source, task })
             }
-            LaneRef::Parallel(label) => {
-                let at = self.parallel_blocks.find(&label).ok()?;
-                let (label, steps) = self.parallel_blocks.remove(at);
+            LaneRef::Parallel(at) => {
+                if at as usize >= self.parallel_blocks.0.len() {
+                    return None;
+                }
+                let (label, steps) = self.parallel_blocks.remove(at as usize);
                 Some(Unit::Parallel { label, steps })
             }
             LaneRef::ParallelQueue => {

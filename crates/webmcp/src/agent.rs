@@ -12,17 +12,17 @@ impl Sim<'_> {
         let program = self.program;
         match &program.agent[index as usize] {
             AgentStep::Observe(tab) => {
-                let nav = self.nav_by_name[tab];
+                let nav = self.seldom.nav_by_name[tab];
                 self.perform_an_observation(nav);
             }
             AgentStep::CallTool { tab, navigable, name, input, as_ } => {
-                let tab = self.nav_by_name[tab];
-                let nav = self.nav_by_name[navigable];
+                let tab = self.seldom.nav_by_name[tab];
+                let nav = self.seldom.nav_by_name[navigable];
                 let label = match as_ {
                     Some(slot) => program.promise_names[slot.0 as usize].clone(),
-                    None => format!("call #{}", self.agent_calls + 1),
+                    None => format!("call #{}", self.seldom.agent_calls + 1),
                 };
-                self.agent_call_labels.push(label);
+                self.seldom.agent_call_labels.push(label);
                 self.agent_call_tool(tab, nav, name, input.clone());
             }
         }
@@ -45,7 +45,7 @@ impl Sim<'_> {
         let Some(active) = self.world.nav(traversable).active_document else { return };
         if self.world.doc(active).state == DocumentState::Bfcached {
             self.interpretation((a, "2"), "the tab's document is in the bfcache; the page the tab shows instead is not modelled, so there is nothing to observe");
-            self.latest_observation.insert(traversable, Vec::new());
+            self.seldom.latest_observation.insert(traversable, Vec::new());
             return;
         }
         // Step 2. Assert: traversable's active document is fully active.
@@ -67,7 +67,7 @@ impl Sim<'_> {
             observation.push((document, tools));
         }
         // Steps 6–7 are implementation-defined: the observation is kept for the agent's later calls.
-        self.latest_observation.insert(traversable, observation);
+        self.seldom.latest_observation.insert(traversable, observation);
     }
 
     /// An agent-initiated call of a tool it observed (not defined by the spec; see docs/model.md):
@@ -85,9 +85,9 @@ impl Sim<'_> {
             (a, "1"),
             "the spec does not define how the browser's agent calls a tool; modelled on executeTool 15.10–15.13",
         );
-        let call = self.agent_calls;
-        self.agent_calls += 1;
-        let observed = self.latest_observation.get(&tab).and_then(|obs| {
+        let call = self.seldom.agent_calls;
+        self.seldom.agent_calls += 1;
+        let observed = self.seldom.latest_observation.get(&tab).and_then(|obs| {
             obs.iter()
                 .find(|(d, tools)| self.world.doc_info(*d).navigable == navigable && tools.iter().any(|t| t == name))
                 .map(|(d, _)| *d)

@@ -1219,14 +1219,18 @@ impl Sim<'_> {
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::AgentResult { call, result, success } => {
-                let label =
-                    self.agent_call_labels.get(call as usize).cloned().unwrap_or_else(|| format!("call #{call}"));
+                let label = self
+                    .seldom
+                    .agent_call_labels
+                    .get(call as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("call #{call}"));
                 let text = match (&result, success) {
                     (Some(r), true) => format!("{label} succeeded: {r}"),
                     _ => format!("{label} failed"),
                 };
                 self.note((AGENT_CALL, "result"), text.clone());
-                self.agent_results.push(text);
+                self.seldom.agent_results.push(text);
             }
         }
         Ok(())
@@ -1276,8 +1280,12 @@ impl Sim<'_> {
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
             Work::AgentResult { call, .. } => {
-                let label =
-                    self.agent_call_labels.get(*call as usize).cloned().unwrap_or_else(|| format!("call #{call}"));
+                let label = self
+                    .seldom
+                    .agent_call_labels
+                    .get(*call as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("call #{call}"));
                 (format!("agent receives the result of {label}"), (AGENT_CALL, "result"))
             }
         }

@@ -269,7 +269,7 @@ type KeyMap<V> = HashMap<Key, V, std::hash::BuildHasherDefault<KeyHasher>>;
 type LaneId = u32;
 
 /// The runnable lanes of a state, in label order.
-type Lanes = Vec<(Lane, browser::LaneRef)>;
+type Lanes = Vec<browser::LaneRef>;
 
 /// The hasher of the explorer's small tables (lane labels, sleep sets): foldhash with a fixed
 /// seed (the tables are never iterated, so the seed cannot change a result).
@@ -285,6 +285,10 @@ struct LaneTable {
     /// instead of hashing and comparing text. Each slot holds its label, so the address cannot
     /// be reused for another label while the slot names it.
     recent: Vec<Option<(Lane, LaneId)>>,
+    /// The numbers of the lanes whose label follows from their `LaneRef` alone (an event loop's
+    /// task sources: `el<index>.<source>`; the FIFO parallel queue, the agent, the user), by
+    /// `fixed_slot`: found once by label, then without looking at the label.
+    fixed: Vec<Option<LaneId>>,
 }
 
 impl LaneTable {
@@ -322,6 +326,35 @@ impl LaneTable {
         }
         self.recent[slot] = Some((lane.clone(), id));
         id
+    }
+
+    /// The number of a lane `world` lists (see `World::runnable_into`).
+    #[inline]
+    fn id_of(&mut self, world: &browser::World<crate::sim::Work>, lane: &browser::LaneRef) -> LaneId {
+        let Some(slot) = Self::fixed_slot(lane) else { return self.id(world.lane_label(lane)) };
+        if let Some(Some(id)) = self.fixed.get(slot) {
+            return *id;
+        }
+        let id = self.id(world.lane_label(lane));
+        if self.fixed.len() <= slot {
+            self.fixed.resize(slot + 1, None);
+        }
+        self.fixed[slot] = Some(id);
+        id
+    }
+
+    /// Where a lane with a fixed label is in `fixed` (None for an in-parallel block's lane).
+    fn fixed_slot(lane: &browser::LaneRef) -> Option<usize> {
+        use browser::LaneRef;
+        Some(match *lane {
+            LaneRef::ParallelQueue => 0,
+            LaneRef::Agent => 1,
+            LaneRef::User => 2,
+            LaneRef::Task { event_loop, source } => {
+                3 + event_loop.index() * browser::TaskSource::ALL.len() + source as usize
+            }
+            LaneRef::Parallel(_) => return None,
+        })
     }
 
     fn label(&self, id: LaneId) -> &Lane {
@@ -516,8 +549,8 @@ impl<'o> Explorer<'o> {
                 self.hit(&format!("max-units ({})", self.options.max_units));
                 return Ok(());
             }
-            let (lane, lane_ref) = lanes.pop().expect("one lane");
-            let fp = sim.step(&lane, lane_ref, Vec::new())?;
+            let lane = lanes.pop().expect("one lane");
+            let fp = sim.step_listed(lane)?;
             if self.sleep.len() > base {
                 retain_from(&mut self.sleep, base, |(_, f)| !f.conflicts(&fp));
             }
@@ -596,8 +629,9 @@ impl<'o> Explorer<'o> {
         let mut ids: smallvec::SmallVec<[LaneId; 8]> = smallvec::SmallVec::new();
         {
             let Explorer { lanes: table, sleep, .. } = self;
-            lanes.retain(|(lane, _)| {
-                let id = table.id(lane);
+            let world = &sim.world;
+            lanes.retain(|lane| {
+                let id = table.id_of(world, lane);
                 let awake = !(reduce && sleep[base..].iter().any(|(l, _)| *l == id))
                     && revisit.as_ref().is_none_or(|only| only.contains(&id));
                 if awake {
@@ -607,7 +641,7 @@ impl<'o> Explorer<'o> {
             });
         }
         let last = lanes.len().saturating_sub(1);
-        for (i, ((lane, lane_ref), id)) in lanes.drain(..).zip(ids).enumerate() {
+        for (i, (lane, id)) in lanes.drain(..).zip(ids).enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
             }
@@ -619,7 +653,7 @@ impl<'o> Explorer<'o> {
                 copy = sim.clone();
                 &mut copy
             };
-            let fp = child.step(&lane, lane_ref, Vec::new())?;
+            let fp = child.step_listed(lane)?;
             self.transitions += 1;
             // The child's sleep set: this state's sleep set and the siblings explored before,
             // those that commute with this step.

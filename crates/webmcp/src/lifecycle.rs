@@ -18,7 +18,7 @@ impl Sim<'_> {
     /// it sees the unloaded one. A navigable without an active document is passed unread, so
     /// navigating one touches everything.
     pub fn navigate(&mut self, spec: &NavigateSpec) -> Result<(), RunError> {
-        let Some(&nav) = self.nav_by_name.get(&spec.navigable) else {
+        let Some(&nav) = self.seldom.nav_by_name.get(&spec.navigable) else {
             return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
         };
         if self.world.nav(nav).destroyed || self.world.nav(nav).active_document.is_none() {

@@ -61,7 +61,7 @@ impl Sim<'_> {
             Op::NewAbortController(slot) => {
                 let name = self.program.controller_names[slot.0 as usize].clone();
                 let id = self.world.new_abort_controller(doc, Some(name));
-                self.controller_slots[slot.0 as usize] = Some(id);
+                self.seldom.controller_slots[slot.0 as usize] = Some(id);
             }
             Op::Abort { controller, reason } => {
                 let signal = self.controller_or_throw(doc, *controller)?;
@@ -98,7 +98,7 @@ impl Sim<'_> {
                 self.navigate(&program.navigations[id.0 as usize]).map_err(|e| JsValue::type_error(e.to_string()))?;
             }
             Op::RemoveIframe(name) => {
-                let nav = self.nav_by_name[name];
+                let nav = self.seldom.nav_by_name[name];
                 if self.world.nav(nav).container_document != Some(doc) {
                     return Err(JsValue::type_error(format!("iframe {name} is not in this document")));
                 }
@@ -117,7 +117,7 @@ impl Sim<'_> {
         let target = match document {
             None => doc,
             Some(name) => {
-                let nav = self.nav_by_name.get(name).copied();
+                let nav = self.seldom.nav_by_name.get(name).copied();
                 let Some(target) = nav.and_then(|n| self.world.nav(n).active_document) else {
                     return Err(JsValue::type_error(format!("navigable {name} has no document")));
                 };
@@ -175,7 +175,7 @@ impl Sim<'_> {
     fn registered_tool_argument(&mut self, doc: DocId, tool: &ToolRef) -> Result<RegisteredToolArg, JsValue> {
         match tool {
             ToolRef::Dictionary { name, origin, window, .. } => {
-                let nav = self.nav_by_name.get(window).copied();
+                let nav = self.seldom.nav_by_name.get(window).copied();
                 let Some(doc) = nav.and_then(|n| self.world.nav(n).active_document) else {
                     return Err(JsValue::type_error(format!("navigable {window} has no window")));
                 };
@@ -223,17 +223,17 @@ impl Sim<'_> {
                 self.navigate(&program.navigations[id.0 as usize])
             }
             Op::RemoveIframe(name) => {
-                let nav = self.nav_by_name[name];
+                let nav = self.seldom.nav_by_name[name];
                 self.remove_iframe(nav);
                 Ok(())
             }
             Op::EnterBfcache(name) => {
-                let nav = self.nav_by_name[name];
+                let nav = self.seldom.nav_by_name[name];
                 self.enter_bfcache(nav);
                 Ok(())
             }
             Op::RestoreFromBfcache(name) => {
-                let nav = self.nav_by_name[name];
+                let nav = self.seldom.nav_by_name[name];
                 self.restore_from_bfcache(nav);
                 Ok(())
             }

@@ -444,11 +444,9 @@ pub struct Sim<'p> {
     /// Each traversable's pending tool executions map (by navigable index; empty for non-traversables).
     pub pending_tool_executions: Shared<BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>>,
     pub promise_slots: Shared<Vec<Option<PromiseId>>>,
-    pub controller_slots: Shared<Vec<Option<SignalId>>>,
     /// Labels of API promises, for the outcome.
     pub promise_labels: Shared<BTreeMap<PromiseId, PromiseLabel>>,
     next_uuid: u32,
-    pub nav_by_name: Shared<BTreeMap<String, NavId>>,
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
     pub current_lane: sched::Lane,
@@ -464,13 +462,37 @@ pub struct Sim<'p> {
     pub units: Vec<trace::Unit>,
     events: Vec<Event>,
     pub console: Shared<Vec<ConsoleLine>>,
-    pub uncaught: Shared<Vec<ConsoleLine>>,
     pub findings: Vec<Finding>,
+    /// What few units change, as one shared part (see `Seldom`).
+    pub seldom: Shared<Seldom>,
+}
+
+/// The parts of the simulator state that few units change (scripts that name an
+/// AbortController, uncaught exceptions, the agent, navigables created by navigation), kept
+/// together as one shared part: copying a state then copies one reference for all of them, and
+/// fingerprinting it folds one digest, while the unit that changes one of them copies them all.
+#[derive(Clone, Default)]
+pub struct Seldom {
+    pub controller_slots: Vec<Option<SignalId>>,
+    /// Navigables by scenario name (not hashed: it follows from the navigables' names).
+    pub nav_by_name: BTreeMap<String, NavId>,
+    pub uncaught: Vec<ConsoleLine>,
     pub agent_calls: u32,
-    pub agent_results: Shared<Vec<String>>,
-    /// The label of each agent call (its `as` name, or `call #N`).
-    pub agent_call_labels: Shared<Vec<String>>,
-    pub latest_observation: Shared<BTreeMap<NavId, Observation>>,
+    pub agent_results: Vec<String>,
+    /// The label of each agent call (its `as` name, or `call #N`; not hashed: it follows from
+    /// the program and `agent_calls`).
+    pub agent_call_labels: Vec<String>,
+    pub latest_observation: BTreeMap<NavId, Observation>,
+}
+
+impl std::hash::Hash for Seldom {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.controller_slots.hash(state);
+        self.uncaught.hash(state);
+        self.agent_calls.hash(state);
+        self.agent_results.hash(state);
+        self.latest_observation.hash(state);
+    }
 }
 
 impl<'p> Sim<'p> {
@@ -486,10 +508,8 @@ impl<'p> Sim<'p> {
             model_contexts: Shared::default(),
             pending_tool_executions: Default::default(),
             promise_slots: Shared::new(vec![None; program.promise_names.len()]),
-            controller_slots: Shared::new(vec![None; program.controller_names.len()]),
             promise_labels: Default::default(),
             next_uuid: 0,
-            nav_by_name: Default::default(),
             context: Context::Setup,
             current_lane: sched::Lane::new("setup"),
             par_started: Default::default(),
@@ -499,16 +519,15 @@ impl<'p> Sim<'p> {
             units: Vec::new(),
             events: Vec::new(),
             console: Default::default(),
-            uncaught: Default::default(),
             findings: Vec::new(),
-            agent_calls: 0,
-            agent_results: Default::default(),
-            agent_call_labels: Default::default(),
-            latest_observation: Default::default(),
+            seldom: Shared::new(Seldom {
+                controller_slots: vec![None; program.controller_names.len()],
+                ..Seldom::default()
+            }),
         };
         for tab in &program.tabs {
             let nav = sim.world.create_navigable(&tab.id, None, ContainerAttributes::default());
-            sim.nav_by_name.insert(tab.id.clone(), nav);
+            sim.seldom.nav_by_name.insert(tab.id.clone(), nav);
             sim.pending_tool_executions.insert(nav, Vec::new());
             sim.create_document_tree(nav, &tab.document)?;
         }
@@ -560,7 +579,7 @@ impl<'p> Sim<'p> {
             sandbox: frame.sandbox.as_deref().map(Into::into),
         };
         let nav = self.world.create_navigable(&frame.id, Some(container_document), attrs);
-        self.nav_by_name.insert(frame.id.clone(), nav);
+        self.seldom.nav_by_name.insert(frame.id.clone(), nav);
         self.create_document_tree(nav, &frame.document)?;
         Ok(nav)
     }
@@ -625,7 +644,7 @@ impl<'p> Sim<'p> {
     }
 
     pub fn controller(&self, slot: ControllerSlot) -> Option<SignalId> {
-        self.controller_slots[slot.0 as usize]
+        self.seldom.controller_slots[slot.0 as usize]
     }
 
     // --- Trace ------------------------------------------------------------------------------
@@ -652,7 +671,7 @@ impl<'p> Sim<'p> {
             self.event(step, kind);
         }
         if uncaught {
-            self.uncaught.push(line);
+            self.seldom.uncaught.push(line);
         } else {
             self.console.push(line);
         }
@@ -833,9 +852,8 @@ impl<'p> Sim<'p> {
         // machine.
         browser::fingerprint128(&(
             (&self.world, &self.model_contexts, &self.pending_tool_executions),
-            (&self.promise_slots, &self.controller_slots, &self.promise_labels, self.next_uuid, &self.par_started),
-            (&self.console, &self.uncaught, findings),
-            (self.agent_calls, &self.agent_results, &self.latest_observation),
+            (&self.promise_slots, &self.promise_labels, self.next_uuid, &self.par_started),
+            (&self.console, findings, &self.seldom),
         ))
     }
 
@@ -844,14 +862,14 @@ impl<'p> Sim<'p> {
     pub fn runnable(&mut self) -> Vec<(sched::Lane, LaneRef)> {
         let mut lanes = Vec::with_capacity(8);
         self.runnable_into(&mut lanes);
-        lanes
+        lanes.into_iter().map(|r| (self.world.lane_label(&r).clone(), r)).collect()
     }
 
-    /// `runnable` into a buffer the caller reuses (cleared first; the explorer lists the lanes
-    /// before every step).
-    pub fn runnable_into(&mut self, lanes: &mut Vec<(sched::Lane, LaneRef)>) {
+    /// `runnable` without the labels (`World::lane_label` gives them), into a buffer the caller
+    /// reuses (cleared first; the explorer lists the lanes before every step).
+    pub fn runnable_into(&mut self, lanes: &mut Vec<LaneRef>) {
         loop {
-            self.world.runnable_lanes_into(lanes);
+            self.world.runnable_into(lanes);
             if !lanes.is_empty() {
                 return;
             }
@@ -869,11 +887,26 @@ impl<'p> Sim<'p> {
         lane_ref: LaneRef,
         choice_among: Vec<String>,
     ) -> Result<Footprint, RunError> {
+        self.step_on(lane.clone(), lane_ref, choice_among)
+    }
+
+    /// `step`, for a lane listed by `runnable_into` (its label is looked up).
+    pub fn step_listed(&mut self, lane_ref: LaneRef) -> Result<Footprint, RunError> {
+        let lane = self.world.lane_label(&lane_ref).clone();
+        self.step_on(lane, lane_ref, Vec::new())
+    }
+
+    fn step_on(
+        &mut self,
+        lane: sched::Lane,
+        lane_ref: LaneRef,
+        choice_among: Vec<String>,
+    ) -> Result<Footprint, RunError> {
         let Some(unit) = self.world.take(lane_ref) else {
             return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
         };
         self.footprint = Footprint::default();
-        self.current_lane = lane.clone();
+        self.current_lane = lane;
         // The unit's trace line is described only when it is recorded (never while exploring).
         let (event_loop, document, work) = match unit {
             Unit::Task { event_loop, task, .. } => {
@@ -968,9 +1001,9 @@ impl<'p> Sim<'p> {
             console: self.console.to_vec(),
             promises,
             tool_maps,
-            uncaught: self.uncaught.to_vec(),
+            uncaught: self.seldom.uncaught.to_vec(),
             findings: self.findings.clone(),
-            agent: self.agent_results.to_vec(),
+            agent: self.seldom.agent_results.to_vec(),
             end: self.end_state(stopped_by_limit),
         }
     }

@@ -61,9 +61,9 @@ fn tasks_of_a_not_fully_active_document_wait() {
     assert!(world.runnable_lanes().is_empty());
     assert!(!world.is_allowed_to_use(docs[0], crate::policy::TOOLS));
     world.set_document_state(docs[0], DocumentState::Active);
-    let lane = world.runnable_lanes()[0].1.clone();
+    let lane = world.runnable_lanes()[0].1;
     // FIFO within one task source.
-    assert!(matches!(world.take(lane.clone()), Some(Unit::Task { task: Task { steps: 1, .. }, .. })));
+    assert!(matches!(world.take(lane), Some(Unit::Task { task: Task { steps: 1, .. }, .. })));
     assert!(matches!(world.take(lane), Some(Unit::Task { task: Task { steps: 2, .. }, .. })));
 }
 
