@@ -179,8 +179,10 @@ pub fn fingerprint128<T: Hash + ?Sized>(value: &T) -> u128 {
 /// `r(v)` times a nonzero difference of coefficients: zero with probability 2^-(128-k), where
 /// 2^k divides that difference (k is 0 for an input written once by one value only; for two
 /// inputs that swap places `d` positions apart, `K ≡ 3 (mod 8)` makes k at most
-/// 2 + log2(d)). A final XXH3-128 of the sum spreads every bit of it over the result (the
-/// explorer's visited table uses the low half as its hash).
+/// 2 + log2(d)). The fingerprint is the sum with its halves swapped: the explorer's visited
+/// table hashes the fingerprint's low half, and the sum's high half is the one with no bits
+/// that two values can share for structural reasons (the low k bits of a difference are zero).
+/// (A final XXH3 of the sum, which this replaces, cost about 1 % of an exploration.)
 #[derive(Default)]
 pub struct SumHasher {
     sum: u128,
@@ -215,9 +217,9 @@ impl SumHasher {
         self.term(u128::from(hi) << 64 | u128::from(lo));
     }
 
-    /// The fingerprint: the XXH3-128 of the sum.
+    /// The fingerprint: the sum, halves swapped (see the type's documentation).
     pub fn finish128(&self) -> u128 {
-        xxhash_rust::xxh3::xxh3_128(&self.sum.to_le_bytes())
+        self.sum.rotate_left(64)
     }
 }
 
