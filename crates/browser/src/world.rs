@@ -341,15 +341,20 @@ pub struct EventLoop<S> {
     /// One FIFO task queue per task source.
     pub queues: TaskQueues<S>,
     pub microtasks: VecDeque<S>,
+    /// In-parallel blocks started so far by each task source's lane, in `TaskSource::ALL` order
+    /// (see `World::next_block_number`). Kept here rather than in a list of the whole run: the
+    /// task that starts a block has already written (and so copied) its loop.
+    pub blocks_started: [u32; TaskSource::ALL.len()],
 }
 
 impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
-    /// The queues, and the tab: the label and lane labels follow from the loop's index, and the
-    /// cluster from the world's cluster map (which the world's hash covers).
+    /// The queues, the blocks started, and the tab: the label and lane labels follow from the
+    /// loop's index, and the cluster from the world's cluster map (which the world's hash covers).
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.tab.hash(state);
         self.queues.hash(state);
         self.microtasks.hash(state);
+        self.blocks_started.hash(state);
     }
 }
 
@@ -566,7 +571,7 @@ pub struct World<S> {
     parallel_blocks: Shared<ParallelBlocks<S>>,
     parallel_queue: Shared<VecDeque<(Lane, S)>>,
     pub agent_queue: Shared<VecDeque<S>>,
-    pub user_queue: Shared<VecDeque<S>>,
+    pub user_queue: Shared<UserQueue<S>>,
     /// Pending timers, kept sorted by (deadline, document, seq).
     timers: Shared<Vec<Timer<S>>>,
     /// Timers set so far, per document.
@@ -578,6 +583,21 @@ pub struct World<S> {
     historical_agent_cluster_keys: Shared<BTreeMap<(NavId, Origin), ClusterKey>>,
     /// Agent cluster → event loop.
     clusters: Shared<BTreeMap<(NavId, ClusterKey), LoopId>>,
+}
+
+/// The user's actions in the browser UI still to take, in order, and the in-parallel blocks
+/// they have started so far (see `World::next_user_block_number`; kept here because taking an
+/// action writes, and so copies, the queue anyway).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct UserQueue<S> {
+    pub steps: VecDeque<S>,
+    pub blocks_started: u32,
+}
+
+impl<S> Default for UserQueue<S> {
+    fn default() -> Self {
+        UserQueue { steps: VecDeque::new(), blocks_started: 0 }
+    }
 }
 
 /// An agent cluster key: a site, or an origin when origin-keyed.
@@ -881,6 +901,7 @@ impl<S: Clone> World<S> {
                     tab,
                     queues: Default::default(),
                     microtasks: VecDeque::new(),
+                    blocks_started: [0; TaskSource::ALL.len()],
                 }));
                 self.clusters.insert((tab, key), id);
                 id
@@ -1081,6 +1102,22 @@ impl<S: Clone> World<S> {
         }
     }
 
+    /// The number of the next in-parallel block that a task of `source` on `el` starts (0 for its
+    /// first), counted per lane so that block labels do not depend on how lanes interleave.
+    pub fn next_block_number(&mut self, el: LoopId, source: TaskSource) -> u32 {
+        let started = &mut self.event_loops[el.index()].blocks_started[source_index(source)];
+        *started += 1;
+        *started - 1
+    }
+
+    /// The number of the next in-parallel block that the user's actions start (0 for their
+    /// first), counted like `next_block_number`.
+    pub fn next_user_block_number(&mut self) -> u32 {
+        let started = &mut self.user_queue.blocks_started;
+        *started += 1;
+        *started - 1
+    }
+
     /// Enqueues steps on the browser agent's AI agent queue (a parallel queue).
     pub fn enqueue_on_agent_queue(&mut self, steps: S) {
         self.agent_queue.push_back(steps);
@@ -1172,7 +1209,7 @@ impl<S: Clone> World<S> {
             lanes.push(LaneRef::ParallelQueue);
         }
         lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
-        if !self.user_queue.is_empty() {
+        if !self.user_queue.steps.is_empty() {
             lanes.push(LaneRef::User);
         }
         debug_assert!(
@@ -1214,7 +1251,7 @@ impl<S: Clone> World<S> {
                 self.parallel_queue.pop_front().map(|(label, steps)| Unit::Parallel { label, steps })
             }
             LaneRef::Agent => self.agent_queue.pop_front().map(Unit::Agent),
-            LaneRef::User => self.user_queue.pop_front().map(Unit::User),
+            LaneRef::User => self.user_queue.steps.pop_front().map(Unit::User),
         }
     }
 
@@ -1317,7 +1354,7 @@ static LANE_PAR: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::n
 static LANE_USER: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user"));
 
 /// A source's index in `TaskSource::ALL` (its declaration order).
-fn source_index(source: TaskSource) -> usize {
+pub fn source_index(source: TaskSource) -> usize {
     source as usize
 }
 

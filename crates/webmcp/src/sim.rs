@@ -434,6 +434,15 @@ impl Hash for StartedCount {
     }
 }
 
+/// Where a lane counts the in-parallel blocks it starts, when not in `Sim::par_started`.
+#[derive(Clone, Copy, Debug)]
+enum BlockCounter {
+    /// `EventLoop::blocks_started` of the task's loop, at its source.
+    Task(LoopId, TaskSource),
+    /// `UserQueue::blocks_started`.
+    User,
+}
+
 /// The simulator state.
 #[derive(Clone)]
 pub struct Sim<'p> {
@@ -450,8 +459,16 @@ pub struct Sim<'p> {
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
     pub current_lane: sched::Lane,
-    /// In-parallel blocks started so far, per starting lane (see `ParStarted`).
+    /// Where the running unit's lane counts the blocks it starts, if not in `par_started`.
+    current_counter: Option<BlockCounter>,
+    /// In-parallel blocks started so far by lanes other than task lanes and the user's (which
+    /// count theirs in `EventLoop::blocks_started` and `UserQueue::blocks_started`), per
+    /// starting lane (see `ParStarted`).
     pub par_started: Shared<ParStarted>,
+    /// The labels of the blocks that the user's lane (index 0) and task lanes (index
+    /// `1 + loop * TaskSource::ALL.len() + source`) have started, by number: made once, shared
+    /// by every copy of the simulator (not state: each label follows from its lane and number).
+    block_labels: Rc<std::cell::RefCell<Vec<Vec<sched::Lane>>>>,
     /// What the running unit touched.
     pub footprint: Footprint,
     /// Record trace units and events (off while exploring).
@@ -512,7 +529,9 @@ impl<'p> Sim<'p> {
             next_uuid: 0,
             context: Context::Setup,
             current_lane: sched::Lane::new("setup"),
+            current_counter: None,
             par_started: Default::default(),
+            block_labels: Default::default(),
             footprint: Footprint::default(),
             record: true,
             units_run: 0,
@@ -541,7 +560,7 @@ impl<'p> Sim<'p> {
             });
         }
         for (index, _) in sim.program.ops(program.user).iter().enumerate() {
-            sim.world.user_queue.push_back(Work::User { script: program.user, index: index as u32 });
+            sim.world.user_queue.steps.push_back(Work::User { script: program.user, index: index as u32 });
         }
         for index in 0..program.agent.len() {
             sim.world.enqueue_on_agent_queue(Work::Agent { index: index as u32 });
@@ -755,6 +774,46 @@ impl<'p> Sim<'p> {
     /// and `par:el0.net/0/1` for the second block that block starts), so names do not depend on
     /// how other lanes interleave.
     pub fn in_parallel(&mut self, work: Work, step: Step) {
+        // A task's lane counts its blocks in its event loop, and the user's lane in the user's
+        // queue: taking the unit wrote (and so copied) those already.
+        let label = match self.current_counter {
+            Some(BlockCounter::Task(el, source)) => {
+                let count = self.world.next_block_number(el, source);
+                self.cached_block_label(1 + el.index() * TaskSource::ALL.len() + browser::source_index(source), count)
+            }
+            Some(BlockCounter::User) => {
+                let count = self.world.next_user_block_number();
+                self.cached_block_label(0, count)
+            }
+            None => self.other_block_label(),
+        };
+        // Two units that start blocks on the one FIFO parallel queue do not commute.
+        if self.world.parallel_mode == ParallelMode::Fifo {
+            self.footprint.touch(Resource::ParallelQueue, true);
+        }
+        let lane = self.world.start_in_parallel(label, work);
+        if self.record {
+            self.event(step, EventKind::InParallel { lane: lane.to_string() });
+        }
+    }
+
+    /// The label of the `count`-th block started by the running lane (`key` in `block_labels`),
+    /// made once per run and shared by every state after.
+    fn cached_block_label(&self, key: usize, count: u32) -> sched::Lane {
+        let mut labels = self.block_labels.borrow_mut();
+        if labels.len() <= key {
+            labels.resize_with(key + 1, Vec::new);
+        }
+        let made = &mut labels[key];
+        while made.len() <= count as usize {
+            made.push(block_label(self.current_lane.as_str(), made.len() as u32));
+        }
+        made[count as usize].clone()
+    }
+
+    /// The label of the next block started by a unit that is neither a task nor a user action
+    /// (counted in `par_started`). A block's blocks are counted under the lane that started it.
+    fn other_block_label(&mut self) -> sched::Lane {
         let starter = self.current_lane.as_str();
         let creator = starter.strip_prefix("par:").unwrap_or(starter);
         let count = match self.par_started.0.binary_search_by(|started| (*started.lane).cmp(creator)) {
@@ -771,26 +830,7 @@ impl<'p> Sim<'p> {
                 0
             }
         };
-        thread_local! {
-            /// Where labels are written before the lane copies them (one allocation per block).
-            static LABEL: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-        }
-        let label = LABEL.with_borrow_mut(|label| {
-            label.clear();
-            label.push_str("par:");
-            label.push_str(creator);
-            label.push('/');
-            push_decimal(label, count);
-            sched::Lane::new(label.as_str())
-        });
-        // Two units that start blocks on the one FIFO parallel queue do not commute.
-        if self.world.parallel_mode == ParallelMode::Fifo {
-            self.footprint.touch(Resource::ParallelQueue, true);
-        }
-        let lane = self.world.start_in_parallel(label, work);
-        if self.record {
-            self.event(step, EventKind::InParallel { lane: lane.to_string() });
-        }
+        block_label(creator, count)
     }
 
     /// WebIDL resolve / reject, tracing a settlement or the no-op of settling twice.
@@ -875,6 +915,7 @@ impl<'p> Sim<'p> {
             }
             let Some(t) = self.world.advance_time() else { return };
             self.current_lane = TIME_LANE.clone();
+            self.current_counter = None;
             let what = if self.record { format!("virtual time advances to {t} ms") } else { String::new() };
             self.record_unit(Vec::new(), None, what, ("HTML", "run steps after a timeout"));
         }
@@ -907,6 +948,11 @@ impl<'p> Sim<'p> {
         };
         self.footprint = Footprint::default();
         self.current_lane = lane;
+        self.current_counter = match &unit {
+            Unit::Task { event_loop, source, .. } => Some(BlockCounter::Task(*event_loop, *source)),
+            Unit::User(_) => Some(BlockCounter::User),
+            _ => None,
+        };
         // The unit's trace line is described only when it is recorded (never while exploring).
         let (event_loop, document, work) = match unit {
             Unit::Task { event_loop, task, .. } => {
@@ -1091,6 +1137,23 @@ impl Sim<'_> {
 }
 
 /// Appends `n` in decimal (labels are built on the exploration hot path, without `format!`).
+/// The label of the `n`-th in-parallel block (from 0) started by the lane `creator`:
+/// `par:<creator>/<n>`.
+fn block_label(creator: &str, n: u32) -> sched::Lane {
+    thread_local! {
+        /// Where labels are written before the lane copies them (one allocation per block).
+        static LABEL: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    LABEL.with_borrow_mut(|label| {
+        label.clear();
+        label.push_str("par:");
+        label.push_str(creator);
+        label.push('/');
+        push_decimal(label, n);
+        sched::Lane::new(label.as_str())
+    })
+}
+
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     out.push_str(itoa::Buffer::new().format(n));
 }
