@@ -230,6 +230,16 @@ pub struct NavigableState {
     pub destroyed: bool,
 }
 
+/// The navigables' and the documents' lifecycle states, by id: one shared part, since a
+/// navigation or an iframe removal changes both (the navigable's active document or destroyed
+/// flag, and the states of the documents it unloads or creates), so such a step copies one list
+/// pair instead of two separately shared lists.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+struct Lifecycles {
+    navigables: Vec<NavigableState>,
+    documents: Vec<DocumentLifecycle>,
+}
+
 /// A navigable as `World::nav` reads it: its fixed `NavigableInfo` (reached through `Deref`)
 /// and a copy of its `NavigableState`.
 #[derive(Clone, Copy, Debug)]
@@ -548,15 +558,16 @@ pub struct World<S> {
     /// Shared between copies of the world until one changes (navigation, iframe removal).
     /// Read through `nav`; changed only by `World` methods, which keep each document's cached
     /// "fully active" up to date. What is fixed (`navigable_infos`, changed only when a
-    /// navigable is created) is apart from what navigation changes (`navigable_states`, by id).
+    /// navigable is created) is apart from what navigation changes (`lifecycles.navigables`).
     navigable_infos: Shared<Vec<NavigableInfo>>,
-    navigable_states: Shared<Vec<NavigableState>>,
     /// Documents, by id (creation order), split the same way: what is fixed (`document_infos`,
     /// which only grows as documents are created) apart from what lifecycle changes change
-    /// (`document_states`). Read through `doc`; states changed only by `set_document_state`.
+    /// (`lifecycles.documents`). Read through `doc`; states changed only by `set_document_state`.
     /// Both are hashed: ids follow creation order, which can depend on the interleaving.
     document_infos: Shared<Vec<std::rc::Rc<DocumentInfo>>>,
-    document_states: Shared<Vec<DocumentLifecycle>>,
+    /// What navigation, iframe removal and the bfcache change, of navigables and documents
+    /// together (see `Lifecycles`).
+    lifecycles: Shared<Lifecycles>,
     /// Each event loop, promise and signal is its own shared part: a unit copies only the ones
     /// it changes (see `Shared`). The event-loop list itself is not shared (nearly every unit
     /// writes a loop, so it would be copied anyway).
@@ -678,9 +689,8 @@ impl<S: Clone> World<S> {
     pub fn new(parallel_mode: ParallelMode) -> World<S> {
         World {
             navigable_infos: Default::default(),
-            navigable_states: Default::default(),
             document_infos: Default::default(),
-            document_states: Default::default(),
+            lifecycles: Default::default(),
             event_loops: Vec::new(),
             promises: Shared::default(),
             signals: Shared::default(),
@@ -701,9 +711,9 @@ impl<S: Clone> World<S> {
     /// Marks a navigable destroyed (HTML "destroy a navigable"; its documents are unloaded by
     /// the caller).
     pub fn destroy_navigable(&mut self, nav: NavId) {
-        self.navigable_states[nav.index()].destroyed = true;
+        self.lifecycles.navigables[nav.index()].destroyed = true;
         // Of the navigable's documents only its active one can have been fully active.
-        if let Some(doc) = self.navigable_states[nav.index()].active_document {
+        if let Some(doc) = self.lifecycles.navigables[nav.index()].active_document {
             self.refresh_fully_active_of(doc);
         }
         self.debug_assert_fully_active_cache();
@@ -711,7 +721,7 @@ impl<S: Clone> World<S> {
 
     /// Changes a document's lifecycle state.
     pub fn set_document_state(&mut self, doc: DocId, state: DocumentState) {
-        self.document_states[doc.index()].state = state;
+        self.lifecycles.documents[doc.index()].state = state;
         self.refresh_fully_active_of(doc);
         self.debug_assert_fully_active_cache();
     }
@@ -720,12 +730,12 @@ impl<S: Clone> World<S> {
     /// document's cached answer.
     fn fully_active_from_cache(&self, doc: DocId) -> bool {
         let nav = self.nav(self.document_infos[doc.index()].navigable);
-        self.document_states[doc.index()].state == DocumentState::Active
+        self.lifecycles.documents[doc.index()].state == DocumentState::Active
             && !nav.destroyed
             && nav.active_document == Some(doc)
             && nav.container_document.is_none_or(|parent| {
                 debug_assert!(parent < doc, "a container document comes before its iframes' documents");
-                self.document_states[parent.index()].fully_active
+                self.lifecycles.documents[parent.index()].fully_active
             })
     }
 
@@ -736,12 +746,12 @@ impl<S: Clone> World<S> {
     /// answer does not change is not written (nor the list copied).
     fn refresh_fully_active_of(&mut self, doc: DocId) {
         let fully_active = self.fully_active_from_cache(doc);
-        if self.document_states[doc.index()].fully_active != fully_active {
-            self.document_states[doc.index()].fully_active = fully_active;
-            for i in doc.index() + 1..self.document_states.len() {
+        if self.lifecycles.documents[doc.index()].fully_active != fully_active {
+            self.lifecycles.documents[doc.index()].fully_active = fully_active;
+            for i in doc.index() + 1..self.lifecycles.documents.len() {
                 let fully_active = self.fully_active_from_cache(DocId(i as u32));
-                if self.document_states[i].fully_active != fully_active {
-                    self.document_states[i].fully_active = fully_active;
+                if self.lifecycles.documents[i].fully_active != fully_active {
+                    self.lifecycles.documents[i].fully_active = fully_active;
                 }
             }
         }
@@ -751,13 +761,13 @@ impl<S: Clone> World<S> {
     fn debug_assert_fully_active_cache(&self) {
         debug_assert!(
             (0..self.document_count() as u32)
-                .all(|d| { self.document_states[d as usize].fully_active == self.compute_fully_active(DocId(d)) }),
+                .all(|d| { self.lifecycles.documents[d as usize].fully_active == self.compute_fully_active(DocId(d)) }),
             "the cached fully active flags follow the definition"
         );
     }
 
     pub fn nav(&self, id: NavId) -> Navigable<'_> {
-        let state = self.navigable_states[id.index()];
+        let state = self.lifecycles.navigables[id.index()];
         Navigable {
             info: &self.navigable_infos[id.index()],
             active_document: state.active_document,
@@ -766,7 +776,7 @@ impl<S: Clone> World<S> {
     }
 
     pub fn doc(&self, id: DocId) -> Document<'_> {
-        Document { info: &self.document_infos[id.index()], state: self.document_states[id.index()].state }
+        Document { info: &self.document_infos[id.index()], state: self.lifecycles.documents[id.index()].state }
     }
 
     /// What a document is (`doc` without its state).
@@ -788,7 +798,7 @@ impl<S: Clone> World<S> {
     pub fn documents(&self) -> impl Iterator<Item = Document<'_>> {
         self.document_infos
             .iter()
-            .zip(self.document_states.iter())
+            .zip(self.lifecycles.documents.iter())
             .map(|(info, lifecycle)| Document { info, state: lifecycle.state })
     }
 
@@ -819,7 +829,7 @@ impl<S: Clone> World<S> {
         if let Some(parent) = parent {
             infos[parent.index()].children.push(id);
         }
-        self.navigable_states.push(NavigableState::default());
+        self.lifecycles.navigables.push(NavigableState::default());
         id
     }
 
@@ -929,8 +939,8 @@ impl<S: Clone> World<S> {
             features_enabled,
             policy: permissions,
         }));
-        self.document_states.push(DocumentLifecycle { state: DocumentState::Active, fully_active: false });
-        let previous = self.navigable_states[navigable.index()].active_document.replace(id);
+        self.lifecycles.documents.push(DocumentLifecycle { state: DocumentState::Active, fully_active: false });
+        let previous = self.lifecycles.navigables[navigable.index()].active_document.replace(id);
         if let Some(previous) = previous {
             self.refresh_fully_active_of(previous);
         }
@@ -964,7 +974,7 @@ impl<S: Clone> World<S> {
     /// HTML "fully active": the active document of its navigable, and its container document
     /// (if any) is fully active. Cached per document (see `refresh_fully_active_of`).
     pub fn is_fully_active(&self, doc: DocId) -> bool {
-        let fully_active = self.document_states[doc.index()].fully_active;
+        let fully_active = self.lifecycles.documents[doc.index()].fully_active;
         debug_assert_eq!(
             fully_active,
             self.compute_fully_active(doc),
@@ -1024,7 +1034,7 @@ impl<S: Clone> World<S> {
     }
 
     fn collect_descendants(&self, nav: NavId, out: &mut Vec<NavId>) {
-        let state = self.navigable_states[nav.index()];
+        let state = self.lifecycles.navigables[nav.index()];
         if state.destroyed {
             return;
         }
