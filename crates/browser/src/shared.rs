@@ -54,22 +54,13 @@ impl<T: Hash> Shared<T> {
 
 /// The XXH3-128 digest of a value's `Hash` bytes.
 pub fn digest128<T: Hash + ?Sized>(value: &T) -> u128 {
-    thread_local! {
-        /// Byte buffers to reuse (a digest may ask for another's: one buffer per nesting level).
-        static BUFFERS: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    // One thread-local access per digest; the pool is not borrowed while `hash` runs (it may
-    // ask for nested digests).
-    BUFFERS.with(|pool| {
-        let buffer = pool.borrow_mut().pop().unwrap_or_else(|| Vec::with_capacity(1024));
-        let mut bytes = ByteHasher(buffer);
-        value.hash(&mut bytes);
-        let digest = xxhash_rust::xxh3::xxh3_128(&bytes.0);
-        bytes.0.clear();
-        pool.borrow_mut().push(bytes.0);
-        digest
-    })
+    let mut bytes = ByteHasher { len: 0, inline: [0; INLINE], spill: Vec::new() };
+    value.hash(&mut bytes);
+    xxhash_rust::xxh3::xxh3_128(bytes.bytes())
 }
+
+/// The bytes a `ByteHasher` keeps on the stack; a longer part's bytes move to the heap.
+const INLINE: usize = 256;
 
 /// The signed `Hasher` writes, as the unsigned ones of the same width (`isize` as 64 bits), so a
 /// digest is the same on every platform. Used inside both hashers' `impl Hasher`.
@@ -109,40 +100,86 @@ macro_rules! signed_writes_as_unsigned {
 
 /// A `Hasher` that collects the bytes `Hash` writes, to digest them in one pass (XXH3's
 /// streaming interface copies every small write into its buffer, which costs more than the
-/// hashing itself).
-struct ByteHasher(Vec<u8>);
+/// hashing itself). Most parts are short: their bytes stay in a buffer on the stack (no
+/// allocation, no shared pool); the first write that does not fit moves them all to `spill`.
+struct ByteHasher {
+    /// The bytes in `inline` (at most `INLINE`); meaningless once `spill` holds the bytes.
+    len: usize,
+    inline: [u8; INLINE],
+    /// All the bytes, once they outgrew `inline` (empty until then).
+    spill: Vec<u8>,
+}
+
+impl ByteHasher {
+    fn bytes(&self) -> &[u8] {
+        if self.spill.is_empty() {
+            &self.inline[..self.len]
+        } else {
+            &self.spill
+        }
+    }
+
+    /// Appends a fixed-size write (the integers: one store when it fits).
+    #[inline(always)]
+    fn push<const N: usize>(&mut self, bytes: [u8; N]) {
+        if self.len + N <= INLINE {
+            self.inline[self.len..self.len + N].copy_from_slice(&bytes);
+            self.len += N;
+        } else {
+            self.spill(&bytes);
+        }
+    }
+
+    /// Appends bytes that do not fit in `inline` (or do not need to, once spilled).
+    #[cold]
+    #[inline(never)]
+    fn spill(&mut self, bytes: &[u8]) {
+        if self.spill.is_empty() {
+            self.spill.reserve(2 * INLINE + bytes.len());
+            self.spill.extend_from_slice(&self.inline[..self.len]);
+            // Every later write takes this path.
+            self.len = INLINE;
+        }
+        self.spill.extend_from_slice(bytes);
+    }
+}
 
 /// Integers are written little-endian and `usize`/`isize` as 64 bits, so a digest is the same on
 /// every platform (the `Hasher` defaults use native byte order and width).
 impl Hasher for ByteHasher {
     #[inline]
     fn write(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
+        if bytes.len() <= INLINE - self.len {
+            self.inline[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+            self.len += bytes.len();
+        } else {
+            self.spill(bytes);
+        }
     }
 
     #[inline]
     fn write_u8(&mut self, v: u8) {
-        self.0.push(v);
+        self.push([v]);
     }
 
     #[inline]
     fn write_u16(&mut self, v: u16) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.push(v.to_le_bytes());
     }
 
     #[inline]
     fn write_u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.push(v.to_le_bytes());
     }
 
     #[inline]
     fn write_u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.push(v.to_le_bytes());
     }
 
     #[inline]
     fn write_u128(&mut self, v: u128) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.push(v.to_le_bytes());
     }
 
     #[inline]
@@ -153,7 +190,7 @@ impl Hasher for ByteHasher {
     signed_writes_as_unsigned!();
 
     fn finish(&self) -> u64 {
-        xxhash_rust::xxh3::xxh3_64(&self.0)
+        xxhash_rust::xxh3::xxh3_64(self.bytes())
     }
 }
 
