@@ -282,7 +282,13 @@ impl<T> Deref for Shared<T> {
 impl<T: Clone> DerefMut for Shared<T> {
     /// Copies the value if another state shares it, and forgets the digest (it may change).
     fn deref_mut(&mut self) -> &mut T {
-        let inner = Rc::make_mut(&mut self.0);
+        // Not `Rc::make_mut`: its copy goes through a layout computed at run time (a call per
+        // copy), and copies the digest only to forget it. No `Weak` is ever made, so a value
+        // not shared is the only case `get_mut` answers.
+        if Rc::get_mut(&mut self.0).is_none() {
+            self.0 = Rc::new(Inner { value: self.0.value.clone(), digest: OnceCell::new() });
+        }
+        let inner = Rc::get_mut(&mut self.0).expect("a value no other state shares");
         inner.digest = OnceCell::new();
         &mut inner.value
     }
