@@ -319,7 +319,15 @@ impl<T> Deref for Shared<T> {
 impl<T: Clone> DerefMut for Shared<T> {
     /// Copies the value if another state shares it, and forgets the digest (it may change).
     fn deref_mut(&mut self) -> &mut T {
-        let inner = Rc::make_mut(&mut self.0);
+        // Not `Rc::make_mut`: its copy goes through a layout computed at run time (a call per
+        // copy), and copies the digest only to forget it. No `Weak` is ever made, so a value
+        // not shared (a strong count of 1) is the only case `get_mut` answers.
+        if Rc::strong_count(&self.0) != 1 {
+            // The copy has no digest yet.
+            self.0 = Rc::new(Inner { value: self.0.value.clone(), digest: OnceCell::new() });
+            return &mut Rc::get_mut(&mut self.0).expect("a value no other state shares").value;
+        }
+        let inner = Rc::get_mut(&mut self.0).expect("a value no other state shares");
         inner.digest = OnceCell::new();
         &mut inner.value
     }

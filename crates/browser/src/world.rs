@@ -340,7 +340,7 @@ pub struct Task<S> {
     pub steps: S,
 }
 
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(PartialEq, Eq, Debug)]
 pub struct EventLoop<S> {
     pub label: std::rc::Rc<str>,
     /// The agent cluster key, for the trace legend.
@@ -355,6 +355,22 @@ pub struct EventLoop<S> {
     /// (see `World::next_block_number`). Kept here rather than in a list of the whole run: the
     /// task that starts a block has already written (and so copied) its loop.
     pub blocks_started: [u32; TaskSource::ALL.len()],
+}
+
+impl<S: Clone> Clone for EventLoop<S> {
+    /// Field by field (as a derived `Clone`), but an empty microtask queue (the common case when a
+    /// loop is copied to be written) is made without a call.
+    fn clone(&self) -> Self {
+        EventLoop {
+            label: self.label.clone(),
+            cluster: self.cluster.clone(),
+            lanes: self.lanes.clone(),
+            tab: self.tab,
+            queues: self.queues.clone(),
+            microtasks: if self.microtasks.is_empty() { VecDeque::new() } else { self.microtasks.clone() },
+            blocks_started: self.blocks_started,
+        }
+    }
 }
 
 impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {

@@ -444,7 +444,6 @@ enum BlockCounter {
 }
 
 /// The simulator state.
-#[derive(Clone)]
 pub struct Sim<'p> {
     pub program: &'p Program,
     pub world: World<Work>,
@@ -482,6 +481,46 @@ pub struct Sim<'p> {
     pub findings: Vec<Finding>,
     /// What few units change, as one shared part (see `Seldom`).
     pub seldom: Shared<Seldom>,
+}
+
+/// A copy of a list that is empty in nearly every copy the explorer makes (the trace while not
+/// recording, the findings): an empty one is made without a call.
+#[inline(always)]
+fn clone_list<T: Clone>(list: &[T]) -> Vec<T> {
+    if list.is_empty() {
+        Vec::new()
+    } else {
+        list.to_vec()
+    }
+}
+
+impl Clone for Sim<'_> {
+    /// Field by field (as a derived `Clone`), with the lists that are empty while exploring
+    /// copied by `clone_list`.
+    fn clone(&self) -> Self {
+        Sim {
+            program: self.program,
+            world: self.world.clone(),
+            model_contexts: self.model_contexts.clone(),
+            pending_tool_executions: self.pending_tool_executions.clone(),
+            promise_slots: self.promise_slots.clone(),
+            promise_labels: self.promise_labels.clone(),
+            next_uuid: self.next_uuid,
+            context: self.context,
+            current_lane: self.current_lane.clone(),
+            current_counter: self.current_counter,
+            par_started: self.par_started.clone(),
+            block_labels: self.block_labels.clone(),
+            footprint: self.footprint,
+            record: self.record,
+            units_run: self.units_run,
+            units: clone_list(&self.units),
+            events: clone_list(&self.events),
+            console: self.console.clone(),
+            findings: clone_list(&self.findings),
+            seldom: self.seldom.clone(),
+        }
+    }
 }
 
 /// The parts of the simulator state that few units change (scripts that name an
