@@ -6,7 +6,7 @@ use trace::ConsoleLine;
 
 use crate::algorithms::{RegisterToolArgs, RegisteredToolArg, EXECUTE_TOOL};
 use crate::program::{ControllerSlot, Op, PromiseSlot, ScriptId, ToolRef};
-use crate::sim::{Context, RunError, Sim, Work};
+use crate::sim::{Context, Resource, RunError, Sim, Work};
 
 const SCRIPT: &str = "script";
 
@@ -119,8 +119,14 @@ impl Sim<'_> {
             Some(name) => {
                 let nav = self.seldom.nav_by_name.get(name).copied();
                 let Some(target) = nav.and_then(|n| self.world.nav(n).active_document) else {
+                    // A navigation may yet create the navigable or its document: this depends on
+                    // every unit.
+                    self.footprint.touch(Resource::Global, false);
                     return Err(JsValue::type_error(format!("navigable {name} has no document")));
                 };
+                // Which document the navigable shows is its lifecycle: a navigation of it (on
+                // another event loop) does not commute with this script.
+                self.touch_lifecycle_of(target);
                 let (d, t) = (self.world.doc_info(doc), self.world.doc_info(target));
                 if target != doc && (!d.origin.same_origin(&t.origin) || d.event_loop != t.event_loop) {
                     let (from, to) = (d.label.clone(), t.label.clone());
@@ -177,8 +183,12 @@ impl Sim<'_> {
             ToolRef::Dictionary { name, origin, window, .. } => {
                 let nav = self.seldom.nav_by_name.get(window).copied();
                 let Some(doc) = nav.and_then(|n| self.world.nav(n).active_document) else {
+                    // As in `model_context_of`: this depends on every unit.
+                    self.footprint.touch(Resource::Global, false);
                     return Err(JsValue::type_error(format!("navigable {window} has no window")));
                 };
+                // The navigable's active document is its lifecycle (see `model_context_of`).
+                self.touch_lifecycle_of(doc);
                 Ok(RegisteredToolArg { name: name.as_str().into(), origin: origin.clone(), window: doc })
             }
             ToolRef::FromGetTools { promise, name } => {
