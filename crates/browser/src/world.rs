@@ -1384,6 +1384,12 @@ pub fn source_index(source: TaskSource) -> usize {
     source as usize
 }
 
+/// A task lane's index among all task lanes (by event loop, then source): a dense key for
+/// tables indexed by lane (the label, `el<loop>.<source>`, follows from it).
+pub fn task_lane_index(event_loop: LoopId, source: TaskSource) -> usize {
+    event_loop.index() * TaskSource::ALL.len() + source_index(source)
+}
+
 const _: () = {
     let mut i = 0;
     while i < TaskSource::ALL.len() {

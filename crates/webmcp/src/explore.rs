@@ -350,9 +350,7 @@ impl LaneTable {
             LaneRef::ParallelQueue => 0,
             LaneRef::Agent => 1,
             LaneRef::User => 2,
-            LaneRef::Task { event_loop, source } => {
-                3 + event_loop.index() * browser::TaskSource::ALL.len() + source as usize
-            }
+            LaneRef::Task { event_loop, source } => 3 + browser::task_lane_index(event_loop, source),
             LaneRef::Parallel(_) => return None,
         })
     }

@@ -465,7 +465,7 @@ pub struct Sim<'p> {
     /// starting lane (see `ParStarted`).
     pub par_started: Shared<ParStarted>,
     /// The labels of the blocks that the user's lane (index 0) and task lanes (index
-    /// `1 + loop * TaskSource::ALL.len() + source`) have started, by number: made once, shared
+    /// `1 + browser::task_lane_index`) have started, by number: made once, shared
     /// by every copy of the simulator (not state: each label follows from its lane and number).
     block_labels: Rc<std::cell::RefCell<Vec<Vec<sched::Lane>>>>,
     /// What the running unit touched.
@@ -818,7 +818,7 @@ impl<'p> Sim<'p> {
         let label = match self.current_counter {
             Some(BlockCounter::Task(el, source)) => {
                 let count = self.world.next_block_number(el, source);
-                self.cached_block_label(1 + el.index() * TaskSource::ALL.len() + browser::source_index(source), count)
+                self.cached_block_label(1 + browser::task_lane_index(el, source), count)
             }
             Some(BlockCounter::User) => {
                 let count = self.world.next_user_block_number();
