@@ -142,6 +142,11 @@ struct Bounds {
     /// Explore every schedule one by one, without state caching or sleep sets.
     #[arg(long)]
     naive: bool,
+    /// The order a choice point's lanes are explored in: `broadest-first` (the lanes whose unit
+    /// wrote the most first; fewer transitions) or `label`. Either finds the same
+    /// outcomes; the witness schedules found can differ.
+    #[arg(long, default_value = "broadest-first", value_parser = ["broadest-first", "label"])]
+    lane_order: String,
     /// Threads.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
@@ -158,6 +163,11 @@ impl Bounds {
         let shard = cli::parse_shard(&self.shard)?;
         Ok(webmcp::ExploreOptions {
             reduction: if self.naive { webmcp::Reduction::None } else { webmcp::Reduction::Full },
+            lane_order: if self.lane_order == "label" {
+                webmcp::LaneOrder::Label
+            } else {
+                webmcp::LaneOrder::BroadestFirst
+            },
             max_states: self.max_states,
             max_depth: self.max_depth,
             max_units: self.max_units,

@@ -17,6 +17,12 @@
 //!   bfcache steps conflict with everything. A unit's footprint is recorded as it runs
 //!   (docs/model.md lists who touches what).
 //!
+//! - **Order**: the order a choice point's lanes are explored in does not change which states
+//!   and outcomes are found (any order is sound), only how many transitions reach a state seen
+//!   before. By default (`LaneOrder::BroadestFirst`) the lanes whose unit wrote the most the
+//!   last time this work item ran them go first: on the bench fixtures this explores 11 % to 30 %
+//!   fewer transitions for the same distinct states than label order (docs/ARCHITECTURE.md).
+//!
 //! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items
 //! that are explored independently (each with its own cache), so the result does not depend on
 //! how many threads or shards run them. A work item is its choice path; the thread that explores
@@ -42,10 +48,27 @@ pub enum Reduction {
     Full,
 }
 
+/// The order a choice point's lanes are explored in. Sound either way; it decides how many
+/// transitions reach a state seen before, and which witness schedules are found first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LaneOrder {
+    /// By lane label.
+    Label,
+    /// The lanes whose unit wrote the most the last time this work item ran them first
+    /// (`Footprint::breadth`: a unit that conflicts with everything, then more resources
+    /// written), lanes not run yet last; ties by label. A measured heuristic, not a theorem:
+    /// on the bench fixtures it explores 11 % to 30 % fewer transitions than label order (fewer
+    /// re-expanded states, fewer transitions to states seen before), and no corpus scenario
+    /// more than 2 transitions more.
+    BroadestFirst,
+}
+
 /// Bounds and knobs of an exploration.
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
     pub reduction: Reduction,
+    /// The order a choice point's lanes are explored in.
+    pub lane_order: LaneOrder,
     /// Choice points visited per work item before the search stops (incomplete).
     pub max_states: u64,
     /// Choices along one schedule before that branch stops (incomplete).
@@ -69,6 +92,7 @@ impl Default for ExploreOptions {
     fn default() -> ExploreOptions {
         ExploreOptions {
             reduction: Reduction::Full,
+            lane_order: LaneOrder::BroadestFirst,
             max_states: 2_000_000,
             max_depth: 500,
             max_units: 5_000,
@@ -88,6 +112,13 @@ impl ExploreOptions {
             format!(
                 "reduction={}",
                 if self.reduction == Reduction::Full { "state-caching+sleep-sets" } else { "none" }
+            ),
+            format!(
+                "lane-order={}",
+                match self.lane_order {
+                    LaneOrder::Label => "label",
+                    LaneOrder::BroadestFirst => "broadest-first",
+                }
             ),
             format!("split-depth={}", self.split_depth),
             format!("max-states={}", self.max_states),
@@ -471,6 +502,10 @@ struct Explorer<'o> {
     depth_cut: bool,
     /// The max-states bound or the time limit has stopped this work item (see `stopped`).
     halted: bool,
+    /// By lane number: `Footprint::breadth` of the lane's unit the last time this work item ran
+    /// it from a choice point, plus one (0: not run yet). Orders lanes for
+    /// `LaneOrder::BroadestFirst`.
+    breadth: Vec<u32>,
 }
 
 impl<'o> Explorer<'o> {
@@ -491,6 +526,7 @@ impl<'o> Explorer<'o> {
             bounds_hit: Vec::new(),
             depth_cut: false,
             halted: false,
+            breadth: Vec::new(),
         }
     }
 
@@ -623,23 +659,27 @@ impl<'o> Explorer<'o> {
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
         }
-        // The awake lanes (in label order) and their numbers.
-        let mut ids: smallvec::SmallVec<[LaneId; 8]> = smallvec::SmallVec::new();
+        // The awake lanes and their numbers, in label order, then in the exploration order.
+        let mut awake: smallvec::SmallVec<[(browser::LaneRef, LaneId); 8]> = smallvec::SmallVec::new();
         {
             let Explorer { lanes: table, sleep, .. } = self;
             let world = &sim.world;
-            lanes.retain(|lane| {
-                let id = table.id_of(world, lane);
-                let awake = !(reduce && sleep[base..].iter().any(|(l, _)| *l == id))
-                    && revisit.as_ref().is_none_or(|only| only.contains(&id));
-                if awake {
-                    ids.push(id);
+            for lane in lanes.drain(..) {
+                let id = table.id_of(world, &lane);
+                if !(reduce && sleep[base..].iter().any(|(l, _)| *l == id))
+                    && revisit.as_ref().is_none_or(|only| only.contains(&id))
+                {
+                    awake.push((lane, id));
                 }
-                awake
-            });
+            }
         }
-        let last = lanes.len().saturating_sub(1);
-        for (i, (lane, id)) in lanes.drain(..).zip(ids).enumerate() {
+        if self.options.lane_order == LaneOrder::BroadestFirst {
+            let breadth = &self.breadth;
+            // Stable: ties stay in label order.
+            awake.sort_by_key(|(_, id)| std::cmp::Reverse(breadth.get(*id as usize).copied().unwrap_or(0)));
+        }
+        let last = awake.len().saturating_sub(1);
+        for (i, (lane, id)) in awake.into_iter().enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
             }
@@ -653,6 +693,10 @@ impl<'o> Explorer<'o> {
             };
             let fp = child.step_listed(lane)?;
             self.transitions += 1;
+            if self.breadth.len() <= id as usize {
+                self.breadth.resize(id as usize + 1, 0);
+            }
+            self.breadth[id as usize] = fp.breadth() + 1;
             // The child's sleep set: this state's sleep set and the siblings explored before,
             // those that commute with this step.
             let child_base = self.sleep.len();

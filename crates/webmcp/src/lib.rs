@@ -33,7 +33,7 @@ pub mod program;
 pub mod script;
 pub mod sim;
 
-pub use explore::{explore, ExploreOptions, Reduction};
+pub use explore::{explore, ExploreOptions, LaneOrder, Reduction};
 pub use program::{compile, Program};
 pub use sim::{Limits, RunError, Sim};
 

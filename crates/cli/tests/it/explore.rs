@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use cli::load_program;
 use sched::{ReplayChooser, Schedule};
-use webmcp::{explore, ExploreOptions, Reduction};
+use webmcp::{explore, ExploreOptions, LaneOrder, Reduction};
 
 use crate::workspace_root;
 
@@ -36,9 +36,13 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
         // Split into work items (the default) and as one work item: splitting expands the
         // first choice points naively, which can hide a missing dependency the one-item search
         // shows (scenarios/regressions/script-reads-navigated-frame.jsonc).
-        for split_depth in [ExploreOptions::default().split_depth, 0] {
-            let reduced = explore(&program, &ExploreOptions { split_depth, ..Default::default() }).unwrap();
-            let at = format!("{} (split depth {split_depth})", file.display());
+        // Both lane orders: any order is sound.
+        let cases = [ExploreOptions::default().split_depth, 0]
+            .into_iter()
+            .flat_map(|split_depth| [LaneOrder::BroadestFirst, LaneOrder::Label].map(|order| (split_depth, order)));
+        for (split_depth, lane_order) in cases {
+            let reduced = explore(&program, &ExploreOptions { split_depth, lane_order, ..Default::default() }).unwrap();
+            let at = format!("{} (split depth {split_depth}, {lane_order:?} order)", file.display());
             assert!(reduced.complete, "{at}");
             assert_eq!(summaries(&reduced), summaries(&naive), "{at}: reduction changed the outcome set");
             assert!(reduced.transitions <= naive.transitions, "{at}");
@@ -46,6 +50,31 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
         compared += 1;
     }
     assert!(compared >= 40, "only {compared} scenarios were small enough to compare");
+}
+
+#[test]
+fn lane_order_changes_the_transitions_not_the_states_or_outcomes() {
+    let program = load_program(&workspace_root().join("fixtures/bench/four-executions.jsonc")).unwrap();
+    let run = |lane_order| {
+        webmcp::explore::explore_measured(
+            &program,
+            &ExploreOptions { split_depth: 0, lane_order, ..Default::default() },
+        )
+        .unwrap()
+    };
+    let (label, label_memory) = run(LaneOrder::Label);
+    let (broadest, broadest_memory) = run(LaneOrder::BroadestFirst);
+    assert!(label.complete && broadest.complete);
+    assert_eq!(summaries(&broadest), summaries(&label));
+    // State caching with sleep sets visits every reachable choice point, in any order.
+    assert_eq!(broadest_memory.states, label_memory.states);
+    // Measured: 23,576 against 30,551 transitions.
+    assert!(
+        broadest.transitions * 10 < label.transitions * 9,
+        "broadest-first explored {} transitions, label order {}",
+        broadest.transitions,
+        label.transitions
+    );
 }
 
 #[test]
