@@ -4,7 +4,7 @@
 use browser::{DocId, DocumentState, NavId};
 
 use crate::program::NavigateSpec;
-use crate::sim::{RunError, Sim};
+use crate::sim::{Resource, RunError, Sim};
 
 const HTML: &str = "HTML";
 
@@ -22,7 +22,7 @@ impl Sim<'_> {
             return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
         };
         if self.world.nav(nav).destroyed || self.world.nav(nav).active_document.is_none() {
-            self.footprint.touch(crate::sim::Resource::Global, true);
+            self.footprint.touch(Resource::Global, true);
         }
         if self.world.nav(nav).destroyed {
             note!(self, (HTML, "navigate"), "navigable {} was destroyed: nothing to navigate", spec.navigable);
@@ -32,11 +32,15 @@ impl Sim<'_> {
             (HTML, "navigate"),
             "navigation is one step: no fetch, no beforeunload; the old document is not kept in bfcache",
         );
+        let shown_before = self.shown(nav);
         if let Some(old) = self.world.nav(nav).active_document {
             self.unload_a_document_and_its_descendants(old);
         }
         let first_new = self.world.document_count() as u32;
         let doc = self.create_document_tree(nav, &spec.document)?;
+        if self.shown(nav) != shown_before {
+            self.footprint.touch(Resource::Shown(nav), true);
+        }
         note!(self, (HTML, "navigate"), "{} is now the active document of {}", self.label(doc), spec.navigable);
         // The new documents are numbered from `first_new` in the order their scripts come.
         let mut d = first_new;
@@ -49,13 +53,25 @@ impl Sim<'_> {
         Ok(())
     }
 
+    /// What `nav` shows, as `Resource::Shown` describes it: its active document's origin,
+    /// whether that document is allowed to use "tools", and whether it has child navigables.
+    fn shown(&self, nav: NavId) -> Option<(browser::Origin, bool, bool)> {
+        let doc = self.world.nav(nav).active_document?;
+        let has_children = self.world.nav(nav).children.iter().any(|&c| {
+            let child = self.world.nav(c);
+            child.container_document == Some(doc) && !child.destroyed
+        });
+        let origin = self.world.doc_info(doc).origin.clone();
+        Some((origin, self.world.is_allowed_to_use(doc, browser::policy::TOOLS), has_children))
+    }
+
     /// HTML "destroy a child navigable" for an iframe's removal.
     ///
     /// Its footprint, as `navigate`'s, is every document it unloads: a step that walks the
     /// navigable tree reads the active document of the navigable it no longer finds.
     pub fn remove_iframe(&mut self, nav: NavId) {
         if self.world.nav(nav).destroyed || self.world.nav(nav).active_document.is_none() {
-            self.footprint.touch(crate::sim::Resource::Global, true);
+            self.footprint.touch(Resource::Global, true);
         }
         if self.world.nav(nav).destroyed {
             self.note((HTML, "destroy a child navigable"), "already destroyed");
@@ -110,7 +126,7 @@ impl Sim<'_> {
 
     /// The tab's document enters the back/forward cache: not fully active, not unloaded.
     pub fn enter_bfcache(&mut self, tab: NavId) {
-        self.footprint.touch(crate::sim::Resource::Global, true);
+        self.footprint.touch(Resource::Global, true);
         let Some(doc) = self.world.nav(tab).active_document else { return };
         if self.world.doc(doc).state != DocumentState::Active {
             note!(self, (HTML, "bfcache"), "{} is not active: nothing to cache", self.label(doc));
@@ -127,7 +143,7 @@ impl Sim<'_> {
 
     /// The tab's document is restored from the back/forward cache and is fully active again.
     pub fn restore_from_bfcache(&mut self, tab: NavId) {
-        self.footprint.touch(crate::sim::Resource::Global, true);
+        self.footprint.touch(Resource::Global, true);
         let Some(doc) = self.world.nav(tab).active_document else { return };
         if self.world.doc(doc).state != DocumentState::Bfcached {
             note!(self, (HTML, "bfcache"), "{} is not in the bfcache: nothing to restore", self.label(doc));

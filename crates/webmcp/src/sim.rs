@@ -228,6 +228,13 @@ pub enum Resource {
     Queue(LoopId, TaskSource),
     /// A traversable's pending tool executions map.
     Pending(NavId),
+    /// What a navigable shows, as far as a step that skips it can tell: its active document's
+    /// origin and whether that document may use "tools", and whether the navigable has child
+    /// navigables. Read by "notify documents of a tool change" for a navigable it skips (no
+    /// toolchange either way); written by a navigation that changes any of the three. (A removal
+    /// leaves the skip unchanged: the navigable is no longer found, and nothing is queued for it
+    /// either.)
+    Shown(NavId),
     /// The console and the uncaught-error log, whose order is observable.
     Console,
     /// The browser-side FIFO parallel queue (`"parallel": "fifo"`): the order blocks start in is
@@ -241,12 +248,16 @@ pub enum Resource {
 ///
 /// The sets are bit sets: the console, the FIFO parallel queue, the first 16 event loops (their
 /// script state, their documents' lifecycle and their tool maps), the first 16 traversables'
-/// pending maps and the task queues of the first 10 event loops each have a bit. A resource past those counts as `Global`:
-/// treating two units as dependent is always sound for the reduction, only slower.
+/// pending maps and the task queues of the first 10 event loops each have a bit in `reads` and
+/// `writes`; what the first 16 navigables show (`Resource::Shown`) has a bit in `shown_reads`
+/// and `shown_writes`. A resource past those counts as `Global`: treating two units as
+/// dependent is always sound for the reduction, only slower.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Footprint {
     reads: u128,
     writes: u128,
+    shown_reads: u16,
+    shown_writes: u16,
     global: bool,
 }
 
@@ -265,6 +276,14 @@ impl Footprint {
             Resource::Lifecycle(l) if l.0 < L => 2 + L + l.0,
             Resource::ToolMaps(l) if l.0 < L => 2 + 2 * L + l.0,
             Resource::Pending(n) if n.0 < L => 2 + 3 * L + n.0,
+            Resource::Shown(n) if n.0 < L => {
+                if write {
+                    self.shown_writes |= 1 << n.0;
+                } else {
+                    self.shown_reads |= 1 << n.0;
+                }
+                return;
+            }
             Resource::Queue(l, source) if l.0 < Self::QUEUE_LOOPS => {
                 2 + 4 * L + l.0 * TaskSource::ALL.len() as u32 + source as u32
             }
@@ -272,6 +291,7 @@ impl Footprint {
             | Resource::Lifecycle(_)
             | Resource::ToolMaps(_)
             | Resource::Pending(_)
+            | Resource::Shown(_)
             | Resource::Queue(..)
             | Resource::Global => {
                 self.global = true;
@@ -286,17 +306,22 @@ impl Footprint {
     }
 
     /// How much the unit wrote, as one number that orders units: one that conflicts with
-    /// everything first, then by the number of resources written (at most 128, so the two
+    /// everything first, then by the number of resources written (at most 144, so the two
     /// fields do not overlap). For `LaneOrder::BroadestFirst`. (Counting reads as well, as a
     /// tie-break, explored fewer transitions on the bench fixtures but 20 % more on
-    /// `scenarios/get-tools/sorted-by-name.jsonc`.)
+    /// `scenarios/get-tools/sorted-by-name.jsonc`, measured before `Resource::Shown`.)
     pub fn breadth(&self) -> u32 {
-        (self.global as u32) << 8 | self.writes.count_ones()
+        (self.global as u32) << 8 | (self.writes.count_ones() + self.shown_writes.count_ones())
     }
 
     /// True when the two units may not commute.
     pub fn conflicts(&self, other: &Footprint) -> bool {
-        self.global || other.global || self.writes & (other.writes | other.reads) != 0 || self.reads & other.writes != 0
+        self.global
+            || other.global
+            || self.writes & (other.writes | other.reads) != 0
+            || self.reads & other.writes != 0
+            || self.shown_writes & (other.shown_writes | other.shown_reads) != 0
+            || self.shown_reads & other.shown_writes != 0
     }
 }
 

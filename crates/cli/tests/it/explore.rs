@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use cli::load_program;
 use sched::{ReplayChooser, Schedule};
+use webmcp::sim::Footprint;
 use webmcp::{explore, ExploreOptions, LaneOrder, Reduction};
 
 use crate::workspace_root;
@@ -68,13 +69,53 @@ fn lane_order_changes_the_transitions_not_the_states_or_outcomes() {
     assert_eq!(summaries(&broadest), summaries(&label));
     // State caching with sleep sets visits every reachable choice point, in any order.
     assert_eq!(broadest_memory.states, label_memory.states);
-    // Measured: 23,576 against 30,551 transitions.
+    // Measured: 21,861 against 23,741 transitions.
     assert!(
-        broadest.transitions * 10 < label.transitions * 9,
+        broadest.transitions * 100 < label.transitions * 95,
         "broadest-first explored {} transitions, label order {}",
         broadest.transitions,
         label.transitions
     );
+}
+
+/// The footprints of two units runnable after the first `forced` choices of a scenario: the
+/// in-parallel block `block` and the task lane `task`, each run from the same state.
+fn footprints_after(program: &webmcp::Program, forced: &[&str], block: &str, task: &str) -> (Footprint, Footprint) {
+    let mut sim = webmcp::Sim::new(program).unwrap();
+    sim.record = false;
+    let mut run = |sim: &mut webmcp::Sim, label: &str| {
+        let lanes = sim.runnable();
+        let (lane, lane_ref) =
+            lanes.into_iter().find(|(l, _)| l.as_str() == label).unwrap_or_else(|| panic!("{label} is not runnable"));
+        sim.step(&lane, lane_ref, Vec::new()).unwrap()
+    };
+    for label in forced {
+        run(&mut sim, label);
+    }
+    (run(&mut sim.clone(), block), run(&mut sim.clone(), task))
+}
+
+#[test]
+fn a_notification_that_skipped_a_frame_conflicts_with_a_navigation_that_changes_what_it_shows() {
+    // The shop's script registers the tool (its notification is `par:el0.net/0`); the driver
+    // iframe's script (`el1.net`) navigates the skipped ads iframe.
+    let root = workspace_root();
+    for name in ["navigation-to-exposed-origin-vs-notify", "navigation-adds-exposed-frame-vs-notify"] {
+        let program = load_program(&root.join(format!("scenarios/races/{name}.jsonc"))).unwrap();
+        let (notify, navigate) = footprints_after(&program, &["el0.net"], "par:el0.net/0", "el1.net");
+        assert!(notify.conflicts(&navigate), "{name}: the notification and the navigation were taken to commute");
+    }
+    // The same race when the navigation keeps the origin and adds no iframe: the skip does not
+    // depend on it, and the two commute.
+    let text =
+        std::fs::read_to_string(root.join("scenarios/races/navigation-to-exposed-origin-vs-notify.jsonc")).unwrap();
+    let same_origin = text.replace("https://partner.example/widget", "https://ads.example/slot?page=2");
+    let file = std::env::temp_dir().join(format!("webmcp-sim-same-origin-{}.jsonc", std::process::id()));
+    std::fs::write(&file, same_origin).unwrap();
+    let program = load_program(&file).unwrap();
+    let _ = std::fs::remove_file(&file);
+    let (notify, navigate) = footprints_after(&program, &["el0.net"], "par:el0.net/0", "el1.net");
+    assert!(!notify.conflicts(&navigate), "a same-origin navigation without iframes conflicted with the skip");
 }
 
 #[test]
