@@ -83,7 +83,7 @@ fn lane_order_changes_the_transitions_not_the_states_or_outcomes() {
 fn footprints_after(program: &webmcp::Program, forced: &[&str], block: &str, task: &str) -> (Footprint, Footprint) {
     let mut sim = webmcp::Sim::new(program).unwrap();
     sim.record = false;
-    let mut run = |sim: &mut webmcp::Sim, label: &str| {
+    let run = |sim: &mut webmcp::Sim, label: &str| {
         let lanes = sim.runnable();
         let (lane, lane_ref) =
             lanes.into_iter().find(|(l, _)| l.as_str() == label).unwrap_or_else(|| panic!("{label} is not runnable"));
