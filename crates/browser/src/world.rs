@@ -569,7 +569,7 @@ pub enum ParallelMode {
 }
 
 /// The simulated browser.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct World<S> {
     /// Shared between copies of the world until one changes (navigation, iframe removal).
     /// Read through `nav`; changed only by `World` methods, which keep each document's cached
@@ -610,6 +610,50 @@ pub struct World<S> {
     historical_agent_cluster_keys: Shared<BTreeMap<(NavId, Origin), ClusterKey>>,
     /// Agent cluster → event loop.
     clusters: Shared<BTreeMap<(NavId, ClusterKey), LoopId>>,
+}
+
+impl<S: std::hash::Hash> std::hash::Hash for World<S> {
+    /// Every field in order (as a derived `Hash`), but `parallel_mode`: it is fixed when the
+    /// world is made (from the scenario), so it is the same in every state of one run and
+    /// telling states apart by it would only add a term to every fingerprint.
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let World {
+            navigable_infos,
+            document_infos,
+            lifecycles,
+            event_loops,
+            promises,
+            signals,
+            parallel_mode: _,
+            parallel_blocks,
+            parallel_queue,
+            agent_queue,
+            user_queue,
+            timers,
+            timers_set,
+            now,
+            next_opaque,
+            historical_agent_cluster_keys,
+            clusters,
+        } = self;
+        navigable_infos.hash(state);
+        document_infos.hash(state);
+        lifecycles.hash(state);
+        event_loops.hash(state);
+        promises.hash(state);
+        signals.hash(state);
+        parallel_blocks.hash(state);
+        parallel_queue.hash(state);
+        agent_queue.hash(state);
+        user_queue.hash(state);
+        timers.hash(state);
+        timers_set.hash(state);
+        now.hash(state);
+        next_opaque.hash(state);
+        historical_agent_cluster_keys.hash(state);
+        clusters.hash(state);
+    }
 }
 
 /// The user's actions in the browser UI still to take, in order, and the in-parallel blocks

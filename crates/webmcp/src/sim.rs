@@ -477,6 +477,21 @@ enum BlockCounter {
     User,
 }
 
+/// The findings as `Sim::fingerprint` hashes them: their citations and messages (not the units
+/// they came from), as a list of pairs would (its length, then each pair), without building one.
+struct FindingsHash<'a>(&'a [Finding]);
+
+impl Hash for FindingsHash<'_> {
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for finding in self.0 {
+            finding.cite.hash(state);
+            finding.message.hash(state);
+        }
+    }
+}
+
 /// The simulator state.
 pub struct Sim<'p> {
     pub program: &'p Program,
@@ -959,14 +974,13 @@ impl<'p> Sim<'p> {
     /// A 128-bit fingerprint of the state that decides the rest of the run and its outcome
     /// (not the trace recorded so far, nor which unit a finding came from).
     pub fn fingerprint(&self) -> u128 {
-        let findings: Vec<(&Cite, &String)> = self.findings.iter().map(|f| (&f.cite, &f.message)).collect();
         // A 128-bit hash of every part that decides the rest of the run; the `Shared` parts
         // contribute their cached digests (see `browser::shared::SumHasher`). The same on every
         // machine.
         browser::fingerprint128(&(
             (&self.world, &self.model_contexts, &self.pending_tool_executions),
             (&self.promise_slots, &self.promise_labels, self.next_uuid, &self.par_started),
-            (&self.console, findings, &self.seldom),
+            (&self.console, FindingsHash(&self.findings), &self.seldom),
         ))
     }
 
