@@ -615,15 +615,59 @@ pub struct World<S> {
 /// The user's actions in the browser UI still to take, in order, and the in-parallel blocks
 /// they have started so far (see `World::next_user_block_number`; kept here because taking an
 /// action writes, and so copies, the queue anyway).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+///
+/// The actions are fixed when the world is set up and only ever taken from the front, so the
+/// list is shared by every copy (`all`) and a queue is the place of its next action (`next`):
+/// copying the queue to take an action copies no action.
+#[derive(Clone, Debug)]
 pub struct UserQueue<S> {
-    pub steps: VecDeque<S>,
+    /// Every action, taken or not (shared by every copy; written only while setting up).
+    all: std::rc::Rc<Vec<S>>,
+    /// The actions before `next` have been taken.
+    next: usize,
     pub blocks_started: u32,
 }
 
 impl<S> Default for UserQueue<S> {
     fn default() -> Self {
-        UserQueue { steps: VecDeque::new(), blocks_started: 0 }
+        UserQueue { all: Default::default(), next: 0, blocks_started: 0 }
+    }
+}
+
+impl<S: Clone> UserQueue<S> {
+    /// The actions still to take, in order.
+    pub fn steps(&self) -> &[S] {
+        &self.all[self.next..]
+    }
+
+    /// Appends an action (while setting up: copies the list if a copy of the world shares it).
+    pub fn push_back(&mut self, step: S) {
+        std::rc::Rc::make_mut(&mut self.all).push(step);
+    }
+
+    /// Takes the next action.
+    fn pop_front(&mut self) -> Option<S> {
+        let step = self.all.get(self.next)?.clone();
+        self.next += 1;
+        Some(step)
+    }
+}
+
+impl<S: PartialEq> PartialEq for UserQueue<S> {
+    /// The actions still to take and the blocks started (as the queue of those actions would).
+    fn eq(&self, other: &Self) -> bool {
+        self.all[self.next..] == other.all[other.next..] && self.blocks_started == other.blocks_started
+    }
+}
+
+impl<S: Eq> Eq for UserQueue<S> {}
+
+impl<S: std::hash::Hash> std::hash::Hash for UserQueue<S> {
+    /// The actions still to take (hashed as a list of them: the same bytes as the `VecDeque` it
+    /// stands for), then the blocks started.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.all[self.next..].hash(state);
+        self.blocks_started.hash(state);
     }
 }
 
@@ -1235,7 +1279,7 @@ impl<S: Clone> World<S> {
             lanes.push(LaneRef::ParallelQueue);
         }
         lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
-        if !self.user_queue.steps.is_empty() {
+        if !self.user_queue.steps().is_empty() {
             lanes.push(LaneRef::User);
         }
         debug_assert!(
@@ -1277,7 +1321,7 @@ impl<S: Clone> World<S> {
                 self.parallel_queue.pop_front().map(|(label, steps)| Unit::Parallel { label, steps })
             }
             LaneRef::Agent => self.agent_queue.pop_front().map(Unit::Agent),
-            LaneRef::User => self.user_queue.steps.pop_front().map(Unit::User),
+            LaneRef::User => self.user_queue.pop_front().map(Unit::User),
         }
     }
 

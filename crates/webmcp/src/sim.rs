@@ -599,7 +599,7 @@ impl<'p> Sim<'p> {
             });
         }
         for (index, _) in sim.program.ops(program.user).iter().enumerate() {
-            sim.world.user_queue.steps.push_back(Work::User { script: program.user, index: index as u32 });
+            sim.world.user_queue.push_back(Work::User { script: program.user, index: index as u32 });
         }
         for index in 0..program.agent.len() {
             sim.world.enqueue_on_agent_queue(Work::Agent { index: index as u32 });
