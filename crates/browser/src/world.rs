@@ -234,10 +234,20 @@ pub struct NavigableState {
 /// navigation or an iframe removal changes both (the navigable's active document or destroyed
 /// flag, and the states of the documents it unloads or creates), so such a step copies one list
 /// pair instead of two separately shared lists.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(PartialEq, Eq, Hash, Debug, Default)]
 struct Lifecycles {
     navigables: Vec<NavigableState>,
     documents: Vec<DocumentLifecycle>,
+}
+
+impl Clone for Lifecycles {
+    /// Field by field (as a derived `Clone`), with room for one more document: a navigation
+    /// copies the lists to unload the old document, then creates the new one.
+    fn clone(&self) -> Self {
+        let mut documents = Vec::with_capacity(self.documents.len() + 1);
+        documents.extend_from_slice(&self.documents);
+        Lifecycles { navigables: self.navigables.clone(), documents }
+    }
 }
 
 /// A navigable as `World::nav` reads it: its fixed `NavigableInfo` (reached through `Deref`)
@@ -394,10 +404,10 @@ impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
 pub struct TaskQueues<S>(Vec<(TaskSource, Shared<Task<S>>)>);
 
 impl<S> Clone for TaskQueues<S> {
-    /// A copy (made to write the loop) leaves room for one more task: queueing one is the most
-    /// common write.
+    /// A copy (made to write the loop) leaves room for two more tasks: queueing one is the most
+    /// common write, and a unit that queues one often queues another on the same loop.
     fn clone(&self) -> Self {
-        let mut tasks = Vec::with_capacity(self.0.len() + 1);
+        let mut tasks = Vec::with_capacity(self.0.len() + 2);
         tasks.extend(self.0.iter().map(|(s, t)| (*s, t.clone())));
         TaskQueues(tasks)
     }
@@ -789,9 +799,13 @@ impl<S: Clone> World<S> {
     /// HTML "fully active" of a document from its state, its navigable and its container
     /// document's cached answer.
     fn fully_active_from_cache(&self, doc: DocId) -> bool {
+        // The state first: a document that is not active (most of those a refresh passes are
+        // destroyed) needs no look at its navigable.
+        if self.lifecycles.documents[doc.index()].state != DocumentState::Active {
+            return false;
+        }
         let nav = self.nav(self.document_infos[doc.index()].navigable);
-        self.lifecycles.documents[doc.index()].state == DocumentState::Active
-            && !nav.destroyed
+        !nav.destroyed
             && nav.active_document == Some(doc)
             && nav.container_document.is_none_or(|parent| {
                 debug_assert!(parent < doc, "a container document comes before its iframes' documents");
