@@ -468,10 +468,10 @@ impl<S: Clone> TaskQueues<S> {
 pub struct ParallelBlocks<S>(Vec<Shared<(Lane, S)>>);
 
 impl<S> Clone for ParallelBlocks<S> {
-    /// A copy (made to write the list) leaves room for one more block: starting one is the most
-    /// common write.
+    /// A copy (made to write the list) leaves room for two more blocks: starting one is the most
+    /// common write, and a unit that starts one often starts another.
     fn clone(&self) -> Self {
-        let mut blocks = Vec::with_capacity(self.0.len() + 1);
+        let mut blocks = Vec::with_capacity(self.0.len() + 2);
         blocks.extend(self.0.iter().cloned());
         ParallelBlocks(blocks)
     }
