@@ -87,6 +87,7 @@ impl Origin {
     /// Whether two origins are same origin.
     ///
     /// <https://html.spec.whatwg.org/multipage/browsers.html#same-origin>
+    #[inline]
     pub fn same_origin(&self, other: &Origin) -> bool {
         // Two origins, A and B, are said to be same origin if either of the following statements is true:
         // - A and B are the same opaque origin.
@@ -220,6 +221,7 @@ impl fmt::Display for Origin {
 
 impl PartialEq for Origin {
     /// Equal variants with equal fields, with shared strings compared by pointer first.
+    #[inline]
     fn eq(&self, other: &Origin) -> bool {
         match (self, other) {
             (Origin::Opaque(a), Origin::Opaque(b)) => a == b,
@@ -322,6 +324,7 @@ impl PartialOrd for Site {
 }
 
 /// Whether two shared strings are equal: without reading them when they are one string (`Arc`'s own equality reads `str`s even then).
+#[inline]
 fn eq_shared(a: &Arc<str>, b: &Arc<str>) -> bool {
     Arc::ptr_eq(a, b) || a == b
 }

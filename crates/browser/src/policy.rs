@@ -37,6 +37,7 @@ pub fn default_allowlist(feature: &str) -> Option<DefaultAllowlist> {
 }
 
 /// Where `feature` is in [`SUPPORTED_FEATURES`], or `None` when the simulated user agent does not support it.
+#[inline]
 pub fn supported_feature_index(feature: &str) -> Option<usize> {
     SUPPORTED_FEATURES.iter().position(|(name, _)| *name == feature)
 }
@@ -494,6 +495,7 @@ pub fn features_enabled_for_own_origin(
 }
 
 /// The answer [`features_enabled_for_own_origin`] computed for `feature`: `false` when the simulated user agent does not support it (as [`is_feature_enabled_in_document_for_origin`] answers).
+#[inline]
 pub fn enabled_for_own_origin(enabled: &[bool; SUPPORTED_FEATURES.len()], feature: &str) -> bool {
     supported_feature_index(feature).is_some_and(|index| enabled[index])
 }

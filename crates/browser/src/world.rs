@@ -234,10 +234,20 @@ pub struct NavigableState {
 /// navigation or an iframe removal changes both (the navigable's active document or destroyed
 /// flag, and the states of the documents it unloads or creates), so such a step copies one list
 /// pair instead of two separately shared lists.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(PartialEq, Eq, Hash, Debug, Default)]
 struct Lifecycles {
     navigables: Vec<NavigableState>,
     documents: Vec<DocumentLifecycle>,
+}
+
+impl Clone for Lifecycles {
+    /// Field by field (as a derived `Clone`), with room for one more document: a navigation
+    /// copies the lists to unload the old document, then creates the new one.
+    fn clone(&self) -> Self {
+        let mut documents = Vec::with_capacity(self.documents.len() + 1);
+        documents.extend_from_slice(&self.documents);
+        Lifecycles { navigables: self.navigables.clone(), documents }
+    }
 }
 
 /// A navigable as `World::nav` reads it: its fixed `NavigableInfo` (reached through `Deref`)
@@ -394,10 +404,10 @@ impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
 pub struct TaskQueues<S>(Vec<(TaskSource, Shared<Task<S>>)>);
 
 impl<S> Clone for TaskQueues<S> {
-    /// A copy (made to write the loop) leaves room for one more task: queueing one is the most
-    /// common write.
+    /// A copy (made to write the loop) leaves room for two more tasks: queueing one is the most
+    /// common write, and a unit that queues one often queues another on the same loop.
     fn clone(&self) -> Self {
-        let mut tasks = Vec::with_capacity(self.0.len() + 1);
+        let mut tasks = Vec::with_capacity(self.0.len() + 2);
         tasks.extend(self.0.iter().map(|(s, t)| (*s, t.clone())));
         TaskQueues(tasks)
     }
@@ -458,10 +468,10 @@ impl<S: Clone> TaskQueues<S> {
 pub struct ParallelBlocks<S>(Vec<Shared<(Lane, S)>>);
 
 impl<S> Clone for ParallelBlocks<S> {
-    /// A copy (made to write the list) leaves room for one more block: starting one is the most
-    /// common write.
+    /// A copy (made to write the list) leaves room for two more blocks: starting one is the most
+    /// common write, and a unit that starts one often starts another.
     fn clone(&self) -> Self {
-        let mut blocks = Vec::with_capacity(self.0.len() + 1);
+        let mut blocks = Vec::with_capacity(self.0.len() + 2);
         blocks.extend(self.0.iter().cloned());
         ParallelBlocks(blocks)
     }
@@ -659,15 +669,59 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
 /// The user's actions in the browser UI still to take, in order, and the in-parallel blocks
 /// they have started so far (see `World::next_user_block_number`; kept here because taking an
 /// action writes, and so copies, the queue anyway).
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+///
+/// The actions are fixed when the world is set up and only ever taken from the front, so the
+/// list is shared by every copy (`all`) and a queue is the place of its next action (`next`):
+/// copying the queue to take an action copies no action.
+#[derive(Clone, Debug)]
 pub struct UserQueue<S> {
-    pub steps: VecDeque<S>,
+    /// Every action, taken or not (shared by every copy; written only while setting up).
+    all: std::rc::Rc<Vec<S>>,
+    /// The actions before `next` have been taken.
+    next: usize,
     pub blocks_started: u32,
 }
 
 impl<S> Default for UserQueue<S> {
     fn default() -> Self {
-        UserQueue { steps: VecDeque::new(), blocks_started: 0 }
+        UserQueue { all: Default::default(), next: 0, blocks_started: 0 }
+    }
+}
+
+impl<S: Clone> UserQueue<S> {
+    /// The actions still to take, in order.
+    pub fn steps(&self) -> &[S] {
+        &self.all[self.next..]
+    }
+
+    /// Appends an action (while setting up: copies the list if a copy of the world shares it).
+    pub fn push_back(&mut self, step: S) {
+        std::rc::Rc::make_mut(&mut self.all).push(step);
+    }
+
+    /// Takes the next action.
+    fn pop_front(&mut self) -> Option<S> {
+        let step = self.all.get(self.next)?.clone();
+        self.next += 1;
+        Some(step)
+    }
+}
+
+impl<S: PartialEq> PartialEq for UserQueue<S> {
+    /// The actions still to take and the blocks started (as the queue of those actions would).
+    fn eq(&self, other: &Self) -> bool {
+        self.all[self.next..] == other.all[other.next..] && self.blocks_started == other.blocks_started
+    }
+}
+
+impl<S: Eq> Eq for UserQueue<S> {}
+
+impl<S: std::hash::Hash> std::hash::Hash for UserQueue<S> {
+    /// The actions still to take (hashed as a list of them: the same bytes as the `VecDeque` it
+    /// stands for), then the blocks started.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.all[self.next..].hash(state);
+        self.blocks_started.hash(state);
     }
 }
 
@@ -789,9 +843,13 @@ impl<S: Clone> World<S> {
     /// HTML "fully active" of a document from its state, its navigable and its container
     /// document's cached answer.
     fn fully_active_from_cache(&self, doc: DocId) -> bool {
+        // The state first: a document that is not active (most of those a refresh passes are
+        // destroyed) needs no look at its navigable.
+        if self.lifecycles.documents[doc.index()].state != DocumentState::Active {
+            return false;
+        }
         let nav = self.nav(self.document_infos[doc.index()].navigable);
-        self.lifecycles.documents[doc.index()].state == DocumentState::Active
-            && !nav.destroyed
+        !nav.destroyed
             && nav.active_document == Some(doc)
             && nav.container_document.is_none_or(|parent| {
                 debug_assert!(parent < doc, "a container document comes before its iframes' documents");
@@ -1279,7 +1337,7 @@ impl<S: Clone> World<S> {
             lanes.push(LaneRef::ParallelQueue);
         }
         lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
-        if !self.user_queue.steps.is_empty() {
+        if !self.user_queue.steps().is_empty() {
             lanes.push(LaneRef::User);
         }
         debug_assert!(
@@ -1321,7 +1379,7 @@ impl<S: Clone> World<S> {
                 self.parallel_queue.pop_front().map(|(label, steps)| Unit::Parallel { label, steps })
             }
             LaneRef::Agent => self.agent_queue.pop_front().map(Unit::Agent),
-            LaneRef::User => self.user_queue.steps.pop_front().map(Unit::User),
+            LaneRef::User => self.user_queue.pop_front().map(Unit::User),
         }
     }
 

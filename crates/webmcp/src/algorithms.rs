@@ -295,37 +295,38 @@ impl Sim<'_> {
             /// The list step 2 is written into, reused (no allocation per notification).
             static NAVIGABLES: std::cell::RefCell<Vec<NavId>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        let mut navigables_to_notify = NAVIGABLES.take();
-        self.world.inclusive_descendant_navigables_into(traversable, &mut navigables_to_notify);
-        let owner_origin = self.world.doc_info(tool_owner).origin.clone();
-        // Step 3. For each navigable of navigablesToNotify:
-        // (Footprint: a navigable this step queues a task for is read as which document it shows,
-        // its lifecycle; one it skips, only as what the skip depends on, `Resource::Shown`.)
-        for &navigable in &navigables_to_notify {
-            // Step 3.1. Let targetDocument be navigable's active document.
-            let Some(target_document) = self.world.nav(navigable).active_document else { continue };
-            // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
-            if !self.world.is_allowed_to_use(target_document, TOOLS) {
-                self.footprint.touch(Resource::Shown(navigable), false);
-                note!(self, (a, "3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
-                continue;
+        NAVIGABLES.with_borrow_mut(|navigables_to_notify| {
+            self.world.inclusive_descendant_navigables_into(traversable, navigables_to_notify);
+            let owner_origin = self.world.doc_info(tool_owner).origin.clone();
+            // Step 3. For each navigable of navigablesToNotify:
+            // (Footprint: a navigable this step queues a task for is read as which document it
+            // shows, its lifecycle; one it skips, only as what the skip depends on,
+            // `Resource::Shown`.)
+            for &navigable in navigables_to_notify.iter() {
+                // Step 3.1. Let targetDocument be navigable's active document.
+                let Some(target_document) = self.world.nav(navigable).active_document else { continue };
+                // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
+                if !self.world.is_allowed_to_use(target_document, TOOLS) {
+                    self.footprint.touch(Resource::Shown(navigable), false);
+                    note!(self, (a, "3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
+                    continue;
+                }
+                // Step 3.3. If tool is exposed to an origin given tool owner's origin, exposed origins, and targetDocument's origin, then queue a global task on the webmcp task source given targetDocument's relevant global object to fire an event named toolchange at targetDocument's associated ModelContext.
+                let target_origin = self.world.doc_info(target_document).origin.clone();
+                if self.tool_is_exposed_to_an_origin(&owner_origin, exposed_origins, &target_origin) {
+                    self.touch_lifecycle_of(target_document);
+                    self.queue_global_task(
+                        TaskSource::WebMcp,
+                        target_document,
+                        Work::FireToolchange { doc: target_document },
+                        (a, "3.3"),
+                    );
+                } else {
+                    self.footprint.touch(Resource::Shown(navigable), false);
+                    note!(self, (a, "3.3"), "tool is not exposed to {}: no toolchange", self.label(target_document));
+                }
             }
-            // Step 3.3. If tool is exposed to an origin given tool owner's origin, exposed origins, and targetDocument's origin, then queue a global task on the webmcp task source given targetDocument's relevant global object to fire an event named toolchange at targetDocument's associated ModelContext.
-            let target_origin = self.world.doc_info(target_document).origin.clone();
-            if self.tool_is_exposed_to_an_origin(&owner_origin, exposed_origins, &target_origin) {
-                self.touch_lifecycle_of(target_document);
-                self.queue_global_task(
-                    TaskSource::WebMcp,
-                    target_document,
-                    Work::FireToolchange { doc: target_document },
-                    (a, "3.3"),
-                );
-            } else {
-                self.footprint.touch(Resource::Shown(navigable), false);
-                note!(self, (a, "3.3"), "tool is not exposed to {}: no toolchange", self.label(target_document));
-            }
-        }
-        NAVIGABLES.set(navigables_to_notify);
+        });
     }
 
     /// The task queued by notify documents of a tool change step 3.3.

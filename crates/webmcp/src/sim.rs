@@ -432,6 +432,61 @@ pub struct PromiseLabel {
     pub label: Rc<str>,
 }
 
+/// The labels of API promises, by promise: a list sorted by promise (copying it to add a label
+/// is one allocation, where a map copies its nodes). It hashes as the map it stands for would
+/// (the length, then each promise and its label in order).
+#[derive(PartialEq, Eq, Hash, Debug, Default)]
+pub struct PromiseLabels(Vec<(PromiseId, PromiseLabel)>);
+
+impl Clone for PromiseLabels {
+    /// A copy (made to write the list) leaves room for one more label: adding one is the most
+    /// common write.
+    fn clone(&self) -> Self {
+        let mut labels = Vec::with_capacity(self.0.len() + 1);
+        labels.extend_from_slice(&self.0);
+        PromiseLabels(labels)
+    }
+}
+
+impl PromiseLabels {
+    fn find(&self, p: &PromiseId) -> Result<usize, usize> {
+        self.0.binary_search_by(|(q, _)| q.cmp(p))
+    }
+
+    pub fn get(&self, p: &PromiseId) -> Option<&PromiseLabel> {
+        self.find(p).ok().map(|at| &self.0[at].1)
+    }
+
+    pub fn contains_key(&self, p: &PromiseId) -> bool {
+        self.find(p).is_ok()
+    }
+
+    /// Every label with its promise, by promise.
+    pub fn iter(&self) -> impl Iterator<Item = (&PromiseId, &PromiseLabel)> {
+        self.0.iter().map(|(p, l)| (p, l))
+    }
+
+    /// Every label, by promise.
+    pub fn values(&self) -> impl Iterator<Item = &PromiseLabel> {
+        self.0.iter().map(|(_, l)| l)
+    }
+
+    /// Adds or replaces a promise's label.
+    pub fn insert(&mut self, p: PromiseId, label: PromiseLabel) {
+        match self.find(&p) {
+            Ok(at) => self.0[at].1 = label,
+            Err(at) => self.0.insert(at, (p, label)),
+        }
+    }
+
+    /// Removes a promise's label, if it has one.
+    pub fn remove(&mut self, p: &PromiseId) {
+        if let Ok(at) = self.find(p) {
+            self.0.remove(at);
+        }
+    }
+}
+
 /// The lane of virtual-time advances, made once.
 static TIME_LANE: std::sync::LazyLock<sched::Lane> = std::sync::LazyLock::new(|| sched::Lane::new("time"));
 
@@ -502,7 +557,7 @@ pub struct Sim<'p> {
     pub pending_tool_executions: Shared<BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>>,
     pub promise_slots: Shared<Vec<Option<PromiseId>>>,
     /// Labels of API promises, for the outcome.
-    pub promise_labels: Shared<BTreeMap<PromiseId, PromiseLabel>>,
+    pub promise_labels: Shared<PromiseLabels>,
     next_uuid: u32,
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
@@ -648,7 +703,7 @@ impl<'p> Sim<'p> {
             });
         }
         for (index, _) in sim.program.ops(program.user).iter().enumerate() {
-            sim.world.user_queue.steps.push_back(Work::User { script: program.user, index: index as u32 });
+            sim.world.user_queue.push_back(Work::User { script: program.user, index: index as u32 });
         }
         for index in 0..program.agent.len() {
             sim.world.enqueue_on_agent_queue(Work::Agent { index: index as u32 });
