@@ -333,6 +333,17 @@ impl<T: Clone> DerefMut for Shared<T> {
     }
 }
 
+impl<T> Shared<T> {
+    /// The value to write in place when no other state shares it (its digest forgotten), or
+    /// `None`: then the caller makes the copy itself (`Shared::new`), and can leave out of it what
+    /// the write would remove at once.
+    pub fn unshared_mut(&mut self) -> Option<&mut T> {
+        let inner = Rc::get_mut(&mut self.0)?;
+        inner.digest = OnceCell::new();
+        Some(&mut inner.value)
+    }
+}
+
 impl<T: Clone> Shared<Vec<T>> {
     /// Appends to the list. A copy made for this write leaves room for the new element (a plain
     /// copy is exact-sized and would grow again at once).

@@ -383,6 +383,25 @@ impl<S: Clone> Clone for EventLoop<S> {
     }
 }
 
+impl<S: Clone> EventLoop<S> {
+    /// A copy (as `Clone`) without the task at `at` of its queues (room left for two more).
+    fn copy_without_task(&self, at: usize) -> Self {
+        let tasks = &self.queues.0;
+        let mut kept = Vec::with_capacity(tasks.len() + 1);
+        kept.extend(tasks[..at].iter().cloned());
+        kept.extend(tasks[at + 1..].iter().cloned());
+        EventLoop {
+            label: self.label.clone(),
+            cluster: self.cluster.clone(),
+            lanes: self.lanes.clone(),
+            tab: self.tab,
+            queues: TaskQueues(kept),
+            microtasks: if self.microtasks.is_empty() { VecDeque::new() } else { self.microtasks.clone() },
+            blocks_started: self.blocks_started,
+        }
+    }
+}
+
 impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
     /// The queues, the blocks started, and the tab: the label and lane labels follow from the
     /// loop's index, and the cluster from the world's cluster map (which the world's hash covers).
@@ -500,6 +519,14 @@ impl<S: Clone> ParallelBlocks<S> {
     /// Removes and returns the block at `at` (from `find`).
     fn remove(&mut self, at: usize) -> (Lane, S) {
         self.0.remove(at).into_inner()
+    }
+
+    /// A copy (as `Clone`) without the block at `at` (room left for two more).
+    fn copy_without(&self, at: usize) -> Self {
+        let mut blocks = Vec::with_capacity(self.0.len() + 1);
+        blocks.extend(self.0[..at].iter().cloned());
+        blocks.extend(self.0[at + 1..].iter().cloned());
+        ParallelBlocks(blocks)
     }
 }
 
@@ -1365,14 +1392,32 @@ impl<S: Clone> World<S> {
                 // Find the task before writing, so a lane with nothing to give copies nothing.
                 let queues = &self.event_loops[event_loop.index()].queues;
                 let at = queues.position(source, |t| self.task_runnable(t))?;
-                let task = self.event_loops[event_loop.index()].queues.remove(at);
+                let el = &mut self.event_loops[event_loop.index()];
+                let task = match el.unshared_mut() {
+                    Some(el) => el.queues.remove(at),
+                    // A loop another state shares is copied without the task, which is copied out.
+                    None => {
+                        let task = (*el.queues.0[at].1).clone();
+                        *el = Shared::new(el.copy_without_task(at));
+                        task
+                    }
+                };
                 Some(Unit::Task { event_loop, source, task })
             }
             LaneRef::Parallel(at) => {
                 if at as usize >= self.parallel_blocks.0.len() {
                     return None;
                 }
-                let (label, steps) = self.parallel_blocks.remove(at as usize);
+                let at = at as usize;
+                let (label, steps) = match self.parallel_blocks.unshared_mut() {
+                    Some(blocks) => blocks.remove(at),
+                    // A list another state shares is copied without the block, which is copied out.
+                    None => {
+                        let block = (*self.parallel_blocks.0[at]).clone();
+                        self.parallel_blocks = Shared::new(self.parallel_blocks.copy_without(at));
+                        block
+                    }
+                };
                 Some(Unit::Parallel { label, steps })
             }
             LaneRef::ParallelQueue => {
