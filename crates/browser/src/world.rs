@@ -583,9 +583,10 @@ pub enum ParallelMode {
 pub struct World<S> {
     /// Shared between copies of the world until one changes (navigation, iframe removal).
     /// Read through `nav`; changed only by `World` methods, which keep each document's cached
-    /// "fully active" up to date. What is fixed (`navigable_infos`, changed only when a
+    /// "fully active" up to date. What is fixed (`seldom.navigable_infos`, changed only when a
     /// navigable is created) is apart from what navigation changes (`lifecycles.navigables`).
-    navigable_infos: Shared<Vec<NavigableInfo>>,
+    /// The parts that change seldom are one shared part (see `Seldom`).
+    seldom: Shared<Seldom>,
     /// Documents, by id (creation order), split the same way: what is fixed (`document_infos`,
     /// which only grows as documents are created) apart from what lifecycle changes change
     /// (`lifecycles.documents`). Read through `doc`; states changed only by `set_document_state`.
@@ -615,27 +616,37 @@ pub struct World<S> {
     timers_set: Shared<BTreeMap<DocId, u64>>,
     /// Virtual time in milliseconds.
     pub now: u64,
+}
+
+/// The parts of a world that change seldom (when a navigable, an agent cluster or an origin is
+/// made), kept as one shared part: fingerprinting a state folds one digest for all of them.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+struct Seldom {
+    navigable_infos: Vec<NavigableInfo>,
     next_opaque: u32,
     /// Per tab (browsing context group): HTML's historical agent cluster key map, origin → key.
-    historical_agent_cluster_keys: Shared<BTreeMap<(NavId, Origin), ClusterKey>>,
+    historical_agent_cluster_keys: BTreeMap<(NavId, Origin), ClusterKey>,
     /// Agent cluster → event loop.
-    clusters: Shared<BTreeMap<(NavId, ClusterKey), LoopId>>,
+    clusters: BTreeMap<(NavId, ClusterKey), LoopId>,
 }
 
 impl<S: std::hash::Hash> std::hash::Hash for World<S> {
     /// Every field in order (as a derived `Hash`), but `parallel_mode`: it is fixed when the
     /// world is made (from the scenario), so it is the same in every state of one run and
-    /// telling states apart by it would only add a term to every fingerprint.
+    /// telling states apart by it would only add a term to every fingerprint. For the same
+    /// reason only the in-parallel list that mode uses is hashed: the other one stays empty
+    /// (`start_in_parallel` adds to `parallel_blocks` only when unordered, to `parallel_queue`
+    /// only in FIFO order).
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         let World {
-            navigable_infos,
+            seldom,
             document_infos,
             lifecycles,
             event_loops,
             promises,
             signals,
-            parallel_mode: _,
+            parallel_mode,
             parallel_blocks,
             parallel_queue,
             agent_queue,
@@ -643,26 +654,22 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
             timers,
             timers_set,
             now,
-            next_opaque,
-            historical_agent_cluster_keys,
-            clusters,
         } = self;
-        navigable_infos.hash(state);
+        seldom.hash(state);
         document_infos.hash(state);
         lifecycles.hash(state);
         event_loops.hash(state);
         promises.hash(state);
         signals.hash(state);
-        parallel_blocks.hash(state);
-        parallel_queue.hash(state);
+        match parallel_mode {
+            ParallelMode::Unordered => parallel_blocks.hash(state),
+            ParallelMode::Fifo => parallel_queue.hash(state),
+        }
         agent_queue.hash(state);
         user_queue.hash(state);
         timers.hash(state);
         timers_set.hash(state);
         now.hash(state);
-        next_opaque.hash(state);
-        historical_agent_cluster_keys.hash(state);
-        clusters.hash(state);
     }
 }
 
@@ -802,7 +809,7 @@ pub enum WorldError {
 impl<S: Clone> World<S> {
     pub fn new(parallel_mode: ParallelMode) -> World<S> {
         World {
-            navigable_infos: Default::default(),
+            seldom: Default::default(),
             document_infos: Default::default(),
             lifecycles: Default::default(),
             event_loops: Vec::new(),
@@ -816,9 +823,6 @@ impl<S: Clone> World<S> {
             timers: Default::default(),
             timers_set: Default::default(),
             now: 0,
-            next_opaque: 0,
-            historical_agent_cluster_keys: Default::default(),
-            clusters: Default::default(),
         }
     }
 
@@ -887,7 +891,7 @@ impl<S: Clone> World<S> {
     pub fn nav(&self, id: NavId) -> Navigable<'_> {
         let state = self.lifecycles.navigables[id.index()];
         Navigable {
-            info: &self.navigable_infos[id.index()],
+            info: &self.seldom.navigable_infos[id.index()],
             active_document: state.active_document,
             destroyed: state.destroyed,
         }
@@ -927,7 +931,7 @@ impl<S: Clone> World<S> {
         container_document: Option<DocId>,
         container: ContainerAttributes,
     ) -> NavId {
-        let id = NavId(self.navigable_infos.len() as u32);
+        let id = NavId(self.seldom.navigable_infos.len() as u32);
         let (parent, traversable) = match container_document {
             Some(doc) => {
                 let parent = self.doc_info(doc).navigable;
@@ -935,7 +939,7 @@ impl<S: Clone> World<S> {
             }
             None => (None, id),
         };
-        let infos = &mut *self.navigable_infos;
+        let infos = &mut self.seldom.navigable_infos;
         infos.push(NavigableInfo {
             name: name.into(),
             parent,
@@ -1017,7 +1021,7 @@ impl<S: Clone> World<S> {
             && container_document.is_none_or(|parent| self.doc_info(parent).secure_context);
         let key = self.obtain_agent_cluster_key(tab, &origin, response.requests_origin_keyed);
         let origin_keyed = matches!(key, ClusterKey::Origin(_));
-        let event_loop = match self.clusters.get(&(tab, key.clone())) {
+        let event_loop = match self.seldom.clusters.get(&(tab, key.clone())) {
             Some(id) => *id,
             None => {
                 let id = LoopId(self.event_loops.len() as u32);
@@ -1031,7 +1035,7 @@ impl<S: Clone> World<S> {
                     microtasks: VecDeque::new(),
                     blocks_started: [0; TaskSource::ALL.len()],
                 }));
-                self.clusters.insert((tab, key), id);
+                self.seldom.clusters.insert((tab, key), id);
                 id
             }
         };
@@ -1068,8 +1072,9 @@ impl<S: Clone> World<S> {
     }
 
     fn new_opaque_origin(&mut self) -> Origin {
-        let id = self.next_opaque;
-        self.next_opaque += 1;
+        let seldom = &mut *self.seldom;
+        let id = seldom.next_opaque;
+        seldom.next_opaque += 1;
         Origin::Opaque(id)
     }
 
@@ -1080,12 +1085,12 @@ impl<S: Clone> World<S> {
         if origin.is_opaque() {
             return ClusterKey::Origin(origin.clone());
         }
-        if let Some(key) = self.historical_agent_cluster_keys.get(&(tab, origin.clone())) {
+        if let Some(key) = self.seldom.historical_agent_cluster_keys.get(&(tab, origin.clone())) {
             return key.clone();
         }
         let key =
             if requests_origin_keyed { ClusterKey::Origin(origin.clone()) } else { ClusterKey::Site(origin.site()) };
-        self.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
+        self.seldom.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
         key
     }
 
@@ -1139,7 +1144,7 @@ impl<S: Clone> World<S> {
     /// HTML "inclusive descendant navigables" of a navigable, in tree order (skipping destroyed ones).
     pub fn inclusive_descendant_navigables(&self, nav: NavId) -> Vec<NavId> {
         // Sized for every navigable: one allocation, never grown.
-        let mut out = Vec::with_capacity(self.navigable_infos.len());
+        let mut out = Vec::with_capacity(self.seldom.navigable_infos.len());
         self.inclusive_descendant_navigables_into(nav, &mut out);
         out
     }
@@ -1158,8 +1163,8 @@ impl<S: Clone> World<S> {
         }
         out.push(nav);
         // Children are those whose container document is the navigable's active document.
-        for &child in &self.navigable_infos[nav.index()].children {
-            if self.navigable_infos[child.index()].container_document == state.active_document {
+        for &child in &self.seldom.navigable_infos[nav.index()].children {
+            if self.seldom.navigable_infos[child.index()].container_document == state.active_document {
                 self.collect_descendants(child, out);
             }
         }
