@@ -544,6 +544,38 @@ struct Timer<S> {
     steps: S,
 }
 
+/// The pending timers, the timers set so far and virtual time, as one shared part: they change
+/// together (setting a timer adds one and counts it; advancing time fires the first). Read and
+/// written as its list of pending timers (through `Deref`), but for `set` and `now`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Timers<S> {
+    /// Pending timers, kept sorted by (deadline, document, seq).
+    pending: Vec<Timer<S>>,
+    /// Timers set so far, per document.
+    set: BTreeMap<DocId, u64>,
+    /// Virtual time in milliseconds.
+    now: u64,
+}
+
+impl<S> Default for Timers<S> {
+    fn default() -> Self {
+        Timers { pending: Vec::new(), set: BTreeMap::new(), now: 0 }
+    }
+}
+
+impl<S> std::ops::Deref for Timers<S> {
+    type Target = Vec<Timer<S>>;
+    fn deref(&self) -> &Vec<Timer<S>> {
+        &self.pending
+    }
+}
+
+impl<S> std::ops::DerefMut for Timers<S> {
+    fn deref_mut(&mut self) -> &mut Vec<Timer<S>> {
+        &mut self.pending
+    }
+}
+
 /// One runnable lane and the unit it would run.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum LaneRef {
@@ -610,12 +642,8 @@ pub struct World<S> {
     parallel_queue: Shared<VecDeque<(Lane, S)>>,
     pub agent_queue: Shared<VecDeque<S>>,
     pub user_queue: Shared<UserQueue<S>>,
-    /// Pending timers, kept sorted by (deadline, document, seq).
-    timers: Shared<Vec<Timer<S>>>,
-    /// Timers set so far, per document.
-    timers_set: Shared<BTreeMap<DocId, u64>>,
-    /// Virtual time in milliseconds.
-    pub now: u64,
+    /// Pending timers, timers set and virtual time (see `Timers`).
+    timers: Shared<Timers<S>>,
 }
 
 /// The parts of a world that change seldom (when a navigable, an agent cluster or an origin is
@@ -652,13 +680,15 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
             agent_queue,
             user_queue,
             timers,
-            timers_set,
-            now,
         } = self;
         seldom.hash(state);
         document_infos.hash(state);
         lifecycles.hash(state);
-        event_loops.hash(state);
+        // The loops without their number: it is the number of agent clusters (each loop is
+        // made with its cluster), which `seldom` holds.
+        for event_loop in event_loops {
+            event_loop.hash(state);
+        }
         promises.hash(state);
         signals.hash(state);
         match parallel_mode {
@@ -668,8 +698,6 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
         agent_queue.hash(state);
         user_queue.hash(state);
         timers.hash(state);
-        timers_set.hash(state);
-        now.hash(state);
     }
 }
 
@@ -821,8 +849,6 @@ impl<S: Clone> World<S> {
             agent_queue: Default::default(),
             user_queue: Default::default(),
             timers: Default::default(),
-            timers_set: Default::default(),
-            now: 0,
         }
     }
 
@@ -1261,10 +1287,10 @@ impl<S: Clone> World<S> {
     /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
     /// task source for `document`. Timers with an earlier or equal deadline are queued first.
     pub fn run_steps_after_a_timeout(&mut self, document: DocId, ms: u64, steps: S) {
-        let count = self.timers_set.entry(document).or_insert(0);
+        let count = self.timers.set.entry(document).or_insert(0);
         let seq = *count;
         *count += 1;
-        let deadline = self.now + ms;
+        let deadline = self.timers.now + ms;
         let pos = self.timers.partition_point(|t| (t.deadline, t.document, t.seq) <= (deadline, document, seq));
         self.timers.insert(pos, Timer { deadline, document, seq, steps });
         self.queue_due_timers();
@@ -1274,7 +1300,7 @@ impl<S: Clone> World<S> {
         // The timers are sorted by (deadline, document, seq), so the due ones are a prefix, already
         // in the order they are queued in: ties between documents go in document order (see
         // docs/model.md). With none due the list is not written (and so not copied).
-        let now = self.now;
+        let now = self.timers.now;
         let due = self.timers.partition_point(|t| t.deadline <= now);
         if due == 0 {
             return;
@@ -1283,6 +1309,11 @@ impl<S: Clone> World<S> {
         for t in due {
             self.queue_global_task(TaskSource::Timer, t.document, t.steps);
         }
+    }
+
+    /// Virtual time in milliseconds.
+    pub fn now(&self) -> u64 {
+        self.timers.now
     }
 
     /// Pending timers (not yet due).
@@ -1295,7 +1326,7 @@ impl<S: Clone> World<S> {
     pub fn advance_time(&mut self) -> Option<u64> {
         // The earliest deadline is the first (the timers are sorted by deadline).
         let next = self.timers.first()?.deadline;
-        self.now = next;
+        self.timers.now = next;
         self.queue_due_timers();
         Some(next)
     }

@@ -1152,7 +1152,7 @@ impl<'p> Sim<'p> {
         let events = std::mem::take(&mut self.events);
         self.units.push(trace::Unit {
             index: self.units.len(),
-            time: self.world.now,
+            time: self.world.now(),
             lane: self.current_lane.to_string(),
             choice_among,
             document,
