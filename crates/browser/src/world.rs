@@ -692,7 +692,9 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
         promises.hash(state);
         signals.hash(state);
         match parallel_mode {
-            ParallelMode::Unordered => parallel_blocks.hash(state),
+            // Its blocks' digests, not the list's own: nearly every unit that runs in parallel
+            // starts or ends a block, so a cached digest of the list would seldom be used again.
+            ParallelMode::Unordered => (**parallel_blocks).hash(state),
             ParallelMode::Fifo => parallel_queue.hash(state),
         }
         agent_queue.hash(state);
