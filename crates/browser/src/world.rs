@@ -571,6 +571,38 @@ struct Timer<S> {
     steps: S,
 }
 
+/// The pending timers, the timers set so far and virtual time, as one shared part: they change
+/// together (setting a timer adds one and counts it; advancing time fires the first). Read and
+/// written as its list of pending timers (through `Deref`), but for `set` and `now`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+struct Timers<S> {
+    /// Pending timers, kept sorted by (deadline, document, seq).
+    pending: Vec<Timer<S>>,
+    /// Timers set so far, per document.
+    set: BTreeMap<DocId, u64>,
+    /// Virtual time in milliseconds.
+    now: u64,
+}
+
+impl<S> Default for Timers<S> {
+    fn default() -> Self {
+        Timers { pending: Vec::new(), set: BTreeMap::new(), now: 0 }
+    }
+}
+
+impl<S> std::ops::Deref for Timers<S> {
+    type Target = Vec<Timer<S>>;
+    fn deref(&self) -> &Vec<Timer<S>> {
+        &self.pending
+    }
+}
+
+impl<S> std::ops::DerefMut for Timers<S> {
+    fn deref_mut(&mut self) -> &mut Vec<Timer<S>> {
+        &mut self.pending
+    }
+}
+
 /// One runnable lane and the unit it would run.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum LaneRef {
@@ -610,9 +642,10 @@ pub enum ParallelMode {
 pub struct World<S> {
     /// Shared between copies of the world until one changes (navigation, iframe removal).
     /// Read through `nav`; changed only by `World` methods, which keep each document's cached
-    /// "fully active" up to date. What is fixed (`navigable_infos`, changed only when a
+    /// "fully active" up to date. What is fixed (`seldom.navigable_infos`, changed only when a
     /// navigable is created) is apart from what navigation changes (`lifecycles.navigables`).
-    navigable_infos: Shared<Vec<NavigableInfo>>,
+    /// The parts that change seldom are one shared part (see `Seldom`).
+    seldom: Shared<Seldom>,
     /// Documents, by id (creation order), split the same way: what is fixed (`document_infos`,
     /// which only grows as documents are created) apart from what lifecycle changes change
     /// (`lifecycles.documents`). Read through `doc`; states changed only by `set_document_state`.
@@ -636,60 +669,64 @@ pub struct World<S> {
     parallel_queue: Shared<VecDeque<(Lane, S)>>,
     pub agent_queue: Shared<VecDeque<S>>,
     pub user_queue: Shared<UserQueue<S>>,
-    /// Pending timers, kept sorted by (deadline, document, seq).
-    timers: Shared<Vec<Timer<S>>>,
-    /// Timers set so far, per document.
-    timers_set: Shared<BTreeMap<DocId, u64>>,
-    /// Virtual time in milliseconds.
-    pub now: u64,
+    /// Pending timers, timers set and virtual time (see `Timers`).
+    timers: Shared<Timers<S>>,
+}
+
+/// The parts of a world that change seldom (when a navigable, an agent cluster or an origin is
+/// made), kept as one shared part: fingerprinting a state folds one digest for all of them.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+struct Seldom {
+    navigable_infos: Vec<NavigableInfo>,
     next_opaque: u32,
     /// Per tab (browsing context group): HTML's historical agent cluster key map, origin → key.
-    historical_agent_cluster_keys: Shared<BTreeMap<(NavId, Origin), ClusterKey>>,
+    historical_agent_cluster_keys: BTreeMap<(NavId, Origin), ClusterKey>,
     /// Agent cluster → event loop.
-    clusters: Shared<BTreeMap<(NavId, ClusterKey), LoopId>>,
+    clusters: BTreeMap<(NavId, ClusterKey), LoopId>,
 }
 
 impl<S: std::hash::Hash> std::hash::Hash for World<S> {
     /// Every field in order (as a derived `Hash`), but `parallel_mode`: it is fixed when the
     /// world is made (from the scenario), so it is the same in every state of one run and
-    /// telling states apart by it would only add a term to every fingerprint.
+    /// telling states apart by it would only add a term to every fingerprint. For the same
+    /// reason only the in-parallel list that mode uses is hashed: the other one stays empty
+    /// (`start_in_parallel` adds to `parallel_blocks` only when unordered, to `parallel_queue`
+    /// only in FIFO order).
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         let World {
-            navigable_infos,
+            seldom,
             document_infos,
             lifecycles,
             event_loops,
             promises,
             signals,
-            parallel_mode: _,
+            parallel_mode,
             parallel_blocks,
             parallel_queue,
             agent_queue,
             user_queue,
             timers,
-            timers_set,
-            now,
-            next_opaque,
-            historical_agent_cluster_keys,
-            clusters,
         } = self;
-        navigable_infos.hash(state);
+        seldom.hash(state);
         document_infos.hash(state);
         lifecycles.hash(state);
-        event_loops.hash(state);
+        // The loops without their number: it is the number of agent clusters (each loop is
+        // made with its cluster), which `seldom` holds.
+        for event_loop in event_loops {
+            event_loop.hash(state);
+        }
         promises.hash(state);
         signals.hash(state);
-        parallel_blocks.hash(state);
-        parallel_queue.hash(state);
+        match parallel_mode {
+            // Its blocks' digests, not the list's own: nearly every unit that runs in parallel
+            // starts or ends a block, so a cached digest of the list would seldom be used again.
+            ParallelMode::Unordered => (**parallel_blocks).hash(state),
+            ParallelMode::Fifo => parallel_queue.hash(state),
+        }
         agent_queue.hash(state);
         user_queue.hash(state);
         timers.hash(state);
-        timers_set.hash(state);
-        now.hash(state);
-        next_opaque.hash(state);
-        historical_agent_cluster_keys.hash(state);
-        clusters.hash(state);
     }
 }
 
@@ -829,7 +866,7 @@ pub enum WorldError {
 impl<S: Clone> World<S> {
     pub fn new(parallel_mode: ParallelMode) -> World<S> {
         World {
-            navigable_infos: Default::default(),
+            seldom: Default::default(),
             document_infos: Default::default(),
             lifecycles: Default::default(),
             event_loops: Vec::new(),
@@ -841,11 +878,6 @@ impl<S: Clone> World<S> {
             agent_queue: Default::default(),
             user_queue: Default::default(),
             timers: Default::default(),
-            timers_set: Default::default(),
-            now: 0,
-            next_opaque: 0,
-            historical_agent_cluster_keys: Default::default(),
-            clusters: Default::default(),
         }
     }
 
@@ -914,7 +946,7 @@ impl<S: Clone> World<S> {
     pub fn nav(&self, id: NavId) -> Navigable<'_> {
         let state = self.lifecycles.navigables[id.index()];
         Navigable {
-            info: &self.navigable_infos[id.index()],
+            info: &self.seldom.navigable_infos[id.index()],
             active_document: state.active_document,
             destroyed: state.destroyed,
         }
@@ -954,7 +986,7 @@ impl<S: Clone> World<S> {
         container_document: Option<DocId>,
         container: ContainerAttributes,
     ) -> NavId {
-        let id = NavId(self.navigable_infos.len() as u32);
+        let id = NavId(self.seldom.navigable_infos.len() as u32);
         let (parent, traversable) = match container_document {
             Some(doc) => {
                 let parent = self.doc_info(doc).navigable;
@@ -962,7 +994,7 @@ impl<S: Clone> World<S> {
             }
             None => (None, id),
         };
-        let infos = &mut *self.navigable_infos;
+        let infos = &mut self.seldom.navigable_infos;
         infos.push(NavigableInfo {
             name: name.into(),
             parent,
@@ -1044,7 +1076,7 @@ impl<S: Clone> World<S> {
             && container_document.is_none_or(|parent| self.doc_info(parent).secure_context);
         let key = self.obtain_agent_cluster_key(tab, &origin, response.requests_origin_keyed);
         let origin_keyed = matches!(key, ClusterKey::Origin(_));
-        let event_loop = match self.clusters.get(&(tab, key.clone())) {
+        let event_loop = match self.seldom.clusters.get(&(tab, key.clone())) {
             Some(id) => *id,
             None => {
                 let id = LoopId(self.event_loops.len() as u32);
@@ -1058,7 +1090,7 @@ impl<S: Clone> World<S> {
                     microtasks: VecDeque::new(),
                     blocks_started: [0; TaskSource::ALL.len()],
                 }));
-                self.clusters.insert((tab, key), id);
+                self.seldom.clusters.insert((tab, key), id);
                 id
             }
         };
@@ -1095,8 +1127,9 @@ impl<S: Clone> World<S> {
     }
 
     fn new_opaque_origin(&mut self) -> Origin {
-        let id = self.next_opaque;
-        self.next_opaque += 1;
+        let seldom = &mut *self.seldom;
+        let id = seldom.next_opaque;
+        seldom.next_opaque += 1;
         Origin::Opaque(id)
     }
 
@@ -1107,12 +1140,12 @@ impl<S: Clone> World<S> {
         if origin.is_opaque() {
             return ClusterKey::Origin(origin.clone());
         }
-        if let Some(key) = self.historical_agent_cluster_keys.get(&(tab, origin.clone())) {
+        if let Some(key) = self.seldom.historical_agent_cluster_keys.get(&(tab, origin.clone())) {
             return key.clone();
         }
         let key =
             if requests_origin_keyed { ClusterKey::Origin(origin.clone()) } else { ClusterKey::Site(origin.site()) };
-        self.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
+        self.seldom.historical_agent_cluster_keys.insert((tab, origin.clone()), key.clone());
         key
     }
 
@@ -1166,7 +1199,7 @@ impl<S: Clone> World<S> {
     /// HTML "inclusive descendant navigables" of a navigable, in tree order (skipping destroyed ones).
     pub fn inclusive_descendant_navigables(&self, nav: NavId) -> Vec<NavId> {
         // Sized for every navigable: one allocation, never grown.
-        let mut out = Vec::with_capacity(self.navigable_infos.len());
+        let mut out = Vec::with_capacity(self.seldom.navigable_infos.len());
         self.inclusive_descendant_navigables_into(nav, &mut out);
         out
     }
@@ -1185,8 +1218,8 @@ impl<S: Clone> World<S> {
         }
         out.push(nav);
         // Children are those whose container document is the navigable's active document.
-        for &child in &self.navigable_infos[nav.index()].children {
-            if self.navigable_infos[child.index()].container_document == state.active_document {
+        for &child in &self.seldom.navigable_infos[nav.index()].children {
+            if self.seldom.navigable_infos[child.index()].container_document == state.active_document {
                 self.collect_descendants(child, out);
             }
         }
@@ -1283,10 +1316,10 @@ impl<S: Clone> World<S> {
     /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
     /// task source for `document`. Timers with an earlier or equal deadline are queued first.
     pub fn run_steps_after_a_timeout(&mut self, document: DocId, ms: u64, steps: S) {
-        let count = self.timers_set.entry(document).or_insert(0);
+        let count = self.timers.set.entry(document).or_insert(0);
         let seq = *count;
         *count += 1;
-        let deadline = self.now + ms;
+        let deadline = self.timers.now + ms;
         let pos = self.timers.partition_point(|t| (t.deadline, t.document, t.seq) <= (deadline, document, seq));
         self.timers.insert(pos, Timer { deadline, document, seq, steps });
         self.queue_due_timers();
@@ -1296,7 +1329,7 @@ impl<S: Clone> World<S> {
         // The timers are sorted by (deadline, document, seq), so the due ones are a prefix, already
         // in the order they are queued in: ties between documents go in document order (see
         // docs/model.md). With none due the list is not written (and so not copied).
-        let now = self.now;
+        let now = self.timers.now;
         let due = self.timers.partition_point(|t| t.deadline <= now);
         if due == 0 {
             return;
@@ -1305,6 +1338,11 @@ impl<S: Clone> World<S> {
         for t in due {
             self.queue_global_task(TaskSource::Timer, t.document, t.steps);
         }
+    }
+
+    /// Virtual time in milliseconds.
+    pub fn now(&self) -> u64 {
+        self.timers.now
     }
 
     /// Pending timers (not yet due).
@@ -1317,7 +1355,7 @@ impl<S: Clone> World<S> {
     pub fn advance_time(&mut self) -> Option<u64> {
         // The earliest deadline is the first (the timers are sorted by deadline).
         let next = self.timers.first()?.deadline;
-        self.now = next;
+        self.timers.now = next;
         self.queue_due_timers();
         Some(next)
     }

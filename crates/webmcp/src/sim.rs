@@ -558,7 +558,6 @@ pub struct Sim<'p> {
     pub promise_slots: Shared<Vec<Option<PromiseId>>>,
     /// Labels of API promises, for the outcome.
     pub promise_labels: Shared<PromiseLabels>,
-    next_uuid: u32,
     pub context: Context,
     /// The lane of the unit now running (in-parallel blocks are named after it).
     pub current_lane: sched::Lane,
@@ -581,7 +580,6 @@ pub struct Sim<'p> {
     // Trace.
     pub units: Vec<trace::Unit>,
     events: Vec<Event>,
-    pub console: Shared<Vec<ConsoleLine>>,
     pub findings: Vec<Finding>,
     /// What few units change, as one shared part (see `Seldom`).
     pub seldom: Shared<Seldom>,
@@ -609,7 +607,6 @@ impl Clone for Sim<'_> {
             pending_tool_executions: self.pending_tool_executions.clone(),
             promise_slots: self.promise_slots.clone(),
             promise_labels: self.promise_labels.clone(),
-            next_uuid: self.next_uuid,
             context: self.context,
             current_lane: self.current_lane.clone(),
             current_counter: self.current_counter,
@@ -620,7 +617,6 @@ impl Clone for Sim<'_> {
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
-            console: self.console.clone(),
             findings: clone_list(&self.findings),
             seldom: self.seldom.clone(),
         }
@@ -628,12 +624,17 @@ impl Clone for Sim<'_> {
 }
 
 /// The parts of the simulator state that few units change (scripts that name an
-/// AbortController, uncaught exceptions, the agent, navigables created by navigation), kept
+/// AbortController, console lines, uncaught exceptions, tool executions started, the agent,
+/// navigables created by navigation), kept
 /// together as one shared part: copying a state then copies one reference for all of them, and
 /// fingerprinting it folds one digest, while the unit that changes one of them copies them all.
 #[derive(Clone, Default)]
 pub struct Seldom {
     pub controller_slots: Vec<Option<SignalId>>,
+    /// The console (see `console_line`).
+    pub console: Vec<ConsoleLine>,
+    /// The last tool execution id given (see `new_uuid`).
+    next_uuid: u32,
     /// Navigables by scenario name (not hashed: it follows from the navigables' names).
     pub nav_by_name: BTreeMap<String, NavId>,
     pub uncaught: Vec<ConsoleLine>,
@@ -648,6 +649,8 @@ pub struct Seldom {
 impl std::hash::Hash for Seldom {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.controller_slots.hash(state);
+        self.console.hash(state);
+        self.next_uuid.hash(state);
         self.uncaught.hash(state);
         self.agent_calls.hash(state);
         self.agent_results.hash(state);
@@ -669,7 +672,6 @@ impl<'p> Sim<'p> {
             pending_tool_executions: Default::default(),
             promise_slots: Shared::new(vec![None; program.promise_names.len()]),
             promise_labels: Default::default(),
-            next_uuid: 0,
             context: Context::Setup,
             current_lane: sched::Lane::new("setup"),
             current_counter: None,
@@ -680,7 +682,6 @@ impl<'p> Sim<'p> {
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
-            console: Default::default(),
             findings: Vec::new(),
             seldom: Shared::new(Seldom {
                 controller_slots: vec![None; program.controller_names.len()],
@@ -754,8 +755,9 @@ impl<'p> Sim<'p> {
     }
 
     pub fn new_uuid(&mut self) -> Uuid {
-        self.next_uuid += 1;
-        Uuid(self.next_uuid)
+        let seldom = &mut *self.seldom;
+        seldom.next_uuid += 1;
+        Uuid(seldom.next_uuid)
     }
 
     pub fn label(&self, doc: DocId) -> String {
@@ -835,7 +837,7 @@ impl<'p> Sim<'p> {
         if uncaught {
             self.seldom.uncaught.push(line);
         } else {
-            self.console.push(line);
+            self.seldom.console.push(line);
         }
     }
 
@@ -1034,8 +1036,8 @@ impl<'p> Sim<'p> {
         // machine.
         browser::fingerprint128(&(
             (&self.world, &self.model_contexts, &self.pending_tool_executions),
-            (&self.promise_slots, &self.promise_labels, self.next_uuid, &self.par_started),
-            (&self.console, FindingsHash(&self.findings), &self.seldom),
+            (&self.promise_slots, &self.promise_labels, &self.par_started),
+            (FindingsHash(&self.findings), &self.seldom),
         ))
     }
 
@@ -1152,7 +1154,7 @@ impl<'p> Sim<'p> {
         let events = std::mem::take(&mut self.events);
         self.units.push(trace::Unit {
             index: self.units.len(),
-            time: self.world.now,
+            time: self.world.now(),
             lane: self.current_lane.to_string(),
             choice_among,
             document,
@@ -1186,7 +1188,7 @@ impl<'p> Sim<'p> {
             tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.to_string()).collect()));
         }
         Outcome {
-            console: self.console.to_vec(),
+            console: self.seldom.console.clone(),
             promises,
             tool_maps,
             uncaught: self.seldom.uncaught.to_vec(),
