@@ -17,6 +17,10 @@ snap:
 main:
     cargo run --release -p cli -- check scenarios/
 
+# The independence relation the reduced search relies on, checked at every choice point.
+audit:
+    cargo run --release -p cli -- audit $(find scenarios fixtures/bench/three-executions.jsonc -name '*.jsonc' | sort)
+
 run name seed="0":
     cargo run -p cli -- run scenarios/{{name}}.jsonc --seed {{seed}}
 

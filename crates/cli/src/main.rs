@@ -73,6 +73,19 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
     },
+    /// Check the independence relation the reduced search relies on, at every choice point of
+    /// each scenario: two units whose footprints do not conflict must leave each other runnable,
+    /// reach the same state in either order, and touch nothing new after each other. Exit 1 on a
+    /// violation (a simulator bug), with a schedule that reaches it.
+    Audit {
+        scenarios: Vec<PathBuf>,
+        /// Distinct choice points checked per scenario before the audit stops (incomplete).
+        #[arg(long, default_value_t = 100_000)]
+        max_states: u64,
+        /// Units along one schedule before that branch stops.
+        #[arg(long, default_value_t = 5_000)]
+        max_units: usize,
+    },
     /// Measure exploration: unique states, transitions, states/s, bytes per state, and the
     /// reduction against the naive search, for each scenario given (e.g. fixtures/bench/*.jsonc).
     BenchExplore {
@@ -261,6 +274,40 @@ fn main() -> ExitCode {
                 }
             };
             one_run(&scenario, Driver::Replay(schedule), format, max_units)
+        }
+        Command::Audit { scenarios, max_states, max_units } => {
+            let mut violated = false;
+            for scenario in scenarios {
+                let program = match load_program(&scenario) {
+                    Ok(p) => p,
+                    Err(e) => return report_load_error(e),
+                };
+                match webmcp::audit::audit_independence(&program, max_states, max_units) {
+                    Ok(audit) => {
+                        let status = if audit.complete { "complete" } else { "incomplete (a bound stopped it)" };
+                        out(&format!(
+                            "{}: choice points {}, pairs taken to commute {}, violations {}; {status}\n",
+                            scenario.display(),
+                            audit.states,
+                            audit.pairs,
+                            audit.violations.len()
+                        ));
+                        for v in &audit.violations {
+                            violated = true;
+                            out(&format!("  {v}\n"));
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("error: {}: {e}", scenario.display());
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            if violated {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Command::BenchExplore { scenarios, naive_max_states } => {
             for scenario in scenarios {

@@ -187,8 +187,9 @@ fn outcome_key(outcome: &trace::Outcome) -> String {
 }
 
 /// Exhaustive exploration, bounded: every outcome's witness replays with the checks on and
-/// reaches that outcome; when the search completes, every random run's outcome is among the
-/// outcomes found, and the reduced search finds what the naive one does.
+/// reaches that outcome; units taken to commute do commute (`webmcp::audit`); when the search
+/// completes, every random run's outcome is among the outcomes found, and the reduced search
+/// finds what the naive one does.
 fn explore(
     program: &webmcp::Program,
     config: &CheckConfig,
@@ -222,6 +223,18 @@ fn explore(
         if let Some(checked) = &run.checked {
             report.observed(checked);
         }
+    }
+    // The independence relation the reduction relies on, at every choice point (webmcp::audit).
+    let audit = invariants::guarded(|| {
+        webmcp::audit::audit_independence(program, config.explore_max_states, config.limits.max_units)
+    });
+    match audit {
+        Ok(audit) => {
+            for v in audit.violations.iter().take(3) {
+                report.bug(BugKind::Invariant(Invariant::Exploration), v.to_string(), Some(v.schedule.clone()));
+            }
+        }
+        Err(v) => report.bug(BugKind::Invariant(Invariant::Exploration), format!("independence audit: {v}"), None),
     }
     if !exploration.complete {
         return;

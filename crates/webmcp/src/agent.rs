@@ -108,7 +108,7 @@ impl Sim<'_> {
             self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
             return;
         }
-        let uuid = self.new_uuid();
+        let uuid = self.new_uuid(None);
         let completion = CompletionSteps::Agent { target, call, uuid };
         let traversable = self.world.traversable_of(target);
         let tool_name: std::rc::Rc<str> = name.into();
@@ -119,7 +119,7 @@ impl Sim<'_> {
             completion_steps: completion,
         };
         self.pending_map(traversable).push((uuid, execution));
-        note!(self, (a, "3"), "pending tool executions map[{}] set (caller: the agent)", uuid.0);
+        note!(self, (a, "3"), "pending tool executions map[{}] set (caller: the agent)", self.uuid_label(uuid));
         if !self.world.is_fully_active(target) {
             let msg = format!("{} is not fully active: the task waits until it is", self.label(target));
             self.note((a, "4"), msg);

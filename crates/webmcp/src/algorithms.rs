@@ -573,7 +573,7 @@ impl Sim<'_> {
         // Step 12. Let targetDocument be targetWindow's associated Document.
         let target_document = tool.window;
         // Step 13. Let uuid be a new unique internal value.
-        let uuid = self.new_uuid();
+        let uuid = self.new_uuid(Some(this));
         // Step 14. If options's signal exists, then:
         if let Some(signal) = signal {
             // Step 14.1. Let signal be options's signal.
@@ -693,7 +693,7 @@ impl Sim<'_> {
         // Step 15.12. Set targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] to execution.
         let traversable = self.world.traversable_of(target_document);
         self.pending_map(traversable).push((uuid, execution));
-        note!(self, (a, "15.12"), "pending tool executions map[{}] set", uuid.0);
+        note!(self, (a, "15.12"), "pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
         match self.world.doc(target_document).state {
             browser::DocumentState::Destroyed => {
@@ -787,10 +787,15 @@ impl Sim<'_> {
         // Step 15.10.3. Remove targetDocument's node navigable's traversable navigable's pending tool executions map[uuid].
         let traversable = self.world.traversable_of(target);
         if self.remove_pending_execution(traversable, uuid).is_none() {
-            note!(self, (a, "15.10.2"), "pending tool executions map[{}] does not exist: return", uuid.0);
+            note!(
+                self,
+                (a, "15.10.2"),
+                "pending tool executions map[{}] does not exist: return",
+                self.uuid_label(uuid)
+            );
             return;
         }
-        note!(self, (a, "15.10.3"), "pending tool executions map[{}] removed", uuid.0);
+        note!(self, (a, "15.10.3"), "pending tool executions map[{}] removed", self.uuid_label(uuid));
         if success {
             // Step 15.10.4. If success is true, then queue a global task … to resolve promise with result.
             let value = JsValue::string(result.unwrap_or_default());
@@ -869,12 +874,12 @@ impl Sim<'_> {
         }
         // Step 4. Let controller be a new AbortController created in targetDocument's relevant realm.
         let mut name = String::from("execution ");
-        crate::sim::push_decimal(&mut name, uuid.0);
+        name.push_str(&self.uuid_label(uuid));
         let controller = self.world.new_abort_controller(target_document, Some(name));
         // Step 5. Let localExecution be a new local pending tool execution with the following items: abort controller: controller.
         // Step 6. Set targetDocument's associated ModelContext's internal context's local pending tool executions map[uuid] to localExecution.
         self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
-        note!(self, (a, "6"), "local pending tool executions map[{}] set", uuid.0);
+        note!(self, (a, "6"), "local pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 7. Let options be a new ToolExecuteCallbackOptions dictionary, with signal: controller's signal.
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
         let tool_promise = self.invoke_execute_callback(tool, target_document, controller);
@@ -954,7 +959,7 @@ impl Sim<'_> {
                         self,
                         (a, "9.1.2"),
                         "local pending tool executions map[{}] does not exist (cancelled): return",
-                        uuid.0
+                        self.uuid_label(uuid)
                     );
                     return;
                 }
@@ -977,7 +982,7 @@ impl Sim<'_> {
                         self,
                         (a, "9.2.3"),
                         "local pending tool executions map[{}] does not exist (cancelled): return",
-                        uuid.0
+                        self.uuid_label(uuid)
                     );
                     return;
                 }
@@ -999,10 +1004,10 @@ impl Sim<'_> {
         // Step 3. Let execution be traversable's pending tool executions map[uuid].
         // Step 4. Remove traversable's pending tool executions map[uuid].
         let Some(execution) = self.remove_pending_execution(traversable, uuid) else {
-            note!(self, (a, "2"), "pending tool executions map[{}] does not exist: return", uuid.0);
+            note!(self, (a, "2"), "pending tool executions map[{}] does not exist: return", self.uuid_label(uuid));
             return;
         };
-        note!(self, (a, "4"), "pending tool executions map[{}] removed", uuid.0);
+        note!(self, (a, "4"), "pending tool executions map[{}] removed", self.uuid_label(uuid));
         // Step 5. Let targetDocument be execution's target document.
         let target_document = execution.target_document;
         self.touch_lifecycle_of(target_document);
@@ -1028,7 +1033,12 @@ impl Sim<'_> {
         let map = &mut self.model_contexts[target_document.index()].local_pending_tool_executions;
         // Step 6.2. If localExecutions[uuid] does not exist, then return.
         let Some(pos) = map.iter().position(|(u, _)| *u == uuid) else {
-            note!(self, (a, "6.2"), "local pending tool executions map[{}] does not exist: return", uuid.0);
+            note!(
+                self,
+                (a, "6.2"),
+                "local pending tool executions map[{}] does not exist: return",
+                self.uuid_label(uuid)
+            );
             return;
         };
         // Step 6.3. Let localExecution be localExecutions[uuid].
@@ -1078,11 +1088,23 @@ impl Sim<'_> {
             let is_caller = execution.caller_document == Caller::Document(document);
             if is_target && !is_caller {
                 // Step 2.3.2. If document is execution's target document and is not execution's caller document, then run execution's completion steps given null and false.
-                note!(self, (a, "2.3.2"), "{} was the target of execution {}", self.label(document), uuid.0);
+                note!(
+                    self,
+                    (a, "2.3.2"),
+                    "{} was the target of execution {}",
+                    self.label(document),
+                    self.uuid_label(uuid)
+                );
                 self.run_completion_steps(execution.completion_steps, None, false, (a, "2.3.2"));
             } else if is_caller && !is_target {
                 // Step 2.3.3. Otherwise, if document is execution's caller document and is not execution's target document, then cancel a pending tool execution given traversable and uuid.
-                note!(self, (a, "2.3.3"), "{} was the caller of execution {}", self.label(document), uuid.0);
+                note!(
+                    self,
+                    (a, "2.3.3"),
+                    "{} was the caller of execution {}",
+                    self.label(document),
+                    self.uuid_label(uuid)
+                );
                 self.cancel_a_pending_tool_execution(traversable, uuid);
             } else {
                 // Step 2.3.4. Otherwise, remove traversable's pending tool executions map[uuid].
@@ -1091,7 +1113,7 @@ impl Sim<'_> {
                     (a, "2.3.4"),
                     "{} was both caller and target of execution {}",
                     self.label(document),
-                    uuid.0
+                    self.uuid_label(uuid)
                 );
                 let map = self.pending_map(traversable);
                 map.retain(|(u, _)| *u != uuid);
@@ -1140,7 +1162,12 @@ impl Sim<'_> {
         self.assert_in_parallel((a, "completion 1"));
         let traversable = self.world.traversable_of(target);
         if self.remove_pending_execution(traversable, uuid).is_none() {
-            note!(self, (a, "completion 2"), "pending tool executions map[{}] does not exist: return", uuid.0);
+            note!(
+                self,
+                (a, "completion 2"),
+                "pending tool executions map[{}] does not exist: return",
+                self.uuid_label(uuid)
+            );
             return;
         }
         self.world.enqueue_on_agent_queue(Work::AgentResult { call, result, success });

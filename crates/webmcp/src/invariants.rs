@@ -175,7 +175,7 @@ pub struct NamedPending {
 /// note in "cancel a pending tool execution" says this cannot happen; it is a spec-level finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leak {
-    pub uuid: u32,
+    pub uuid: String,
     /// `target` or `caller`.
     pub role: &'static str,
     /// The destroyed document's label.
@@ -594,14 +594,18 @@ impl Checker {
         for (nav, entries) in sim.pending_tool_executions.iter() {
             for (uuid, execution) in entries {
                 if let Some(other) = seen.insert(*uuid, *nav) {
-                    problems
-                        .push(format!("uuid {} is in the maps of traversables #{} and #{}", uuid.0, other.0, nav.0));
+                    problems.push(format!(
+                        "uuid {} is in the maps of traversables #{} and #{}",
+                        sim.uuid_label(*uuid),
+                        other.0,
+                        nav.0
+                    ));
                 }
                 let home = sim.world.traversable_of(execution.target_document);
                 if home != *nav {
                     problems.push(format!(
                         "uuid {} is in traversable #{}'s map, but its target {} is in traversable #{}",
-                        uuid.0,
+                        sim.uuid_label(*uuid),
                         nav.0,
                         sim.label(execution.target_document),
                         home.0
@@ -617,7 +621,7 @@ impl Checker {
             let mut local_seen = BTreeSet::new();
             for (uuid, _) in &mc.local_pending_tool_executions {
                 if !local_seen.insert(*uuid) {
-                    problems.push(format!("uuid {} is twice in {}'s local map", uuid.0, sim.label(d)));
+                    problems.push(format!("uuid {} is twice in {}'s local map", sim.uuid_label(*uuid), sim.label(d)));
                 }
                 if self.in_traversable_map(sim, *uuid, d) || cancel_queued(sim, d, *uuid) {
                     continue;
@@ -626,7 +630,7 @@ impl Checker {
                     "{}'s local pending tool executions map holds uuid {}, which no traversable's map holds \
                      (with {} as target), and no task to cancel it is queued",
                     sim.label(d),
-                    uuid.0,
+                    sim.uuid_label(*uuid),
                     sim.label(d)
                 ));
             }
@@ -669,7 +673,7 @@ impl Checker {
                         let destroyed_at = self.destroyed_at.get(&d).copied().unwrap_or(usize::MAX);
                         if added > destroyed_at {
                             leaks.push(Leak {
-                                uuid: uuid.0,
+                                uuid: sim.uuid_label(*uuid),
                                 role,
                                 document: sim.label(d),
                                 tool: execution.tool_name.to_string(),
@@ -679,7 +683,7 @@ impl Checker {
                                 "uuid {} ({role} {} destroyed after unit {destroyed_at}) was added after unit \
                                  {added}, before the document was destroyed, yet its unloading cleanup steps did \
                                  not remove it",
-                                uuid.0,
+                                sim.uuid_label(*uuid),
                                 sim.label(d)
                             ));
                         }
@@ -693,7 +697,7 @@ impl Checker {
                     problems.push(format!(
                         "the traversable's map holds uuid {} (tool {:?} of {}), but {}'s local map does not \
                          and no task will run the tool",
-                        uuid.0,
+                        sim.uuid_label(*uuid),
                         execution.tool_name,
                         sim.label(target),
                         sim.label(target)
@@ -711,7 +715,7 @@ impl Checker {
                     problems.push(format!(
                         "at quiescence {}'s local map holds uuid {}, which no traversable's map holds",
                         sim.label(d),
-                        uuid.0
+                        sim.uuid_label(*uuid)
                     ));
                 }
             }
@@ -782,7 +786,7 @@ impl Checker {
         }
         Err(format!(
             "its execution (uuid {}) is pending with target {} fully active, but {}",
-            uuid.0,
+            sim.uuid_label(*uuid),
             sim.label(target),
             if local { "no pending tool promise reacts to it" } else { "the target's local map does not hold it" }
         ))

@@ -25,6 +25,7 @@ macro_rules! interpretation {
 
 pub mod agent;
 pub mod algorithms;
+pub mod audit;
 pub mod expect;
 pub mod explore;
 pub mod invariants;

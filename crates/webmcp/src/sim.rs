@@ -14,9 +14,15 @@ use trace::{Cite, ConsoleLine, Event, EventKind, Finding, Outcome, PromiseOutcom
 
 use crate::program::{ControllerSlot, DocSpec, FrameSpec, Program, PromiseSlot, ScriptId, Settle, ToolDictId};
 
-/// A unique internal value identifying one tool execution.
+/// A unique internal value identifying one tool execution: the `seq`-th one created in document
+/// `realm`'s relevant realm (executeTool step 13 runs in the caller's), or by the browser's agent
+/// (`realm` None). Numbered per realm, as `browser::PromiseId`, so that two executeTool calls on
+/// different event loops get the same values in either order (see docs/model.md).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Uuid(pub u32);
+pub struct Uuid {
+    pub realm: Option<DocId>,
+    pub seq: u32,
+}
 
 /// A spec citation: algorithm name and step number.
 pub type Step = (&'static str, &'static str);
@@ -57,6 +63,8 @@ pub struct ModelContext {
     pub tool_map: Vec<(Rc<str>, Rc<ToolDefinition>)>,
     /// local pending tool executions map: uuid → abort controller.
     pub local_pending_tool_executions: Vec<(Uuid, SignalId)>,
+    /// The uuids created in this document's realm so far (see `Sim::new_uuid`).
+    pub uuids_created: u32,
     /// `ontoolchange`.
     pub ontoolchange: Option<(DocId, ScriptId)>,
 }
@@ -312,6 +320,16 @@ impl Footprint {
     /// `scenarios/get-tools/sorted-by-name.jsonc`, measured before `Resource::Shown`.)
     pub fn breadth(&self) -> u32 {
         (self.global as u32) << 8 | (self.writes.count_ones() + self.shown_writes.count_ones())
+    }
+
+    /// True when this footprint touches nothing `other` does not: what it reads, `other` reads
+    /// or writes; what it writes, `other` writes. (For `crate::audit`.)
+    pub fn within(&self, other: &Footprint) -> bool {
+        (!self.global || other.global)
+            && self.reads & !(other.reads | other.writes) == 0
+            && self.writes & !other.writes == 0
+            && self.shown_reads & !(other.shown_reads | other.shown_writes) == 0
+            && self.shown_writes & !other.shown_writes == 0
     }
 
     /// True when the two units may not commute.
@@ -633,8 +651,8 @@ pub struct Seldom {
     pub controller_slots: Vec<Option<SignalId>>,
     /// The console (see `console_line`).
     pub console: Vec<ConsoleLine>,
-    /// The last tool execution id given (see `new_uuid`).
-    next_uuid: u32,
+    /// The uuids the browser's agent has created (see `new_uuid`).
+    agent_uuids: u32,
     /// Navigables by scenario name (not hashed: it follows from the navigables' names).
     pub nav_by_name: BTreeMap<String, NavId>,
     pub uncaught: Vec<ConsoleLine>,
@@ -650,7 +668,7 @@ impl std::hash::Hash for Seldom {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.controller_slots.hash(state);
         self.console.hash(state);
-        self.next_uuid.hash(state);
+        self.agent_uuids.hash(state);
         self.uncaught.hash(state);
         self.agent_calls.hash(state);
         self.agent_results.hash(state);
@@ -754,10 +772,26 @@ impl<'p> Sim<'p> {
         }
     }
 
-    pub fn new_uuid(&mut self) -> Uuid {
-        let seldom = &mut *self.seldom;
-        seldom.next_uuid += 1;
-        Uuid(seldom.next_uuid)
+    /// A new unique internal value, created in document `realm`'s relevant realm (None: by the
+    /// browser's agent).
+    pub fn new_uuid(&mut self, realm: Option<DocId>) -> Uuid {
+        let created = match realm {
+            Some(doc) => &mut self.model_contexts[doc.index()].uuids_created,
+            None => &mut self.seldom.agent_uuids,
+        };
+        *created += 1;
+        Uuid { realm, seq: *created }
+    }
+
+    /// How traces name a uuid: the realm's document label (or `agent`) and its number there.
+    pub fn uuid_label(&self, uuid: Uuid) -> String {
+        let mut label = match uuid.realm {
+            Some(doc) => self.label(doc),
+            None => "agent".to_string(),
+        };
+        label.push('#');
+        push_decimal(&mut label, uuid.seq);
+        label
     }
 
     pub fn label(&self, doc: DocId) -> String {

@@ -119,6 +119,28 @@ fn a_notification_that_skipped_a_frame_conflicts_with_a_navigation_that_changes_
 }
 
 #[test]
+fn units_taken_to_commute_do_commute_on_every_corpus_state() {
+    // The independence relation itself, at every choice point of every corpus scenario: two units
+    // whose footprints do not conflict must leave each other runnable, reach the same state in
+    // either order, and touch nothing new after each other (webmcp::audit).
+    let (mut states, mut pairs, mut audited) = (0, 0, 0);
+    for file in corpus() {
+        let program = load_program(&file).unwrap_or_else(|e| panic!("{e}"));
+        let audit = webmcp::audit::audit_independence(&program, 20_000, 5_000).unwrap();
+        if !audit.complete {
+            continue;
+        }
+        let lines: Vec<String> = audit.violations.iter().map(|v| v.to_string()).collect();
+        assert!(lines.is_empty(), "{}:\n{}", file.display(), lines.join("\n"));
+        states += audit.states;
+        pairs += audit.pairs;
+        audited += 1;
+    }
+    assert!(audited >= 70, "only {audited} scenarios were audited completely");
+    assert!(pairs > 1_000, "only {pairs} independent pairs in {states} states");
+}
+
+#[test]
 fn threads_and_shards_give_the_same_result() {
     for name in ["scenarios/races/unregister-reregister-new-schema.jsonc", "fixtures/bench/three-executions.jsonc"] {
         let program = load_program(&workspace_root().join(name)).unwrap();
@@ -182,4 +204,24 @@ fn every_witness_replays_to_its_outcome() {
             assert_eq!(trace.outcome.canonical(), class.outcome, "{}: witness {}", file.display(), class.witness);
         }
     }
+}
+
+#[test]
+fn the_audit_command_reports_each_scenario_and_its_bound() {
+    let scenario = workspace_root().join("scenarios/races/navigation-to-exposed-origin-vs-notify.jsonc");
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+            .arg("audit")
+            .arg(&scenario)
+            .args(extra)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string())
+    };
+    let (code, stdout) = run(&[]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("violations 0; complete"), "{stdout}");
+    let (code, stdout) = run(&["--max-states", "1"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("choice points 1,") && stdout.contains("incomplete (a bound stopped it)"), "{stdout}");
 }
