@@ -20,8 +20,23 @@ use crate::program::{ControllerSlot, DocSpec, FrameSpec, Program, PromiseSlot, S
 /// different event loops get the same values in either order (see docs/model.md).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Uuid {
-    pub realm: Option<DocId>,
+    /// The realm's document index, or `Uuid::AGENT` (eight bytes in all: uuids travel in many
+    /// `Work` values).
+    realm: u32,
     pub seq: u32,
+}
+
+impl Uuid {
+    const AGENT: u32 = u32::MAX;
+
+    pub fn new(realm: Option<DocId>, seq: u32) -> Uuid {
+        Uuid { realm: realm.map_or(Uuid::AGENT, |d| d.0), seq }
+    }
+
+    /// The document in whose realm the uuid was created (None: the browser's agent).
+    pub fn realm(&self) -> Option<DocId> {
+        (self.realm != Uuid::AGENT).then_some(DocId(self.realm))
+    }
 }
 
 /// A spec citation: algorithm name and step number.
@@ -780,12 +795,12 @@ impl<'p> Sim<'p> {
             None => &mut self.seldom.agent_uuids,
         };
         *created += 1;
-        Uuid { realm, seq: *created }
+        Uuid::new(realm, *created)
     }
 
     /// How traces name a uuid: the realm's document label (or `agent`) and its number there.
     pub fn uuid_label(&self, uuid: Uuid) -> String {
-        let mut label = match uuid.realm {
+        let mut label = match uuid.realm() {
             Some(doc) => self.label(doc),
             None => "agent".to_string(),
         };
