@@ -371,34 +371,27 @@ impl<S: Clone> Clone for EventLoop<S> {
     /// Field by field (as a derived `Clone`), but an empty microtask queue (the common case when a
     /// loop is copied to be written) is made without a call.
     fn clone(&self) -> Self {
-        EventLoop {
-            label: self.label.clone(),
-            cluster: self.cluster.clone(),
-            lanes: self.lanes.clone(),
-            tab: self.tab,
-            queues: self.queues.clone(),
-            microtasks: if self.microtasks.is_empty() { VecDeque::new() } else { self.microtasks.clone() },
-            blocks_started: self.blocks_started,
-        }
+        self.copy_with(self.queues.clone())
     }
 }
 
 impl<S: Clone> EventLoop<S> {
-    /// A copy (as `Clone`) without the task at `at` of its queues (room left for two more).
-    fn copy_without_task(&self, at: usize) -> Self {
-        let tasks = &self.queues.0;
-        let mut kept = Vec::with_capacity(tasks.len() + 1);
-        kept.extend(tasks[..at].iter().cloned());
-        kept.extend(tasks[at + 1..].iter().cloned());
+    /// A copy with `queues` in place of its task queues (see `Clone`).
+    fn copy_with(&self, queues: TaskQueues<S>) -> Self {
         EventLoop {
             label: self.label.clone(),
             cluster: self.cluster.clone(),
             lanes: self.lanes.clone(),
             tab: self.tab,
-            queues: TaskQueues(kept),
+            queues,
             microtasks: if self.microtasks.is_empty() { VecDeque::new() } else { self.microtasks.clone() },
             blocks_started: self.blocks_started,
         }
+    }
+
+    /// A copy (as `Clone`) without the task at `at` of its queues.
+    fn copy_without_task(&self, at: usize) -> Self {
+        self.copy_with(self.queues.copy_without(at))
     }
 }
 
@@ -426,10 +419,29 @@ impl<S> Clone for TaskQueues<S> {
     /// A copy (made to write the loop) leaves room for two more tasks: queueing one is the most
     /// common write, and a unit that queues one often queues another on the same loop.
     fn clone(&self) -> Self {
-        let mut tasks = Vec::with_capacity(self.0.len() + 2);
-        tasks.extend(self.0.iter().map(|(s, t)| (*s, t.clone())));
-        TaskQueues(tasks)
+        TaskQueues(copy_with_room(&self.0, None))
     }
+}
+
+impl<S> TaskQueues<S> {
+    /// A copy (as `Clone`) without the task at `at`.
+    fn copy_without(&self, at: usize) -> Self {
+        TaskQueues(copy_with_room(&self.0, Some(at)))
+    }
+}
+
+/// A copy of a list of shared parts (each copied as a reference) without the one at `leave_out`,
+/// with room for two more: the copies made to write a task queue or the block list.
+fn copy_with_room<T: Clone>(list: &[T], leave_out: Option<usize>) -> Vec<T> {
+    let mut copy = Vec::with_capacity(list.len() - usize::from(leave_out.is_some()) + 2);
+    match leave_out {
+        None => copy.extend_from_slice(list),
+        Some(at) => {
+            copy.extend_from_slice(&list[..at]);
+            copy.extend_from_slice(&list[at + 1..]);
+        }
+    }
+    copy
 }
 
 impl<S> Default for TaskQueues<S> {
@@ -490,9 +502,7 @@ impl<S> Clone for ParallelBlocks<S> {
     /// A copy (made to write the list) leaves room for two more blocks: starting one is the most
     /// common write, and a unit that starts one often starts another.
     fn clone(&self) -> Self {
-        let mut blocks = Vec::with_capacity(self.0.len() + 2);
-        blocks.extend(self.0.iter().cloned());
-        ParallelBlocks(blocks)
+        ParallelBlocks(copy_with_room(&self.0, None))
     }
 }
 
@@ -521,12 +531,9 @@ impl<S: Clone> ParallelBlocks<S> {
         self.0.remove(at).into_inner()
     }
 
-    /// A copy (as `Clone`) without the block at `at` (room left for two more).
+    /// A copy (as `Clone`) without the block at `at`.
     fn copy_without(&self, at: usize) -> Self {
-        let mut blocks = Vec::with_capacity(self.0.len() + 1);
-        blocks.extend(self.0[..at].iter().cloned());
-        blocks.extend(self.0[at + 1..].iter().cloned());
-        ParallelBlocks(blocks)
+        ParallelBlocks(copy_with_room(&self.0, Some(at)))
     }
 }
 

@@ -657,10 +657,10 @@ impl Clone for Sim<'_> {
 }
 
 /// The parts of the simulator state that few units change (scripts that name an
-/// AbortController, console lines, uncaught exceptions, tool executions started, the agent,
-/// navigables created by navigation), kept
-/// together as one shared part: copying a state then copies one reference for all of them, and
-/// fingerprinting it folds one digest, while the unit that changes one of them copies them all.
+/// AbortController, console lines, uncaught exceptions, the agent and its tool executions,
+/// navigables created by navigation), kept together as one shared part: copying a state then
+/// copies one reference for all of them, and fingerprinting it folds one digest, while the unit
+/// that changes one of them copies them all.
 #[derive(Clone, Default)]
 pub struct Seldom {
     pub controller_slots: Vec<Option<SignalId>>,
