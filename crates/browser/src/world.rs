@@ -1224,12 +1224,17 @@ impl<S: Clone> World<S> {
             return;
         }
         out.push(nav);
-        // Children are those whose container document is the navigable's active document.
-        for &child in &self.seldom.navigable_infos[nav.index()].children {
-            if self.seldom.navigable_infos[child.index()].container_document == state.active_document {
-                self.collect_descendants(child, out);
-            }
+        for child in self.child_navigables(nav) {
+            self.collect_descendants(child, out);
         }
+    }
+
+    /// A navigable's child navigables, in tree order: those whose container document is its
+    /// active document (destroyed ones included; `collect_descendants` skips them).
+    pub fn child_navigables(&self, nav: NavId) -> impl Iterator<Item = NavId> + '_ {
+        let active = self.lifecycles.navigables[nav.index()].active_document;
+        let infos = &self.seldom.navigable_infos;
+        infos[nav.index()].children.iter().copied().filter(move |c| infos[c.index()].container_document == active)
     }
 
     /// The traversable navigable of a document's node navigable.

@@ -57,10 +57,7 @@ impl Sim<'_> {
     /// whether that document is allowed to use "tools", and whether it has child navigables.
     fn shown(&self, nav: NavId) -> Option<(browser::Origin, bool, bool)> {
         let doc = self.world.nav(nav).active_document?;
-        let has_children = self.world.nav(nav).children.iter().any(|&c| {
-            let child = self.world.nav(c);
-            child.container_document == Some(doc) && !child.destroyed
-        });
+        let has_children = self.world.child_navigables(nav).any(|c| !self.world.nav(c).destroyed);
         let origin = self.world.doc_info(doc).origin.clone();
         Some((origin, self.world.is_allowed_to_use(doc, browser::policy::TOOLS), has_children))
     }
