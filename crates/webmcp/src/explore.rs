@@ -584,6 +584,16 @@ impl<'o> Explorer<'o> {
                 return Ok(());
             }
             let lane = lanes.pop().expect("one lane");
+            // A state with one runnable lane is a choice point with one choice, and the sleep-set
+            // rule holds there too: when that lane is asleep, every schedule from here begins with
+            // a step explored from an earlier choice point (where it was explored, the steps since
+            // then commute with it), so nothing below here is new.
+            if reduce && self.sleep.len() > base {
+                let id = self.lanes.id_of(&sim.world, &lane);
+                if self.sleep[base..].iter().any(|(l, _)| *l == id) {
+                    return Ok(());
+                }
+            }
             let fp = sim.step_listed(lane)?;
             if self.sleep.len() > base {
                 retain_from(&mut self.sleep, base, |(_, f)| !f.conflicts(&fp));

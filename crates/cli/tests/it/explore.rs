@@ -225,3 +225,30 @@ fn the_audit_command_reports_each_scenario_and_its_bound() {
     assert_eq!(code, Some(0), "{stdout}");
     assert!(stdout.contains("choice points 1,") && stdout.contains("incomplete (a bound stopped it)"), "{stdout}");
 }
+
+#[test]
+fn a_forced_step_on_a_sleeping_lane_is_not_taken() {
+    // Two tabs on two event loops; each script creates an AbortController and touches nothing
+    // else, so the two networking tasks commute. After `el1.net`, `el0.net` is the only runnable
+    // lane, and it is asleep (explored first from the root): the search stops there instead of
+    // reaching the end state the first branch reached.
+    let text = r#"{
+      "version": 1,
+      "name": "two-independent-scripts",
+      "tabs": [
+        { "id": "one", "url": "https://one.example/", "script": [ { "newAbortController": "a" } ] },
+        { "id": "two", "url": "https://two.example/", "script": [ { "newAbortController": "b" } ] }
+      ]
+    }"#;
+    let file = std::env::temp_dir().join(format!("webmcp-sim-forced-asleep-{}.jsonc", std::process::id()));
+    std::fs::write(&file, text).unwrap();
+    let program = load_program(&file).unwrap();
+    let _ = std::fs::remove_file(&file);
+    let options = ExploreOptions { split_depth: 0, ..Default::default() };
+    let reduced = explore(&program, &options).unwrap();
+    let naive = explore(&program, &ExploreOptions { reduction: Reduction::None, ..options.clone() }).unwrap();
+    assert_eq!(summaries(&reduced), summaries(&naive));
+    assert_eq!(naive.outcomes.iter().map(|o| o.end_states).sum::<u64>(), 2, "both orders end");
+    assert_eq!(reduced.transitions, 2, "both orders are tried from the root");
+    assert_eq!(reduced.outcomes.iter().map(|o| o.end_states).sum::<u64>(), 1, "the second order was run to its end");
+}
