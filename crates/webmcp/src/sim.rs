@@ -522,6 +522,22 @@ impl PromiseLabels {
 
 /// The lane of virtual-time advances, made once.
 static TIME_LANE: std::sync::LazyLock<sched::Lane> = std::sync::LazyLock::new(|| sched::Lane::new("time"));
+static SETUP_LANE: std::sync::LazyLock<sched::Lane> = std::sync::LazyLock::new(|| sched::Lane::new("setup"));
+
+/// The lane of the unit now running. A lane the world lists keeps its label there, so a step
+/// copies no label (`Sim::current_lane` looks it up when a block is started or the unit is
+/// recorded).
+#[derive(Clone, Debug)]
+enum Running {
+    /// The initial documents being created (`Sim::new`).
+    Setup,
+    /// Virtual time advancing to the next timer.
+    Time,
+    /// A task queue, the FIFO parallel queue (`par`), the agent or the user.
+    Listed(LaneRef),
+    /// An unordered in-parallel block, which is no longer in the world: its label.
+    Block(sched::Lane),
+}
 
 /// In-parallel blocks started so far, per starting lane: a list sorted by lane label (copying it
 /// is one allocation, where a map copies nodes).
@@ -592,8 +608,9 @@ pub struct Sim<'p> {
     /// Labels of API promises, for the outcome.
     pub promise_labels: Shared<PromiseLabels>,
     pub context: Context,
-    /// The lane of the unit now running (in-parallel blocks are named after it).
-    pub current_lane: sched::Lane,
+    /// The lane of the unit now running (in-parallel blocks are named after it; see
+    /// `current_lane`).
+    running: Running,
     /// Where the running unit's lane counts the blocks it starts, if not in `par_started`.
     current_counter: Option<BlockCounter>,
     /// In-parallel blocks started so far by lanes other than task lanes and the user's (which
@@ -641,7 +658,7 @@ impl Clone for Sim<'_> {
             promise_slots: self.promise_slots.clone(),
             promise_labels: self.promise_labels.clone(),
             context: self.context,
-            current_lane: self.current_lane.clone(),
+            running: self.running.clone(),
             current_counter: self.current_counter,
             par_started: self.par_started.clone(),
             block_labels: self.block_labels.clone(),
@@ -692,6 +709,16 @@ impl std::hash::Hash for Seldom {
 }
 
 impl<'p> Sim<'p> {
+    /// The label of the lane whose unit is running.
+    pub fn current_lane(&self) -> &sched::Lane {
+        match &self.running {
+            Running::Setup => &SETUP_LANE,
+            Running::Time => &TIME_LANE,
+            Running::Listed(lane) => self.world.lane_label(lane),
+            Running::Block(label) => label,
+        }
+    }
+
     /// Builds the world from the program: tabs, frame trees, documents, and their scripts queued.
     pub fn new(program: &'p Program) -> Result<Sim<'p>, RunError> {
         let mode = match program.parallel {
@@ -706,7 +733,7 @@ impl<'p> Sim<'p> {
             promise_slots: Shared::new(vec![None; program.promise_names.len()]),
             promise_labels: Default::default(),
             context: Context::Setup,
-            current_lane: sched::Lane::new("setup"),
+            running: Running::Setup,
             current_counter: None,
             par_started: Default::default(),
             block_labels: Default::default(),
@@ -1000,7 +1027,7 @@ impl<'p> Sim<'p> {
         }
         let made = &mut labels[key];
         while made.len() <= count as usize {
-            made.push(block_label(self.current_lane.as_str(), made.len() as u32));
+            made.push(block_label(self.current_lane().as_str(), made.len() as u32));
         }
         made[count as usize].clone()
     }
@@ -1008,7 +1035,8 @@ impl<'p> Sim<'p> {
     /// The label of the next block started by a unit that is neither a task nor a user action
     /// (counted in `par_started`). A block's blocks are counted under the lane that started it.
     fn other_block_label(&mut self) -> sched::Lane {
-        let starter = self.current_lane.as_str();
+        let starter_lane = self.current_lane().clone();
+        let starter = starter_lane.as_str();
         let creator = starter.strip_prefix("par:").unwrap_or(starter);
         let count = match self.par_started.0.binary_search_by(|started| (*started.lane).cmp(creator)) {
             Ok(at) => {
@@ -1018,7 +1046,7 @@ impl<'p> Sim<'p> {
             }
             Err(at) => {
                 // A lane that is not a block is its own creator: its label is shared, not copied.
-                let lane = if creator.len() == starter.len() { self.current_lane.0.clone() } else { creator.into() };
+                let lane = if creator.len() == starter.len() { starter_lane.0.clone() } else { creator.into() };
                 let lane_digest = browser::digest128(creator).to_le_bytes();
                 self.par_started.0.insert(at, StartedCount { lane, lane_digest, count: 1 });
                 0
@@ -1107,7 +1135,7 @@ impl<'p> Sim<'p> {
                 return;
             }
             let Some(t) = self.world.advance_time() else { return };
-            self.current_lane = TIME_LANE.clone();
+            self.running = Running::Time;
             self.current_counter = None;
             let what = if self.record { format!("virtual time advances to {t} ms") } else { String::new() };
             self.record_unit(Vec::new(), None, what, ("HTML", "run steps after a timeout"));
@@ -1121,26 +1149,30 @@ impl<'p> Sim<'p> {
         lane_ref: LaneRef,
         choice_among: Vec<String>,
     ) -> Result<Footprint, RunError> {
-        self.step_on(lane.clone(), lane_ref, choice_among)
+        self.step_on(Some(lane), lane_ref, choice_among)
     }
 
-    /// `step`, for a lane listed by `runnable_into` (its label is looked up).
+    /// `step`, for a lane listed by `runnable_into` (its label is looked up only if needed).
     pub fn step_listed(&mut self, lane_ref: LaneRef) -> Result<Footprint, RunError> {
-        let lane = self.world.lane_label(&lane_ref).clone();
-        self.step_on(lane, lane_ref, Vec::new())
+        self.step_on(None, lane_ref, Vec::new())
     }
 
     fn step_on(
         &mut self,
-        lane: sched::Lane,
+        lane: Option<&sched::Lane>,
         lane_ref: LaneRef,
         choice_among: Vec<String>,
     ) -> Result<Footprint, RunError> {
+        debug_assert!(
+            lane.is_none_or(|lane| lane == self.world.lane_label(&lane_ref)),
+            "{lane:?} is not the label of {lane_ref:?}"
+        );
         let Some(unit) = self.world.take(lane_ref) else {
+            let lane = lane.map_or_else(|| format!("{lane_ref:?}"), |lane| lane.to_string());
             return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
         };
         self.footprint = Footprint::default();
-        self.current_lane = lane;
+        self.running = Running::Listed(lane_ref);
         self.current_counter = match &unit {
             Unit::Task { event_loop, source, .. } => Some(BlockCounter::Task(*event_loop, *source)),
             Unit::User(_) => Some(BlockCounter::User),
@@ -1153,7 +1185,11 @@ impl<'p> Sim<'p> {
                 self.footprint.touch(Resource::Loop(event_loop), true);
                 (Some(event_loop), task.document, task.steps)
             }
-            Unit::Parallel { steps, .. } => {
+            Unit::Parallel { label, steps } => {
+                if let LaneRef::Parallel(_) = lane_ref {
+                    // The block's label left the world with it.
+                    self.running = Running::Block(label);
+                }
                 self.context = Context::InParallel;
                 (None, None, steps)
             }
@@ -1204,7 +1240,7 @@ impl<'p> Sim<'p> {
         self.units.push(trace::Unit {
             index: self.units.len(),
             time: self.world.now(),
-            lane: self.current_lane.to_string(),
+            lane: self.current_lane().to_string(),
             choice_among,
             document,
             what,
