@@ -1172,6 +1172,8 @@ impl<'p> Sim<'p> {
             return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
         };
         self.footprint = Footprint::default();
+        // An unordered block's lane is no longer listed: the `Unit::Parallel` arm below names it
+        // by the label it was taken with.
         self.running = Running::Listed(lane_ref);
         self.current_counter = match &unit {
             Unit::Task { event_loop, source, .. } => Some(BlockCounter::Task(*event_loop, *source)),
