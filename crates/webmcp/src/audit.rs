@@ -3,7 +3,7 @@
 //! The reduced search (`crate::explore`) treats two units as commuting when their footprints do
 //! not conflict. That is sound only if every unit records everything it touches. The
 //! naive-vs-reduced comparison catches a unit that does not, but only when the lost ordering
-//! changes an outcome and no forced step brings it back. This audit checks the relation itself,
+//! changes an outcome. This audit checks the relation itself,
 //! at every choice point it reaches: for every two lanes whose units' footprints do not conflict,
 //! - each lane is still runnable after the other ran (neither disables the other);
 //! - running them in either order reaches the same state (the same fingerprint);

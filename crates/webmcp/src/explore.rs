@@ -11,7 +11,8 @@
 //!   others were explored from it before), and the stored set shrinks to the common lanes.
 //! - **Sleep sets** (Godefroid): after exploring lane `a` from a state, a sibling lane `b` whose
 //!   unit commutes with `a` carries `a` in its sleep set, so `b;a` is not explored again after
-//!   `a;b`. Two units commute when their footprints do not conflict: neither writes a piece of
+//!   `a;b`. A state with one runnable lane (stepped without a choice or a fingerprint) follows
+//!   the same rule: when that lane is asleep, the walk stops there. Two units commute when their footprints do not conflict: neither writes a piece of
 //!   state (`Resource`: an event loop's script state, its documents' lifecycle or tool maps, one
 //!   task queue, a pending-executions map, the console) that the other reads or writes; agent and
 //!   bfcache steps conflict with everything. A unit's footprint is recorded as it runs
@@ -426,6 +427,11 @@ impl SleepSets {
 /// A sleep-set entry: a lane explored from an earlier state, and what its unit touched there.
 type Asleep = (LaneId, Footprint);
 
+/// Whether `lane` is in a sleep set.
+fn is_asleep(sleep: &[Asleep], lane: LaneId) -> bool {
+    sleep.iter().any(|(l, _)| *l == lane)
+}
+
 /// Keeps the entries of `stack[from..]` that `keep` accepts, in order.
 fn retain_from(stack: &mut Vec<Asleep>, from: usize, mut keep: impl FnMut(&Asleep) -> bool) {
     let mut kept = from;
@@ -573,7 +579,7 @@ impl<'o> Explorer<'o> {
         lanes: &mut Lanes,
     ) -> Result<(), RunError> {
         let reduce = self.options.reduction == Reduction::Full;
-        // Forced steps until the next choice point or the end.
+        // Forced steps until the next choice point, the end, or a lane that is asleep.
         loop {
             sim.runnable_into(lanes);
             if lanes.len() != 1 {
@@ -588,11 +594,9 @@ impl<'o> Explorer<'o> {
             // rule holds there too: when that lane is asleep, every schedule from here begins with
             // a step explored from an earlier choice point (where it was explored, the steps since
             // then commute with it), so nothing below here is new.
-            if reduce && self.sleep.len() > base {
-                let id = self.lanes.id_of(&sim.world, &lane);
-                if self.sleep[base..].iter().any(|(l, _)| *l == id) {
-                    return Ok(());
-                }
+            if reduce && self.sleep.len() > base && is_asleep(&self.sleep[base..], self.lanes.id_of(&sim.world, &lane))
+            {
+                return Ok(());
             }
             let fp = sim.step_listed(lane)?;
             if self.sleep.len() > base {
@@ -627,7 +631,7 @@ impl<'o> Explorer<'o> {
             let key = Key::new(sim.fingerprint());
             let depth = path.len() as u32;
             let Explorer { visited, sleep_sets, sleep, scratch, depth_cut, .. } = self;
-            let asleep = |lane: &LaneId| sleep[base..].iter().any(|(l, _)| l == lane);
+            let asleep = |lane: &LaneId| is_asleep(&sleep[base..], *lane);
             match visited.entry(key) {
                 Entry::Occupied(mut entry) => {
                     let v = entry.get_mut();
@@ -676,8 +680,7 @@ impl<'o> Explorer<'o> {
             let world = &sim.world;
             for lane in lanes.drain(..) {
                 let id = table.id_of(world, &lane);
-                if !(reduce && sleep[base..].iter().any(|(l, _)| *l == id))
-                    && revisit.as_ref().is_none_or(|only| only.contains(&id))
+                if !(reduce && is_asleep(&sleep[base..], id)) && revisit.as_ref().is_none_or(|only| only.contains(&id))
                 {
                     awake.push((lane, id));
                 }

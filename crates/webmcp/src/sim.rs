@@ -1035,9 +1035,8 @@ impl<'p> Sim<'p> {
     /// The label of the next block started by a unit that is neither a task nor a user action
     /// (counted in `par_started`). A block's blocks are counted under the lane that started it.
     fn other_block_label(&mut self) -> sched::Lane {
-        let starter_lane = self.current_lane().clone();
-        let starter = starter_lane.as_str();
-        let creator = starter.strip_prefix("par:").unwrap_or(starter);
+        let starter = self.current_lane();
+        let creator = block_creator(starter.as_str());
         let count = match self.par_started.0.binary_search_by(|started| (*started.lane).cmp(creator)) {
             Ok(at) => {
                 let count = &mut self.par_started.0[at].count;
@@ -1046,13 +1045,14 @@ impl<'p> Sim<'p> {
             }
             Err(at) => {
                 // A lane that is not a block is its own creator: its label is shared, not copied.
-                let lane = if creator.len() == starter.len() { starter_lane.0.clone() } else { creator.into() };
+                let lane = if creator.len() == starter.as_str().len() { starter.0.clone() } else { creator.into() };
                 let lane_digest = browser::digest128(creator).to_le_bytes();
                 self.par_started.0.insert(at, StartedCount { lane, lane_digest, count: 1 });
                 0
             }
         };
-        block_label(creator, count)
+        // (The label is read again: the counts were written meanwhile.)
+        block_label(block_creator(self.current_lane().as_str()), count)
     }
 
     /// WebIDL resolve / reject, tracing a settlement or the no-op of settling twice.
@@ -1367,7 +1367,13 @@ impl Sim<'_> {
     }
 }
 
-/// Appends `n` in decimal (labels are built on the exploration hot path, without `format!`).
+/// The name the blocks that `lane` starts are counted and labelled under: a block's label
+/// without `par:` (`par:el0.net/0` → `el0.net/0`, whose blocks are `par:el0.net/0/0`, …), any
+/// other lane's label as it is.
+fn block_creator(lane: &str) -> &str {
+    lane.strip_prefix("par:").unwrap_or(lane)
+}
+
 /// The label of the `n`-th in-parallel block (from 0) started by the lane `creator`:
 /// `par:<creator>/<n>`.
 fn block_label(creator: &str, n: u32) -> sched::Lane {
@@ -1385,6 +1391,7 @@ fn block_label(creator: &str, n: u32) -> sched::Lane {
     })
 }
 
+/// Appends `n` in decimal (labels are built on the exploration hot path, without `format!`).
 pub(crate) fn push_decimal(out: &mut String, n: u32) {
     out.push_str(itoa::Buffer::new().format(n));
 }
