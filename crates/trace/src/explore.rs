@@ -104,6 +104,25 @@ impl Exploration {
         Ok(merged)
     }
 
+    /// `merge`, taking the parts: one part is already merged (its outcomes distinct and in
+    /// witness order, as an explorer finishes them) except for the order of its bounds, so it
+    /// is returned without copying its outcomes (for an exploration run as one work item).
+    pub fn merge_owned(mut parts: Vec<Exploration>) -> Result<Exploration, String> {
+        if parts.len() != 1 {
+            return Exploration::merge(&parts);
+        }
+        let mut only = parts.pop().expect("one part");
+        only.shard = "1/1".into();
+        only.bounds_hit.sort();
+        debug_assert!(
+            only.outcomes
+                .windows(2)
+                .all(|w| (w[0].witness_choices, &w[0].witness) <= (w[1].witness_choices, &w[1].witness)),
+            "a part's outcomes are in witness order"
+        );
+        Ok(only)
+    }
+
     /// The text report: one block per outcome with its witness.
     pub fn render_text(&self, scenario_path: &str) -> String {
         let mut s = String::new();
@@ -202,5 +221,42 @@ impl Outcome {
             let _ = write!(s, " end={}", self.end);
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Exploration, OutcomeClass};
+    use crate::{ConsoleLine, Outcome};
+
+    fn class(witness: &str, choices: usize) -> OutcomeClass {
+        let line = ConsoleLine { document: "main".into(), text: witness.into() };
+        let outcome = Outcome { console: vec![line], ..Outcome::default() };
+        OutcomeClass {
+            outcome,
+            summary: witness.into(),
+            end_states: 2,
+            witness: witness.into(),
+            witness_choices: choices,
+        }
+    }
+
+    #[test]
+    fn merging_one_owned_part_is_merging_it() {
+        let part = Exploration {
+            version: 1,
+            scenario: "s".into(),
+            options: vec!["split-depth=0".into()],
+            shard: "2/3".into(),
+            work_items: 1,
+            states: 7,
+            transitions: 9,
+            complete: false,
+            bounds_hit: vec!["max-units (5)".into(), "max-depth (3)".into()],
+            outcomes: vec![class("el0.webmcp", 1), class("el0.timer el1.webmcp", 2)],
+        };
+        let merged = Exploration::merge(std::slice::from_ref(&part)).unwrap();
+        assert_eq!(merged.bounds_hit, ["max-depth (3)", "max-units (5)"]);
+        assert_eq!(Exploration::merge_owned(vec![part]).unwrap(), merged);
     }
 }
