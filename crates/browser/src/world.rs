@@ -413,37 +413,7 @@ impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
 /// source. Each task is shared with its cached digest: a loop that gains or loses one task
 /// rehashes 16 bytes per other task, not the tasks.
 #[derive(PartialEq, Eq, Hash, Debug)]
-pub struct TaskQueues<S>(Vec<Queued<S>>);
-
-/// A queued task with its source and, beside the shared task, a copy of its document: listing
-/// the runnable lanes asks of every queued task whether its document is fully active, and reads
-/// the answer's key from the list itself instead of from each task's own allocation.
-#[derive(PartialEq, Eq, Hash, Debug)]
-struct Queued<S> {
-    source: TaskSource,
-    /// `task.document`: 0 for none, else the document's index plus one (so the entry is 16
-    /// bytes, where an `Option<DocId>` would make it 24).
-    document: u32,
-    task: Shared<Task<S>>,
-}
-
-impl<S> Clone for Queued<S> {
-    fn clone(&self) -> Self {
-        Queued { source: self.source, document: self.document, task: self.task.clone() }
-    }
-}
-
-impl<S> Queued<S> {
-    fn new(source: TaskSource, task: Task<S>) -> Queued<S> {
-        let document = task.document.map_or(0, |d| d.0.checked_add(1).expect("fewer than 2^32 - 1 documents"));
-        Queued { source, document, task: Shared::new(task) }
-    }
-
-    /// `task.document`, from the copy beside the task.
-    fn document(&self) -> Option<DocId> {
-        self.document.checked_sub(1).map(DocId)
-    }
-}
+pub struct TaskQueues<S>(Vec<(TaskSource, Shared<Task<S>>)>);
 
 impl<S> Clone for TaskQueues<S> {
     /// A copy (made to write the loop) leaves room for two more tasks: queueing one is the most
@@ -483,50 +453,38 @@ impl<S> Default for TaskQueues<S> {
 impl<S: Clone> TaskQueues<S> {
     /// Appends `task` to `source`'s queue.
     pub fn push(&mut self, source: TaskSource, task: Task<S>) {
-        let at = self.0.partition_point(|q| q.source <= source);
-        self.0.insert(at, Queued::new(source, task));
+        let at = self.0.partition_point(|(s, _)| *s <= source);
+        self.0.insert(at, (source, Shared::new(task)));
     }
 
-    /// Where the first task of `source`'s queue whose document (None: no document) `runnable`
-    /// accepts is.
-    pub fn position(&self, source: TaskSource, runnable: impl Fn(Option<DocId>) -> bool) -> Option<usize> {
-        self.0.iter().position(|q| q.source == source && runnable(q.document()))
-    }
-
-    /// The task at `at` (from `position`).
-    fn get(&self, at: usize) -> &Task<S> {
-        &self.0[at].task
+    /// Where the first task of `source`'s queue that `runnable` accepts is.
+    pub fn position(&self, source: TaskSource, runnable: impl Fn(&Task<S>) -> bool) -> Option<usize> {
+        self.0.iter().position(|(s, t)| *s == source && runnable(t))
     }
 
     /// Removes and returns the task at `at` (from `position`).
     pub fn remove(&mut self, at: usize) -> Task<S> {
-        self.0.remove(at).task.into_inner()
+        self.0.remove(at).1.into_inner()
     }
 
     /// Every queued task with its source, by source (in `TaskSource::ALL` order), oldest first.
     pub fn iter(&self) -> impl Iterator<Item = (TaskSource, &Task<S>)> {
-        self.0.iter().map(|q| (q.source, &*q.task))
+        self.0.iter().map(|(s, t)| (*s, &**t))
     }
 
-    /// Whether a queued task is `doc`'s.
-    fn holds_tasks_of(&self, doc: DocId) -> bool {
-        self.0.iter().any(|q| q.document() == Some(doc))
-    }
-
-    /// Removes the tasks of `doc`; returns how many were removed.
-    fn remove_tasks_of(&mut self, doc: DocId) -> usize {
+    /// Keeps only the tasks `keep` accepts; returns how many were removed.
+    pub fn retain(&mut self, keep: impl Fn(&Task<S>) -> bool) -> usize {
         let before = self.0.len();
-        self.0.retain(|q| q.document() != Some(doc));
+        self.0.retain(|(_, t)| keep(t));
         before - self.0.len()
     }
 
-    /// A bit per source (`1 << source as u8`) whose queue holds a task whose document (None: no
-    /// document) `runnable` accepts.
-    fn sources_with(&self, runnable: impl Fn(Option<DocId>) -> bool) -> u8 {
+    /// A bit per source (`1 << source as u8`) whose queue holds a task `runnable` accepts.
+    fn sources_with(&self, runnable: impl Fn(&Task<S>) -> bool) -> u8 {
         let mut sources = 0u8;
-        for q in &self.0 {
-            let bit = 1u8 << q.source as u8;
-            if sources & bit == 0 && runnable(q.document()) {
+        for (s, t) in &self.0 {
+            let bit = 1u8 << *s as u8;
+            if sources & bit == 0 && runnable(t) {
                 sources |= bit;
             }
         }
@@ -1308,10 +1266,10 @@ impl<S: Clone> World<S> {
         let mut removed = 0;
         for el in &mut self.event_loops {
             // Only a loop that holds such a task is written (and so copied).
-            if !el.queues.holds_tasks_of(doc) {
+            if !el.queues.iter().any(|(_, t)| t.document == Some(doc)) {
                 continue;
             }
-            removed += el.queues.remove_tasks_of(doc);
+            removed += el.queues.retain(|t| t.document != Some(doc));
         }
         // The timers too are written (and so copied) only when one of them is the document's.
         if !self.timers.iter().any(|t| t.document == doc) {
@@ -1322,10 +1280,9 @@ impl<S: Clone> World<S> {
         removed + before - self.timers.len()
     }
 
-    /// A task is runnable when it has no document or its document is fully active (given the
-    /// task's document).
-    fn task_runnable(&self, document: Option<DocId>) -> bool {
-        document.is_none_or(|d| self.is_fully_active(d))
+    /// A task is runnable when it has no document or its document is fully active.
+    fn task_runnable(&self, task: &Task<S>) -> bool {
+        task.document.is_none_or(|d| self.is_fully_active(d))
     }
 
     // --- In parallel ------------------------------------------------------------------------
@@ -1443,7 +1400,7 @@ impl<S: Clone> World<S> {
         let n = self.event_loops.len();
         for i in (0..n).map(|k| if n > 10 { sorted[k] } else { k }) {
             let el = &self.event_loops[i];
-            let sources = el.queues.sources_with(|d| self.task_runnable(d));
+            let sources = el.queues.sources_with(|t| self.task_runnable(t));
             if sources == 0 {
                 continue;
             }
@@ -1484,13 +1441,13 @@ impl<S: Clone> World<S> {
             LaneRef::Task { event_loop, source } => {
                 // Find the task before writing, so a lane with nothing to give copies nothing.
                 let queues = &self.event_loops[event_loop.index()].queues;
-                let at = queues.position(source, |d| self.task_runnable(d))?;
+                let at = queues.position(source, |t| self.task_runnable(t))?;
                 let el = &mut self.event_loops[event_loop.index()];
                 let task = match el.unshared_mut() {
                     Some(el) => el.queues.remove(at),
                     // A loop another state shares is copied without the task, which is copied out.
                     None => {
-                        let task = el.queues.get(at).clone();
+                        let task = (*el.queues.0[at].1).clone();
                         *el = Shared::new(el.copy_without_task(at));
                         task
                     }
