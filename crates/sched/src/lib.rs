@@ -248,27 +248,37 @@ impl Schedule {
 
 impl fmt::Display for Schedule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.picks.is_empty() {
-            return f.write_str("-");
+        write_picks(f, &self.picks)
+    }
+}
+
+/// Writes picks as a schedule's text (see `Schedule`'s `Display`): `-` for none, otherwise the
+/// labels separated by commas, a run of one label written once as `label*count`.
+pub fn write_picks<L: AsRef<Lane>>(out: &mut impl fmt::Write, picks: &[L]) -> fmt::Result {
+    if picks.is_empty() {
+        return out.write_str("-");
+    }
+    let mut i = 0;
+    while i < picks.len() {
+        let lane = picks[i].as_ref();
+        let mut j = i + 1;
+        while j < picks.len() && picks[j].as_ref() == lane {
+            j += 1;
         }
-        let mut first = true;
-        let mut i = 0;
-        while i < self.picks.len() {
-            let mut j = i + 1;
-            while j < self.picks.len() && self.picks[j] == self.picks[i] {
-                j += 1;
-            }
-            if !first {
-                f.write_str(",")?;
-            }
-            first = false;
-            if j - i > 1 {
-                write!(f, "{}*{}", self.picks[i], j - i)?;
-            } else {
-                write!(f, "{}", self.picks[i])?;
-            }
-            i = j;
+        if i > 0 {
+            out.write_str(",")?;
         }
-        Ok(())
+        out.write_str(lane.as_str())?;
+        if j - i > 1 {
+            write!(out, "*{}", j - i)?;
+        }
+        i = j;
+    }
+    Ok(())
+}
+
+impl AsRef<Lane> for Lane {
+    fn as_ref(&self) -> &Lane {
+        self
     }
 }

@@ -758,8 +758,13 @@ impl<'o> Explorer<'o> {
             }
         };
         let lanes = &self.lanes;
-        let witness =
-            || sched::Schedule { picks: path.iter().map(|&id| lanes.label(id).clone()).collect() }.to_string();
+        // The witness's text, written from the labels the lane table holds (no schedule built).
+        let witness = || {
+            let picks: smallvec::SmallVec<[&Lane; 32]> = path.iter().map(|&id| lanes.label(id)).collect();
+            let mut text = String::new();
+            sched::write_picks(&mut text, &picks).expect("writing to a String cannot fail");
+            text
+        };
         match self.outcomes.get_mut(&key) {
             Some(class) => {
                 class.end_states += 1;
