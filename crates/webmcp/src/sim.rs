@@ -294,8 +294,9 @@ impl Footprint {
     const LOOPS: u32 = 16;
     /// Event loops whose task queues have bits of their own (one per task source).
     const QUEUE_LOOPS: u32 = 10;
-    /// The read bits of `Resource::Shown` in `other`.
-    const SHOWN_READS: u64 = 0xFFFF;
+    /// One `Resource::Shown` bit set (a bit per navigable): the reads at the bottom of `other`,
+    /// the writes `SHOWN_WRITES_SHIFT` bits up.
+    const SHOWN: u64 = 0xFFFF;
     /// Where the write bits of `Resource::Shown` start in `other`.
     const SHOWN_WRITES_SHIFT: u32 = 16;
     /// The bit of `other` that makes a footprint conflict with every other.
@@ -342,12 +343,12 @@ impl Footprint {
 
     /// The navigables (by bit) whose `Resource::Shown` the unit read.
     fn shown_reads(&self) -> u64 {
-        self.other & Self::SHOWN_READS
+        self.other & Self::SHOWN
     }
 
     /// The navigables (by bit) whose `Resource::Shown` the unit wrote.
     fn shown_writes(&self) -> u64 {
-        self.other >> Self::SHOWN_WRITES_SHIFT & Self::SHOWN_READS
+        self.other >> Self::SHOWN_WRITES_SHIFT & Self::SHOWN
     }
 
     /// How much the unit wrote, as one number that orders units: one that conflicts with
@@ -451,6 +452,20 @@ mod footprint_tests {
     }
 
     #[test]
+    fn what_a_navigable_shows_is_read_and_written_apart_from_other_navigables() {
+        let shown = |n| Resource::Shown(NavId(n));
+        assert!(!footprint(&[shown(3)], &[]).conflicts(&footprint(&[shown(3)], &[])), "two reads commute");
+        assert!(footprint(&[shown(3)], &[]).conflicts(&footprint(&[], &[shown(3)])));
+        assert!(footprint(&[], &[shown(3)]).conflicts(&footprint(&[shown(3)], &[])));
+        assert!(!footprint(&[], &[shown(3)]).conflicts(&footprint(&[shown(4)], &[shown(15)])));
+        assert!(!footprint(&[], &[shown(15)]).global(), "the last navigable has bits");
+        assert!(footprint(&[shown(Footprint::LOOPS)], &[]).global(), "a navigable past the bits counts as global");
+        let (read, written) = (footprint(&[shown(15)], &[]), footprint(&[], &[shown(15)]));
+        assert!(read.within(&written) && !written.within(&read), "a read is within a write, not the reverse");
+        assert_eq!(written.breadth(), 1);
+    }
+
+    #[test]
     fn every_resource_with_a_bit_has_its_own() {
         let mut resources = vec![Resource::Console, Resource::ParallelQueue];
         for i in 0..Footprint::LOOPS {
@@ -460,6 +475,7 @@ mod footprint_tests {
                 Resource::Lifecycle(l),
                 Resource::ToolMaps(l),
                 Resource::Pending(NavId(i)),
+                Resource::Shown(NavId(i)),
             ]);
         }
         for i in 0..Footprint::QUEUE_LOOPS {
