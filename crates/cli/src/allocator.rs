@@ -10,9 +10,10 @@ pub struct Allocator;
 impl Allocator {
     const MALLOC_ALIGN: usize = 16;
 
+    /// Whether a `malloc` block of `size` bytes is aligned enough for `align`.
     #[inline]
-    fn malloc_aligns(layout: std::alloc::Layout) -> bool {
-        layout.align() <= Self::MALLOC_ALIGN && layout.align() <= layout.size()
+    fn malloc_aligns(align: usize, size: usize) -> bool {
+        align <= Self::MALLOC_ALIGN && align <= size
     }
 }
 
@@ -22,7 +23,7 @@ impl Allocator {
 unsafe impl std::alloc::GlobalAlloc for Allocator {
     #[inline]
     unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        if Self::malloc_aligns(layout) {
+        if Self::malloc_aligns(layout.align(), layout.size()) {
             // SAFETY: see the impl; mi_malloc has no preconditions.
             unsafe { libmimalloc_sys::mi_malloc(layout.size()).cast() }
         } else {
@@ -33,7 +34,7 @@ unsafe impl std::alloc::GlobalAlloc for Allocator {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
-        if Self::malloc_aligns(layout) {
+        if Self::malloc_aligns(layout.align(), layout.size()) {
             // SAFETY: see the impl; mi_zalloc has no preconditions.
             unsafe { libmimalloc_sys::mi_zalloc(layout.size()).cast() }
         } else {
@@ -50,8 +51,7 @@ unsafe impl std::alloc::GlobalAlloc for Allocator {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
-        let aligned = layout.align() <= Self::MALLOC_ALIGN && layout.align() <= new_size;
-        if aligned {
+        if Self::malloc_aligns(layout.align(), new_size) {
             // SAFETY: `ptr` came from mimalloc; the new block's alignment suffices (see `alloc`).
             unsafe { libmimalloc_sys::mi_realloc(ptr.cast(), new_size).cast() }
         } else {

@@ -874,7 +874,7 @@ impl Sim<'_> {
         }
         // Step 4. Let controller be a new AbortController created in targetDocument's relevant realm.
         let mut name = String::from("execution ");
-        name.push_str(&self.uuid_label(uuid));
+        self.push_uuid_label(&mut name, uuid);
         let controller = self.world.new_abort_controller(target_document, Some(name));
         // Step 5. Let localExecution be a new local pending tool execution with the following items: abort controller: controller.
         // Step 6. Set targetDocument's associated ModelContext's internal context's local pending tool executions map[uuid] to localExecution.

@@ -12,11 +12,12 @@
 //! - **Sleep sets** (Godefroid): after exploring lane `a` from a state, a sibling lane `b` whose
 //!   unit commutes with `a` carries `a` in its sleep set, so `b;a` is not explored again after
 //!   `a;b`. A state with one runnable lane (stepped without a choice or a fingerprint) follows
-//!   the same rule: when that lane is asleep, the walk stops there. Two units commute when their footprints do not conflict: neither writes a piece of
-//!   state (`Resource`: an event loop's script state, its documents' lifecycle or tool maps, one
-//!   task queue, a pending-executions map, the console) that the other reads or writes; agent and
-//!   bfcache steps conflict with everything. A unit's footprint is recorded as it runs
-//!   (docs/model.md lists who touches what).
+//!   the same rule: when that lane is asleep, the walk stops there. Two units commute when
+//!   their footprints do not conflict: neither writes a piece of state (`Resource`: an event
+//!   loop's script state, its documents' lifecycle or tool maps, one task queue, a
+//!   pending-executions map, the console) that the other reads or writes; agent and bfcache
+//!   steps conflict with everything. A unit's footprint is recorded as it runs (docs/model.md
+//!   lists who touches what).
 //!
 //! - **Order**: the order a choice point's lanes are explored in does not change which states
 //!   and outcomes are found (any order is sound), only how many transitions reach a state seen

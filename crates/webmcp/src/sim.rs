@@ -877,13 +877,19 @@ impl<'p> Sim<'p> {
 
     /// How traces name a uuid: the realm's document label (or `agent`) and its number there.
     pub fn uuid_label(&self, uuid: Uuid) -> String {
-        let mut label = match uuid.realm() {
-            Some(doc) => self.label(doc),
-            None => "agent".to_string(),
-        };
-        label.push('#');
-        push_decimal(&mut label, uuid.seq);
+        let mut label = String::new();
+        self.push_uuid_label(&mut label, uuid);
         label
+    }
+
+    /// Appends `uuid_label(uuid)` to `out`.
+    pub fn push_uuid_label(&self, out: &mut String, uuid: Uuid) {
+        match uuid.realm() {
+            Some(doc) => out.push_str(&self.world.doc_info(doc).label),
+            None => out.push_str("agent"),
+        }
+        out.push('#');
+        push_decimal(out, uuid.seq);
     }
 
     pub fn label(&self, doc: DocId) -> String {
