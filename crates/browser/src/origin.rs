@@ -1,9 +1,9 @@
 //! Origins, sites and potential trustworthiness: HTML's origin and site concepts, the URL Standard's origin of a URL, and the Secure Contexts trustworthiness checks.
 
-use std::cmp::Ordering;
 use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};
-use std::sync::{Arc, Mutex, PoisonError};
+
+pub use sched::Name;
 
 /// An origin: opaque, or a tuple of scheme, host and port.
 ///
@@ -12,21 +12,19 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// Opaque origins carry an id the simulator allocates deterministically (see [`Origin::of_url`]), never the `url` crate's process-global counter, so two runs of one scenario allocate the same ids.
 /// A tuple origin's domain is always null, because the simulator does not model `document.domain`; "same origin-domain" therefore reduces to "same origin".
 ///
-/// The origins [`Origin::of_url`] makes share their scheme and host strings with every other origin of the same scheme or host (see [`shared_str`]), so comparing two equal origins compares pointers, not text.
-/// Equality and order are those of the fields (the order is the derived one, variant first); sharing only makes them faster.
-// The hand-written equality is the derived one with a pointer shortcut, so the derived hash agrees with it.
-#[allow(clippy::derived_hash_with_manual_eq)]
-#[derive(Clone, Eq, Hash, Debug)]
+/// Schemes and hosts are interned [`Name`]s, so copying an origin copies two pointers and comparing two equal origins compares pointers, not text.
+/// Equality and order are those of the fields (the order is the derived one, variant first); interning only makes them faster.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Origin {
     /// An opaque origin, identified by its simulator-allocated id.
     Opaque(u32),
     /// A tuple origin.
     /// `host` is the serialized host (domains lowercased and punycoded, IPv6 addresses in brackets, as the `url` crate serializes them); `port` is `None` for the scheme's default port.
     Tuple {
-        /// The scheme, such as `"https"` (shared: origins are copied often while exploring).
-        scheme: Arc<str>,
+        /// The scheme, such as `"https"` (interned: origins are copied often while exploring).
+        scheme: Name,
         /// The serialized host, such as `"example.com"` or `"[::1]"`.
-        host: Arc<str>,
+        host: Name,
         /// The port, or `None` when it is the scheme's default.
         port: Option<u16>,
     },
@@ -58,13 +56,13 @@ impl Origin {
             }
             // "ftp", "http", "https", "ws", "wss": Return the tuple origin (url's scheme, url's host, url's port, null).
             "ftp" | "http" | "https" | "ws" | "wss" => Origin::Tuple {
-                scheme: shared_str(url.scheme()),
-                host: shared_str(url.host_str().unwrap_or_default()),
+                scheme: Name::new(url.scheme()),
+                host: Name::new(url.host_str().unwrap_or_default()),
                 port: url.port(),
             },
             // "file": Unfortunate as it is, this is left as an exercise to the reader. When in doubt, return a new opaque origin.
             // Deviation: every file: URL gets the tuple origin ("file", "", null) rather than an opaque one, because WebMCP's registerTool() and getTools() step 4 and executeTool() step 3 test the relevant settings object's origin's scheme for "file", and only a tuple origin has a scheme.
-            "file" => Origin::Tuple { scheme: shared_str("file"), host: shared_str(""), port: None },
+            "file" => Origin::Tuple { scheme: Name::new("file"), host: Name::new(""), port: None },
             // Otherwise: Return a new opaque origin.
             _ => Origin::new_opaque(next_opaque),
         }
@@ -143,12 +141,12 @@ impl Origin {
                 // The site shares the origin's scheme, and its host when the host is the site's host.
                 let host = match registrable_domain(host) {
                     // Step 2. If origin's host's registrable domain is null, then return (origin's scheme, origin's host).
-                    None => host.clone(),
+                    None => *host,
                     // Step 3. Return (origin's scheme, origin's host's registrable domain).
-                    Some(domain) if domain.len() == host.len() => host.clone(),
-                    Some(domain) => shared_str(domain),
+                    Some(domain) if domain.len() == host.len() => *host,
+                    Some(domain) => Name::new(domain),
                 };
-                Site::SchemeAndHost { scheme: scheme.clone(), host }
+                Site::SchemeAndHost { scheme: *scheme, host }
             }
         }
     }
@@ -219,62 +217,22 @@ impl fmt::Display for Origin {
     }
 }
 
-impl PartialEq for Origin {
-    /// Equal variants with equal fields, with shared strings compared by pointer first.
-    #[inline]
-    fn eq(&self, other: &Origin) -> bool {
-        match (self, other) {
-            (Origin::Opaque(a), Origin::Opaque(b)) => a == b,
-            (
-                Origin::Tuple { scheme: scheme_a, host: host_a, port: port_a },
-                Origin::Tuple { scheme: scheme_b, host: host_b, port: port_b },
-            ) => port_a == port_b && eq_shared(host_a, host_b) && eq_shared(scheme_a, scheme_b),
-            _ => false,
-        }
-    }
-}
-
-impl Ord for Origin {
-    /// The derived order (opaque origins first, by id; tuple origins by scheme, host, then port), with shared strings compared by pointer first.
-    fn cmp(&self, other: &Origin) -> Ordering {
-        match (self, other) {
-            (Origin::Opaque(a), Origin::Opaque(b)) => a.cmp(b),
-            (Origin::Opaque(_), Origin::Tuple { .. }) => Ordering::Less,
-            (Origin::Tuple { .. }, Origin::Opaque(_)) => Ordering::Greater,
-            (
-                Origin::Tuple { scheme: scheme_a, host: host_a, port: port_a },
-                Origin::Tuple { scheme: scheme_b, host: host_b, port: port_b },
-            ) => {
-                cmp_shared(scheme_a, scheme_b).then_with(|| cmp_shared(host_a, host_b)).then_with(|| port_a.cmp(port_b))
-            }
-        }
-    }
-}
-
-impl PartialOrd for Origin {
-    fn partial_cmp(&self, other: &Origin) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
 /// A site: an opaque origin, or a scheme-and-host.
 ///
 /// <https://html.spec.whatwg.org/multipage/browsers.html#site>
 ///
 /// The host of a scheme-and-host is the origin's host's registrable domain when it has one, else the host itself (IP addresses, `localhost`, single-label hosts, public suffixes).
-/// Its strings are shared like an origin's; equality and order are those of the fields (the order is the derived one), with shared strings compared by pointer first.
-// As for `Origin`: the hand-written equality is the derived one with a pointer shortcut.
-#[allow(clippy::derived_hash_with_manual_eq)]
-#[derive(Clone, Eq, Hash, Debug)]
+/// Its scheme and host are interned [`Name`]s, like an origin's; equality and order are the derived ones.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Site {
     /// An opaque origin's site is the origin itself, identified by its id.
     Opaque(u32),
     /// A scheme-and-host.
     SchemeAndHost {
-        /// The scheme, such as `"https"` (shared, like an origin's: agent cluster keys are copied while creating documents).
-        scheme: Arc<str>,
+        /// The scheme, such as `"https"` (interned, like an origin's: agent cluster keys are copied while creating documents).
+        scheme: Name,
         /// The registrable domain, or the host when it has none.
-        host: Arc<str>,
+        host: Name,
     },
 }
 
@@ -288,70 +246,6 @@ impl Site {
         // - A and B are both scheme-and-host and their scheme and host are identical.
         self == other
     }
-}
-
-impl PartialEq for Site {
-    fn eq(&self, other: &Site) -> bool {
-        match (self, other) {
-            (Site::Opaque(a), Site::Opaque(b)) => a == b,
-            (
-                Site::SchemeAndHost { scheme: scheme_a, host: host_a },
-                Site::SchemeAndHost { scheme: scheme_b, host: host_b },
-            ) => eq_shared(host_a, host_b) && eq_shared(scheme_a, scheme_b),
-            _ => false,
-        }
-    }
-}
-
-impl Ord for Site {
-    fn cmp(&self, other: &Site) -> Ordering {
-        match (self, other) {
-            (Site::Opaque(a), Site::Opaque(b)) => a.cmp(b),
-            (Site::Opaque(_), Site::SchemeAndHost { .. }) => Ordering::Less,
-            (Site::SchemeAndHost { .. }, Site::Opaque(_)) => Ordering::Greater,
-            (
-                Site::SchemeAndHost { scheme: scheme_a, host: host_a },
-                Site::SchemeAndHost { scheme: scheme_b, host: host_b },
-            ) => cmp_shared(scheme_a, scheme_b).then_with(|| cmp_shared(host_a, host_b)),
-        }
-    }
-}
-
-impl PartialOrd for Site {
-    fn partial_cmp(&self, other: &Site) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-/// Whether two shared strings are equal: without reading them when they are one string (`Arc`'s own equality reads `str`s even then).
-#[inline]
-fn eq_shared(a: &Arc<str>, b: &Arc<str>) -> bool {
-    Arc::ptr_eq(a, b) || a == b
-}
-
-/// The order of two shared strings: equal without reading them when they are one string.
-fn cmp_shared(a: &Arc<str>, b: &Arc<str>) -> Ordering {
-    if Arc::ptr_eq(a, b) {
-        Ordering::Equal
-    } else {
-        a.cmp(b)
-    }
-}
-
-/// A shared copy of a scheme or host: the one already made for the same text when there is one, so equal origins and sites share their strings and compare by pointer first (`eq_shared`, `cmp_shared`).
-///
-/// Origins are made when a scenario is compiled or an origin string is parsed, not while exploring, so a short list searched in order is enough; it stops growing at 256 strings (later ones are simply not shared).
-fn shared_str(text: &str) -> Arc<str> {
-    static STRINGS: Mutex<Vec<Arc<str>>> = Mutex::new(Vec::new());
-    let mut strings = STRINGS.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(shared) = strings.iter().find(|shared| ***shared == *text) {
-        return shared.clone();
-    }
-    let shared: Arc<str> = text.into();
-    if strings.len() < 256 {
-        strings.push(shared.clone());
-    }
-    shared
 }
 
 impl fmt::Display for Site {

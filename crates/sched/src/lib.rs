@@ -12,24 +12,33 @@ use std::fmt;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod name;
 #[cfg(test)]
 mod tests;
+
+pub use name::Name;
 
 /// A stable label for a source of runnable units (an event loop's task queue, a parallel queue …).
 ///
 /// Labels are plain ASCII without commas, spaces or `*`, so a schedule string stays parseable.
+/// The label is an interned [`Name`]: copying a lane copies a pointer.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Lane(pub std::sync::Arc<str>);
+pub struct Lane(Name);
 
 impl Lane {
-    pub fn new(label: impl Into<std::sync::Arc<str>>) -> Lane {
-        let label = label.into();
-        debug_assert!(Lane::is_valid_label(&label), "invalid lane label {label:?}");
-        Lane(label)
+    pub fn new(label: impl AsRef<str>) -> Lane {
+        let label = label.as_ref();
+        debug_assert!(Lane::is_valid_label(label), "invalid lane label {label:?}");
+        Lane(Name::new(label))
     }
 
-    pub fn as_str(&self) -> &str {
-        &self.0
+    /// The label's interned text.
+    pub fn name(&self) -> Name {
+        self.0
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        self.0.as_str()
     }
 
     /// A label may hold ASCII letters, digits and `.`, `_`, `-`, `:`, `/`, `#`, `@`.
@@ -40,7 +49,7 @@ impl Lane {
 
 impl fmt::Display for Lane {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
@@ -240,7 +249,7 @@ impl Schedule {
                     ),
                 });
             }
-            picks.extend(std::iter::repeat_n(Lane(label.into()), count));
+            picks.extend(std::iter::repeat_n(Lane(Name::new(label)), count));
         }
         Ok(Schedule { picks })
     }

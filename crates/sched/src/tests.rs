@@ -60,3 +60,30 @@ fn replay_reproduces_and_reports_divergence() {
     let err = replay.choose(&runnable).unwrap_err();
     assert!(err.to_string().contains("`z`, which is not runnable here (runnable: a, b)"), "{err}");
 }
+
+#[test]
+fn a_name_is_one_copy_of_its_text_and_compares_and_hashes_as_the_text() {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    let made = Name::new("name-test.example");
+    let again = Name::new(&String::from("name-test.example"));
+    assert!(std::ptr::eq(made.as_str(), again.as_str()), "equal texts share one copy");
+    assert_eq!(made, again);
+    assert_ne!(made, Name::new("name-test.example."));
+    // Order is the texts' order, whatever order the names were made in.
+    let (z, a) = (Name::new("zz-name-order"), Name::new("aa-name-order"));
+    let mut sorted = vec![z, a, made];
+    sorted.sort();
+    assert_eq!(sorted, [a, made, z]);
+    // The hash is the text's (fingerprints must not depend on where a text lives).
+    let hasher = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default();
+    assert_eq!(hasher.hash_one(made), hasher.hash_one("name-test.example"));
+    assert_eq!(format!("{made:?} {made}"), "\"name-test.example\" name-test.example");
+}
+
+#[test]
+fn lanes_parsed_from_a_schedule_are_the_lanes_made_by_name() {
+    let parsed = Schedule::parse("el0.webmcp,par:el0.webmcp/0").unwrap();
+    let made = lanes(&["el0.webmcp", "par:el0.webmcp/0"]);
+    assert_eq!(parsed.picks, made);
+    assert!(parsed.picks.iter().zip(&made).all(|(p, m)| std::ptr::eq(p.as_str(), m.as_str())));
+}

@@ -319,10 +319,9 @@ type FastBuild = foldhash::fast::FixedState;
 struct LaneTable {
     ids: HashMap<Lane, LaneId, FastBuild>,
     labels: Vec<Lane>,
-    /// Recently numbered labels by the address of their text: a state's lanes are mostly the
-    /// very labels (shared, not copied) its parent offered, so most look-ups compare a pointer
-    /// instead of hashing and comparing text. Each slot holds its label, so the address cannot
-    /// be reused for another label while the slot names it.
+    /// Recently numbered labels by the address of their text: labels are interned
+    /// (`sched::Name`, one copy of each text), so most look-ups compare a pointer instead of
+    /// hashing and comparing text.
     recent: Vec<Option<(Lane, LaneId)>>,
     /// The numbers of the lanes whose label follows from their `LaneRef` alone (an event loop's
     /// task sources: `el<index>.<source>`; the FIFO parallel queue, the agent, the user), by
@@ -336,11 +335,11 @@ impl LaneTable {
 
     #[inline]
     fn id(&mut self, lane: &Lane) -> LaneId {
-        let address = std::sync::Arc::as_ptr(&lane.0) as *const u8 as usize;
-        // Allocations are at least 8-byte aligned: the low bits say nothing.
+        let address = lane.as_str().as_ptr() as usize;
+        // Interned texts are allocations, at least 8-byte aligned: the low bits say nothing.
         let slot = (address >> 4 ^ address >> 10) & (Self::RECENT - 1);
         if let Some(Some((recent, id))) = self.recent.get(slot) {
-            if std::sync::Arc::ptr_eq(&recent.0, &lane.0) {
+            if std::ptr::eq(recent.as_str(), lane.as_str()) {
                 return *id;
             }
         }

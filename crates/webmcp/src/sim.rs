@@ -607,7 +607,7 @@ impl Clone for ParStarted {
 /// How many blocks a lane has started.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct StartedCount {
-    lane: std::sync::Arc<str>,
+    lane: sched::Name,
     /// The XXH3-128 digest of `lane`, computed once (derived from `lane`).
     lane_digest: [u8; 16],
     count: u32,
@@ -1101,7 +1101,7 @@ impl<'p> Sim<'p> {
             }
             Err(at) => {
                 // A lane that is not a block is its own creator: its label is shared, not copied.
-                let lane = if creator.len() == starter.as_str().len() { starter.0.clone() } else { creator.into() };
+                let lane = if creator.len() == starter.as_str().len() { starter.name() } else { sched::Name::new(creator) };
                 let lane_digest = browser::digest128(creator).to_le_bytes();
                 self.par_started.0.insert(at, StartedCount { lane, lane_digest, count: 1 });
                 0
