@@ -333,6 +333,7 @@ impl Sim<'_> {
     pub fn fire_toolchange(&mut self, doc: DocId) {
         let handler = self.model_contexts[doc.index()].ontoolchange;
         if self.record {
+            std::hint::cold_path();
             let target = format!("{}.modelContext", self.label(doc));
             self.event(
                 (NOTIFY, "3.3"),

@@ -7,6 +7,7 @@
 macro_rules! note {
     ($sim:expr, $step:expr, $($arg:tt)+) => {
         if $sim.record {
+            std::hint::cold_path();
             let message = format!($($arg)+);
             $sim.note($step, message);
         }
@@ -17,6 +18,7 @@ macro_rules! note {
 macro_rules! interpretation {
     ($sim:expr, $step:expr, $($arg:tt)+) => {
         if $sim.record {
+            std::hint::cold_path();
             let message = format!($($arg)+);
             $sim.interpretation($step, message);
         }

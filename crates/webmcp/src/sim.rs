@@ -949,6 +949,7 @@ impl<'p> Sim<'p> {
     /// console write in the unit's footprint).
     pub fn event(&mut self, step: Step, kind: EventKind) {
         if self.record {
+            std::hint::cold_path();
             self.events.push(Event { cite: cite(step), kind });
         }
     }
@@ -958,6 +959,7 @@ impl<'p> Sim<'p> {
     pub fn console_line(&mut self, step: Step, line: ConsoleLine, uncaught: bool) {
         self.footprint.touch(Resource::Console, true);
         if self.record {
+            std::hint::cold_path();
             let (document, text) = (line.document.clone(), line.text.clone());
             let kind = if uncaught {
                 EventKind::Uncaught { document, error: text }
@@ -1001,6 +1003,7 @@ impl<'p> Sim<'p> {
     /// A trace note (nothing at all when not recording: notes are not observable).
     pub fn note(&mut self, step: Step, message: impl Into<String>) {
         if self.record {
+            std::hint::cold_path();
             self.event(step, EventKind::Note { message: message.into() });
         }
     }
@@ -1008,6 +1011,7 @@ impl<'p> Sim<'p> {
     /// A trace line saying which reading of the spec the next steps follow.
     pub fn interpretation(&mut self, step: Step, message: impl Into<String>) {
         if self.record {
+            std::hint::cold_path();
             self.event(step, EventKind::Interpretation { message: message.into() });
         }
     }
@@ -1038,6 +1042,7 @@ impl<'p> Sim<'p> {
         let el = self.world.doc_info(doc).event_loop;
         self.footprint.touch(Resource::Queue(el, source), true);
         if self.record {
+            std::hint::cold_path();
             let lane = format!("{}.{}", self.world.event_loops[el.index()].label, source.label());
             let document = Some(self.label(doc));
             self.event(step, EventKind::Queued { lane, document });
@@ -1070,6 +1075,7 @@ impl<'p> Sim<'p> {
         }
         let lane = self.world.start_in_parallel(label, work);
         if self.record {
+            std::hint::cold_path();
             self.event(step, EventKind::InParallel { lane: lane.to_string() });
         }
     }
@@ -1101,7 +1107,8 @@ impl<'p> Sim<'p> {
             }
             Err(at) => {
                 // A lane that is not a block is its own creator: its label is shared, not copied.
-                let lane = if creator.len() == starter.as_str().len() { starter.name() } else { sched::Name::new(creator) };
+                let lane =
+                    if creator.len() == starter.as_str().len() { starter.name() } else { sched::Name::new(creator) };
                 let lane_digest = browser::digest128(creator).to_le_bytes();
                 self.par_started.0.insert(at, StartedCount { lane, lane_digest, count: 1 });
                 0
@@ -1114,7 +1121,12 @@ impl<'p> Sim<'p> {
     /// WebIDL resolve / reject, tracing a settlement or the no-op of settling twice.
     pub fn settle(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>, step: Step) {
         // Described before settling (the value moves into the promise); only when recorded.
-        let described = self.record.then(|| (self.describe_settlement(&result), self.promise_label(promise)));
+        let described = if self.record {
+            std::hint::cold_path();
+            Some((self.describe_settlement(&result), self.promise_label(promise)))
+        } else {
+            None
+        };
         let settled = self.world.settle_promise(promise, result);
         let Some((attempted, label)) = described else { return };
         if settled {
@@ -1193,7 +1205,12 @@ impl<'p> Sim<'p> {
             let Some(t) = self.world.advance_time() else { return };
             self.running = Running::Time;
             self.current_counter = None;
-            let what = if self.record { format!("virtual time advances to {t} ms") } else { String::new() };
+            let what = if self.record {
+                std::hint::cold_path();
+                format!("virtual time advances to {t} ms")
+            } else {
+                String::new()
+            };
             self.record_unit(Vec::new(), None, what, ("HTML", "run steps after a timeout"));
         }
     }
@@ -1263,7 +1280,12 @@ impl<'p> Sim<'p> {
                 (None, None, steps)
             }
         };
-        let heading = self.record.then(|| (self.describe(&work), document.map(|d| self.label(d))));
+        let heading = if self.record {
+            std::hint::cold_path();
+            Some((self.describe(&work), document.map(|d| self.label(d))))
+        } else {
+            None
+        };
         self.run_work(work)?;
         if let Some(el) = event_loop {
             self.perform_a_microtask_checkpoint(el)?;
@@ -1281,6 +1303,7 @@ impl<'p> Sim<'p> {
     fn perform_a_microtask_checkpoint(&mut self, el: LoopId) -> Result<(), RunError> {
         while let Some(work) = self.world.take_microtask(el) {
             if self.record {
+                std::hint::cold_path();
                 let (what, step) = self.describe(&work);
                 self.event(step, EventKind::Note { message: format!("microtask: {what}") });
             }
