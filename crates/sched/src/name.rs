@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 /// barrier that an instruction count does not show.
 ///
 /// Equality, order and hash are those of the text (equal texts are one copy, so equality compares
-/// pointers first); the address never reaches an output. Interning keeps every distinct text a
+/// addresses only); the address never reaches an output. Interning keeps every distinct text a
 /// process has named: a few bytes each. Names are made when a scenario is compiled, a schedule
 /// parsed or an event loop or in-parallel block first labelled, and both labels and origins are
 /// structural (`el0.webmcp`, `par:el0.webmcp/2`, `https://a.example`), so a process that explores
@@ -57,10 +57,13 @@ impl From<&str> for Name {
 }
 
 impl PartialEq for Name {
-    /// The texts' equality, without reading them when they are one copy.
+    /// The texts' equality, read off the addresses: every name is made by `Name::new`, which
+    /// keeps one copy of each text, so two names have equal texts exactly when they are one copy.
     #[inline]
     fn eq(&self, other: &Name) -> bool {
-        std::ptr::eq(self.0, other.0) || self.0 == other.0
+        let same = std::ptr::eq(self.0, other.0);
+        debug_assert_eq!(same, self.0 == other.0, "a name made without the interner");
+        same
     }
 }
 
