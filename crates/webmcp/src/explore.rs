@@ -367,7 +367,7 @@ impl LaneTable {
     }
 
     /// The number of a lane `world` lists (see `World::runnable_into`).
-    #[inline]
+    #[inline(always)]
     fn id_of(&mut self, world: &browser::World<crate::sim::Work>, lane: &browser::LaneRef) -> LaneId {
         let Some(slot) = Self::fixed_slot(lane) else { return self.id(world.lane_label(lane)) };
         if let Some(Some(id)) = self.fixed.get(slot) {
