@@ -555,10 +555,19 @@ impl<'o> Explorer<'o> {
         }
     }
 
-    /// True (and the bound recorded) once the wall-clock limit has passed.
-    #[inline]
+    /// True (and the bound recorded) once the wall-clock limit has passed. Without a limit, a
+    /// test of one field (asked at every choice point and child: not worth a call).
+    #[inline(always)]
     fn out_of_time(&mut self) -> bool {
-        let Some(limit) = self.options.time_limit else { return false };
+        match self.options.time_limit {
+            None => false,
+            Some(limit) => self.past(limit),
+        }
+    }
+
+    /// `out_of_time` with a limit.
+    #[inline(never)]
+    fn past(&mut self, limit: Duration) -> bool {
         if self.start.elapsed() < limit {
             return false;
         }
