@@ -707,7 +707,7 @@ impl<'o> Explorer<'o> {
                 }
             }
         }
-        if self.options.lane_order == LaneOrder::BroadestFirst {
+        if self.options.lane_order == LaneOrder::BroadestFirst && awake.len() > 1 {
             let breadth = &self.breadth;
             // Stable: ties stay in label order.
             awake.sort_by_key(|(_, id)| std::cmp::Reverse(breadth.get(*id as usize).copied().unwrap_or(0)));
