@@ -8,7 +8,7 @@ pub mod shared;
 pub mod value;
 pub mod world;
 
-pub use origin::{Name, Origin, Site};
+pub use origin::{Origin, Site};
 pub use shared::{digest128, fingerprint128, Shared};
 pub use value::JsValue;
 pub use world::*;

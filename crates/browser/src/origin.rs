@@ -3,7 +3,7 @@
 use std::fmt;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-pub use sched::Name;
+use sched::Name;
 
 /// An origin: opaque, or a tuple of scheme, host and port.
 ///

@@ -16,12 +16,14 @@ use std::sync::{Mutex, PoisonError};
 /// four-executions, each a pipeline barrier that an instruction count does not show.
 ///
 /// Equality, order and hash are those of the text (equal texts are one copy, so equality compares
-/// addresses only); the address never reaches an output. Interning keeps every distinct text a
-/// process has named: a few bytes each (`fuzz-parser --inputs 100000`, whose mutated scenarios
-/// name many hosts, peaks at the same resident memory as with `Arc<str>`, 74.6 MB). Names are made when a scenario is compiled, a schedule
-/// parsed or an event loop or in-parallel block first labelled, and both labels and origins are
-/// structural (`el0.webmcp`, `par:el0.webmcp/2`, `https://a.example`), so a process that explores
-/// many scenarios names the same texts again rather than new ones.
+/// addresses only); the address never reaches an output.
+///
+/// Interning keeps every distinct text a process has named, a few bytes each. Names are made when
+/// a scenario is compiled, a schedule parsed, or an event loop or in-parallel block first
+/// labelled, and both labels and origins are structural (`el0.webmcp`, `par:el0.webmcp/2`,
+/// `https://a.example`), so a process that explores many scenarios names the same texts again
+/// rather than new ones. (`fuzz-parser --inputs 100000`, whose mutated scenarios name many hosts,
+/// peaks at the same resident memory as with `Arc<str>`: 74.6 MB.)
 #[derive(Clone, Copy)]
 pub struct Name(&'static str);
 
