@@ -259,6 +259,9 @@ pub struct ExploreBench {
     pub reduction: Option<f64>,
     pub naive_transitions: u64,
     pub naive_complete: bool,
+    /// The breadth-first pass that finds fewest-choice witnesses (`explore`'s default, not in
+    /// the timed runs): its time, or why it kept the witnesses the search met.
+    pub witness_pass: Result<f64, String>,
 }
 
 impl fmt::Display for ExploreBench {
@@ -272,7 +275,7 @@ impl fmt::Display for ExploreBench {
         };
         write!(
             f,
-            "{}: {} unique states ({} expansions), {} transitions, {} outcomes in {:.4} s (median of {} runs): {:.0} unique states/s, {:.0} transitions/s (fastest run: {:.0} unique states/s), {:.0} bytes/state; reduction vs naive {} ({} naive transitions)",
+            "{}: {} unique states ({} expansions), {} transitions, {} outcomes in {:.4} s (median of {} runs): {:.0} unique states/s, {:.0} transitions/s (fastest run: {:.0} unique states/s), {:.0} bytes/state; reduction vs naive {} ({} naive transitions); fewest-choice witnesses {}",
             self.name,
             self.unique_states,
             self.states,
@@ -285,14 +288,19 @@ impl fmt::Display for ExploreBench {
             self.unique_states as f64 / self.fastest,
             self.bytes_per_state,
             ratio,
-            self.naive_transitions
+            self.naive_transitions,
+            match &self.witness_pass {
+                Ok(seconds) => format!("in {seconds:.4} s more"),
+                Err(why) => format!("not found: {why}"),
+            }
         )
     }
 }
 
 /// Explores `program` with reduction (timed) and naive (bounded by `naive_max_states`), on one thread.
 pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<ExploreBench, RunError> {
-    let options = webmcp::ExploreOptions { split_depth: 0, ..Default::default() };
+    // The search alone is timed; the witness pass once, after.
+    let options = webmcp::ExploreOptions { split_depth: 0, shortest_witnesses: false, ..Default::default() };
     // Repeat the timed exploration (at least 5 times and 1 s) and take the median time, so one
     // slow run (page faults, a busy neighbour) does not decide the number.
     let mut times = Vec::new();
@@ -315,9 +323,14 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
         split_depth: 0,
         reduction: webmcp::Reduction::None,
         max_states: naive_max_states,
+        shortest_witnesses: false,
         ..Default::default()
     };
     let naive = webmcp::explore(program, &naive_options)?;
+    let mut shortened = ex.clone();
+    let start = std::time::Instant::now();
+    let witness_pass =
+        webmcp::explore::shortest_witnesses(program, &options, &mut shortened)?.map(|()| start.elapsed().as_secs_f64());
     let reduction = naive.complete.then(|| naive.transitions as f64 / ex.transitions.max(1) as f64);
     Ok(ExploreBench {
         name: ex.scenario.clone(),
@@ -332,6 +345,7 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
         reduction,
         naive_transitions: naive.transitions,
         naive_complete: naive.complete,
+        witness_pass,
     })
 }
 

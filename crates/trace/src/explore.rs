@@ -42,7 +42,23 @@ pub struct Exploration {
     pub complete: bool,
     /// Which bounds stopped the search, if any.
     pub bounds_hit: Vec<String>,
+    /// How the witnesses were chosen: [`WITNESSES_FEWEST`] when a breadth-first pass proved each
+    /// has the fewest choices, otherwise a text saying they are only the shortest the search met
+    /// (and why).
+    #[serde(default = "witnesses_found")]
+    pub witnesses: String,
     pub outcomes: Vec<OutcomeClass>,
+}
+
+/// `Exploration::witnesses` after the breadth-first pass: every witness has the fewest choices
+/// any schedule reaching its outcome has, and is the first of those in label order.
+pub const WITNESSES_FEWEST: &str = "fewest choices (the first such schedule in label order)";
+
+/// `Exploration::witnesses` without the breadth-first pass.
+pub const WITNESSES_FOUND: &str = "the shortest the search met (a schedule with fewer choices may exist)";
+
+fn witnesses_found() -> String {
+    WITNESSES_FOUND.into()
 }
 
 impl Exploration {
@@ -61,6 +77,8 @@ impl Exploration {
             transitions: 0,
             complete: true,
             bounds_hit: Vec::new(),
+            // The parts' own when they agree (shards that each ran the breadth-first pass).
+            witnesses: first.witnesses.clone(),
             outcomes: Vec::new(),
         };
         for p in parts {
@@ -77,6 +95,9 @@ impl Exploration {
             merged.states += p.states;
             merged.transitions += p.transitions;
             merged.complete &= p.complete;
+            if p.witnesses != merged.witnesses {
+                merged.witnesses = WITNESSES_FOUND.into();
+            }
             for b in &p.bounds_hit {
                 if !merged.bounds_hit.contains(b) {
                     merged.bounds_hit.push(b.clone());
@@ -145,6 +166,7 @@ impl Exploration {
                 self.bounds_hit.join(", ")
             );
         }
+        let _ = writeln!(s, "witnesses: {}", self.witnesses);
         let _ = writeln!(s, "distinct outcomes: {}", self.outcomes.len());
         for (i, o) in self.outcomes.iter().enumerate() {
             let _ = writeln!(s, "\noutcome {} ({} end states)", i + 1, o.end_states);
@@ -253,6 +275,7 @@ mod tests {
             transitions: 9,
             complete: false,
             bounds_hit: vec!["max-units (5)".into(), "max-depth (3)".into()],
+            witnesses: super::WITNESSES_FOUND.into(),
             outcomes: vec![class("el0.webmcp", 1), class("el0.timer el1.webmcp", 2)],
         };
         let merged = Exploration::merge(std::slice::from_ref(&part)).unwrap();

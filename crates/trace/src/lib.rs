@@ -16,7 +16,7 @@ pub mod perfetto;
 pub mod render;
 pub mod svg;
 
-pub use explore::{Exploration, OutcomeClass};
+pub use explore::{Exploration, OutcomeClass, WITNESSES_FEWEST, WITNESSES_FOUND};
 
 #[cfg(test)]
 mod testdata;

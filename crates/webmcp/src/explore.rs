@@ -88,6 +88,9 @@ pub struct ExploreOptions {
     pub shard: (u64, u64),
     /// A counter of states visited so far, for a progress display (never read by the search).
     pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// After a complete search, find each outcome's fewest-choice witness (`shortest_witnesses`:
+    /// a breadth-first pass over the states). Off, the witnesses are the shortest the search met.
+    pub shortest_witnesses: bool,
 }
 
 impl Default for ExploreOptions {
@@ -103,6 +106,7 @@ impl Default for ExploreOptions {
             jobs: 1,
             shard: (1, 1),
             progress: None,
+            shortest_witnesses: true,
         }
     }
 }
@@ -126,6 +130,7 @@ impl ExploreOptions {
             format!("max-states={}", self.max_states),
             format!("max-depth={}", self.max_depth),
             format!("max-units={}", self.max_units),
+            format!("witnesses={}", if self.shortest_witnesses { "shortest" } else { "as-found" }),
         ]
     }
 }
@@ -213,6 +218,14 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     } else {
         Exploration::merge_owned(parts).map_err(RunError::Scenario)?
     };
+    if options.shortest_witnesses {
+        // Every shard finds the same witness for an outcome (it depends on the scenario only),
+        // so merged shards give what one run gives.
+        merged.witnesses = match shortest_witnesses(program, options, &mut merged)? {
+            Ok(()) => trace::WITNESSES_FEWEST.into(),
+            Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
+        };
+    }
     merged.shard = format!("{k}/{n}");
     if k == 1 {
         // The choice points above the split are counted once, by shard 1.
@@ -830,7 +843,127 @@ impl<'o> Explorer<'o> {
             transitions: self.transitions,
             complete: self.bounds_hit.is_empty(),
             bounds_hit: self.bounds_hit,
+            witnesses: trace::WITNESSES_FOUND.into(),
             outcomes,
         }
+    }
+}
+
+/// Fewest-choice witnesses for a complete exploration: a breadth-first search over choice
+/// points without reduction, each state expanded once (the first time its fingerprint is met),
+/// children in label order. It stops after the first level at which every outcome of
+/// `exploration` has been reached, and gives each outcome the first schedule, in label order,
+/// among its fewest-choice ones. Leaves the witnesses as they were, and says why, when the
+/// exploration is incomplete (its outcome set is not known) or a bound (`max_states` choice
+/// points, `max_units` per schedule) stops the pass first.
+pub fn shortest_witnesses(
+    program: &Program,
+    options: &ExploreOptions,
+    exploration: &mut Exploration,
+) -> Result<Result<(), String>, RunError> {
+    if !exploration.complete {
+        return Ok(Err("the search was incomplete".into()));
+    }
+    let targets: Vec<u128> = exploration.outcomes.iter().map(|class| browser::digest128(&class.outcome)).collect();
+    let mut pass = WitnessPass {
+        options,
+        found: KeyMap::default(),
+        visited: KeyMap::default(),
+        lanes: Lanes::new(),
+        next: Vec::new(),
+    };
+    let mut root = Sim::new(program)?;
+    root.record = false;
+    if let Err(why) = pass.arrive(root, Vec::new())? {
+        return Ok(Err(why));
+    }
+    // Level by level: `frontier` holds the distinct choice points first reached with as many
+    // choices as the level's number, in label order of their schedules.
+    loop {
+        if targets.iter().all(|&t| pass.found.contains_key(&Key::new(t))) {
+            for (class, &t) in exploration.outcomes.iter_mut().zip(&targets) {
+                let (choices, witness) = pass.found[&Key::new(t)].clone();
+                debug_assert!(choices <= class.witness_choices, "a breadth-first witness is never longer");
+                class.witness_choices = choices;
+                class.witness = witness;
+            }
+            exploration.outcomes.sort_by(|a, b| (a.witness_choices, &a.witness).cmp(&(b.witness_choices, &b.witness)));
+            return Ok(Ok(()));
+        }
+        let frontier = std::mem::take(&mut pass.next);
+        if frontier.is_empty() {
+            break;
+        }
+        for (mut sim, path) in frontier {
+            sim.runnable_into(&mut pass.lanes);
+            let lanes = std::mem::take(&mut pass.lanes);
+            // Children in label order; the last takes the state itself.
+            let (&last, others) = lanes.split_last().expect("a choice point has lanes");
+            for &lane in others {
+                let mut child = sim.clone();
+                let mut child_path = path.clone();
+                child_path.push(child.world.lane_label(&lane).clone());
+                child.step_listed(lane)?;
+                if let Err(why) = pass.arrive(child, child_path)? {
+                    return Ok(Err(why));
+                }
+            }
+            let mut path = path;
+            path.push(sim.world.lane_label(&last).clone());
+            sim.step_listed(last)?;
+            if let Err(why) = pass.arrive(sim, path)? {
+                return Ok(Err(why));
+            }
+            pass.lanes = lanes;
+        }
+    }
+    // Every state was expanded without reaching some outcome the search found: the two disagree
+    // about the state space, which is a simulator bug (nondeterminism or a fingerprint clash).
+    Err(RunError::NotModelled(
+        "simulator bug: an outcome the search found is not reachable breadth-first; please report it with the scenario"
+            .into(),
+    ))
+}
+
+/// The state of `shortest_witnesses`' breadth-first pass.
+struct WitnessPass<'a, 'p> {
+    options: &'a ExploreOptions,
+    /// Each outcome reached so far (by its digest): its first schedule's choices and text.
+    found: KeyMap<(usize, String)>,
+    /// The choice points reached so far.
+    visited: KeyMap<()>,
+    lanes: Lanes,
+    /// The next level's choice points (each with its schedule), in the order they were reached.
+    next: Vec<(Sim<'p>, Vec<Lane>)>,
+}
+
+impl<'p> WitnessPass<'_, 'p> {
+    /// Takes a state reached by `path` through its forced steps, then records the outcome of an
+    /// end state, or queues a choice point not reached before for the next level.
+    fn arrive(&mut self, mut sim: Sim<'p>, path: Vec<Lane>) -> Result<Result<(), String>, RunError> {
+        loop {
+            sim.runnable_into(&mut self.lanes);
+            if self.lanes.len() != 1 {
+                break;
+            }
+            if sim.units_run >= self.options.max_units {
+                return Ok(Err(format!("the breadth-first pass stopped at max-units ({})", self.options.max_units)));
+            }
+            sim.step_listed(self.lanes[0])?;
+        }
+        if self.lanes.is_empty() {
+            let key = Key::new(browser::digest128(&sim.outcome(false).canonical()));
+            self.found.entry(key).or_insert_with(|| {
+                let mut text = String::new();
+                sched::write_picks(&mut text, &path).expect("writing to a String cannot fail");
+                (path.len(), text)
+            });
+        } else if self.visited.insert(Key::new(sim.fingerprint()), ()).is_none() {
+            if self.visited.len() as u64 > self.options.max_states {
+                return Ok(Err(format!("the breadth-first pass stopped at max-states ({})", self.options.max_states)));
+            }
+            self.next.push((sim, path));
+        }
+        Ok(Ok(()))
     }
 }

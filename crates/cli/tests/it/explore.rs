@@ -252,3 +252,56 @@ fn a_forced_step_on_a_sleeping_lane_is_not_taken() {
     assert_eq!(reduced.transitions, 2, "both orders are tried from the root");
     assert_eq!(reduced.outcomes.iter().map(|o| o.end_states).sum::<u64>(), 1, "the second order was run to its end");
 }
+
+#[test]
+fn witnesses_have_the_fewest_choices_of_any_schedule() {
+    // The naive search meets every schedule, so the shortest witness it meets has the fewest
+    // choices there are: the breadth-first pass must match it, outcome by outcome.
+    let choices = |ex: &trace::Exploration| -> Vec<(String, usize)> {
+        let mut v: Vec<_> = ex.outcomes.iter().map(|o| (o.summary.clone(), o.witness_choices)).collect();
+        v.sort();
+        v
+    };
+    let (mut compared, mut shortened) = (0, 0);
+    for file in corpus() {
+        let program = load_program(&file).unwrap();
+        let as_found = ExploreOptions { shortest_witnesses: false, ..Default::default() };
+        let naive =
+            explore(&program, &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..as_found.clone() })
+                .unwrap();
+        if !naive.complete {
+            continue;
+        }
+        let fewest = explore(&program, &ExploreOptions::default()).unwrap();
+        let found = explore(&program, &as_found).unwrap();
+        let at = file.display();
+        assert_eq!(fewest.witnesses, trace::WITNESSES_FEWEST, "{at}");
+        assert_eq!(found.witnesses, trace::WITNESSES_FOUND, "{at}");
+        assert_eq!(choices(&fewest), choices(&naive), "{at}: not the fewest choices");
+        let (fewest, found) = (choices(&fewest), choices(&found));
+        assert!(fewest.iter().zip(&found).all(|(a, b)| a.0 == b.0 && a.1 <= b.1), "{at}: {fewest:?} vs {found:?}");
+        shortened += usize::from(fewest != found);
+        compared += 1;
+    }
+    assert!(compared >= 40, "only {compared} scenarios were small enough to compare");
+    // On the corpus the reduced search's own witnesses are longer than they need be for a dozen
+    // scenarios (get-tools/sorted-by-name: 16 choices in all against 6).
+    assert!(shortened >= 5, "the pass shortened only {shortened} scenarios' witnesses");
+}
+
+#[test]
+fn a_witness_pass_stopped_by_a_bound_keeps_the_search_witnesses_and_says_why() {
+    let program = load_program(&workspace_root().join("scenarios/get-tools/sorted-by-name.jsonc")).unwrap();
+    let found = explore(&program, &ExploreOptions { shortest_witnesses: false, ..Default::default() }).unwrap();
+    let mut ex = found.clone();
+    let stopped =
+        webmcp::explore::shortest_witnesses(&program, &ExploreOptions { max_states: 1, ..Default::default() }, &mut ex)
+            .unwrap();
+    assert_eq!(stopped, Err("the breadth-first pass stopped at max-states (1)".into()));
+    assert_eq!(ex, found, "a stopped pass changes nothing");
+    let incomplete =
+        explore(&program, &ExploreOptions { max_states: 3, split_depth: 0, ..Default::default() }).unwrap();
+    assert!(!incomplete.complete);
+    assert!(incomplete.witnesses.starts_with(trace::WITNESSES_FOUND), "{}", incomplete.witnesses);
+    assert!(incomplete.witnesses.ends_with("(the search was incomplete)"), "{}", incomplete.witnesses);
+}
