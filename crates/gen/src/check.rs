@@ -247,7 +247,13 @@ fn explore(
     if config.naive_max_states == 0 {
         return;
     }
-    let naive_options = ExploreOptions { reduction: Reduction::None, max_states: config.naive_max_states, ..options };
+    // The naive search meets every schedule, so its shortest witnesses have the fewest choices.
+    let naive_options = ExploreOptions {
+        reduction: Reduction::None,
+        max_states: config.naive_max_states,
+        shortest_witnesses: false,
+        ..options
+    };
     if let Ok(naive) = invariants::guarded(|| webmcp::explore(program, &naive_options)) {
         let naive_set: BTreeSet<String> = naive.outcomes.iter().map(|c| outcome_key(&c.outcome)).collect();
         if naive.complete && naive_set != explored {
@@ -255,6 +261,20 @@ fn explore(
             let extra = explored.difference(&naive_set).count();
             let msg = format!("state caching and sleep sets change the outcome set: {lost} lost, {extra} extra");
             report.bug(BugKind::Invariant(Invariant::Exploration), msg, None);
+        } else if naive.complete && exploration.witnesses == trace::WITNESSES_FEWEST {
+            let fewest: BTreeMap<String, usize> =
+                naive.outcomes.iter().map(|c| (outcome_key(&c.outcome), c.witness_choices)).collect();
+            for class in &exploration.outcomes {
+                // (The outcome sets are equal here.)
+                let Some(&naive_choices) = fewest.get(&outcome_key(&class.outcome)) else { continue };
+                if class.witness_choices != naive_choices {
+                    let msg = format!(
+                        "a fewest-choice witness has {} choices, the naive search's shortest {naive_choices}",
+                        class.witness_choices
+                    );
+                    report.bug(BugKind::Invariant(Invariant::Exploration), msg, Some(class.witness.clone()));
+                }
+            }
         }
     }
 }
