@@ -286,6 +286,13 @@ pub fn write_picks<L: AsRef<Lane>>(out: &mut impl fmt::Write, picks: &[L]) -> fm
     Ok(())
 }
 
+/// `write_picks` into a new string: a schedule's text without building the `Schedule`.
+pub fn picks_text<L: AsRef<Lane>>(picks: &[L]) -> String {
+    let mut text = String::new();
+    write_picks(&mut text, picks).expect("writing to a String cannot fail");
+    text
+}
+
 impl AsRef<Lane> for Lane {
     fn as_ref(&self) -> &Lane {
         self

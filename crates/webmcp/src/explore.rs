@@ -783,9 +783,7 @@ impl<'o> Explorer<'o> {
         // The witness's text, written from the labels the lane table holds (no schedule built).
         let witness = || {
             let picks: smallvec::SmallVec<[&Lane; 32]> = path.iter().map(|&id| lanes.label(id)).collect();
-            let mut text = String::new();
-            sched::write_picks(&mut text, &picks).expect("writing to a String cannot fail");
-            text
+            sched::picks_text(&picks)
         };
         match self.outcomes.get_mut(&key) {
             Some(class) => {
@@ -953,11 +951,7 @@ impl<'p> WitnessPass<'_, 'p> {
         }
         if self.lanes.is_empty() {
             let key = Key::new(browser::digest128(&sim.outcome(false).canonical()));
-            self.found.entry(key).or_insert_with(|| {
-                let mut text = String::new();
-                sched::write_picks(&mut text, &path).expect("writing to a String cannot fail");
-                (path.len(), text)
-            });
+            self.found.entry(key).or_insert_with(|| (path.len(), sched::picks_text(&path)));
         } else if self.visited.insert(Key::new(sim.fingerprint()), ()).is_none() {
             if self.visited.len() as u64 > self.options.max_states {
                 return Ok(Err(format!("the breadth-first pass stopped at max-states ({})", self.options.max_states)));
