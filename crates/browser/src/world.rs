@@ -1434,6 +1434,14 @@ impl<S: Clone> World<S> {
         }
     }
 
+    /// The task a task lane would give next (`take`), without taking it; None for other lanes.
+    pub fn peek_task(&self, lane: LaneRef) -> Option<&Task<S>> {
+        let LaneRef::Task { event_loop, source } = lane else { return None };
+        let queues = &self.event_loops[event_loop.index()].queues;
+        let at = queues.position(source, |t| self.task_runnable(t))?;
+        Some(&queues.0[at].1)
+    }
+
     /// Takes the next unit of a runnable lane: for a task queue, the first runnable task
     /// (HTML: "the first runnable task in the chosen queue").
     pub fn take(&mut self, lane: LaneRef) -> Option<Unit<S>> {

@@ -222,6 +222,15 @@ pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
+/// `--time-limit SECONDS`: a finite, positive number of seconds (NaN, infinities, zero and
+/// negative numbers are errors, not panics).
+pub fn parse_time_limit(seconds: f64) -> Result<std::time::Duration, String> {
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e9 {
+        return Err(format!("--time-limit {seconds}: write a number of seconds greater than 0, e.g. 30 or 0.5"));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
+}
+
 /// Reads shard results written by `explore --format json` and merges them.
 pub fn merge_files(paths: &[PathBuf]) -> Result<trace::Exploration, String> {
     let mut parts = Vec::new();

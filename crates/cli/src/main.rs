@@ -167,9 +167,14 @@ struct Bounds {
     /// Explore only part K of N (`--shard 2/4`); merge the parts with `merge`.
     #[arg(long, default_value = "1/1")]
     shard: String,
-    /// Choice points expanded first to cut the search into work items.
-    #[arg(long, default_value_t = 2)]
-    split_depth: usize,
+    /// Choice points expanded first to cut the search into work items (default: 0, one work
+    /// item with one visited table, unless `--jobs` or `--shard` asks for more than one part; then 2).
+    #[arg(long)]
+    split_depth: Option<usize>,
+    /// Queue inert tasks like any other instead of running them when they are queued (the
+    /// event-driven part of the reduction, docs/model.md "Inert tasks"); for measuring it.
+    #[arg(long)]
+    no_inert_tasks: bool,
     /// Keep the witnesses the search met instead of finding each outcome's fewest-choice one
     /// (a breadth-first pass after a complete search; on the largest benchmark it takes about
     /// six times as long as the search).
@@ -190,12 +195,13 @@ impl Bounds {
             max_states: self.max_states,
             max_depth: self.max_depth,
             max_units: self.max_units,
-            time_limit: self.time_limit.map(std::time::Duration::from_secs_f64),
-            split_depth: self.split_depth,
+            time_limit: self.time_limit.map(cli::parse_time_limit).transpose()?,
+            split_depth: self.split_depth.unwrap_or(if self.jobs > 1 || shard.1 > 1 { 2 } else { 0 }),
             jobs: self.jobs.max(1),
             shard,
             progress: None,
             shortest_witnesses: !self.witnesses_as_found,
+            inert_tasks: !self.no_inert_tasks,
         })
     }
 }

@@ -54,6 +54,11 @@ pub struct Exploration {
 /// any schedule reaching its outcome has, and is the first of those in label order.
 pub const WITNESSES_FEWEST: &str = "fewest choices (the first such schedule in label order)";
 
+/// `Exploration::witnesses` when the breadth-first pass over the faithful model was too big and
+/// the one over the model with inert tasks run when queued finished (docs/model.md, "Inert tasks").
+pub const WITNESSES_FEWEST_INERT_FIRST: &str =
+    "fewest choices among the schedules that run each inert task as soon as it heads its queue (the first such in label order)";
+
 /// `Exploration::witnesses` without the breadth-first pass.
 pub const WITNESSES_FOUND: &str = "the shortest the search met (a schedule with fewer choices may exist)";
 

@@ -91,6 +91,9 @@ pub struct ExploreOptions {
     /// After a complete search, find each outcome's fewest-choice witness (`shortest_witnesses`:
     /// a breadth-first pass over the states). Off, the witnesses are the shortest the search met.
     pub shortest_witnesses: bool,
+    /// With the full reduction: run inert tasks when they are queued (`crate::inert`); the
+    /// witnesses are turned back into schedules of the faithful model (`faithful_schedule`).
+    pub inert_tasks: bool,
 }
 
 impl Default for ExploreOptions {
@@ -107,6 +110,7 @@ impl Default for ExploreOptions {
             shard: (1, 1),
             progress: None,
             shortest_witnesses: true,
+            inert_tasks: true,
         }
     }
 }
@@ -117,7 +121,11 @@ impl ExploreOptions {
         vec![
             format!(
                 "reduction={}",
-                if self.reduction == Reduction::Full { "state-caching+sleep-sets" } else { "none" }
+                match (self.reduction, self.inert_tasks) {
+                    (Reduction::Full, true) => "state-caching+sleep-sets+inert-tasks",
+                    (Reduction::Full, false) => "state-caching+sleep-sets",
+                    _ => "none",
+                }
             ),
             format!(
                 "lane-order={}",
@@ -144,9 +152,8 @@ struct WorkItem {
 
 /// The state a work item starts from: the initial state, then forced steps and the item's choices
 /// in order, stopping right after the last choice.
-fn replay_prefix<'p>(program: &'p Program, path: &[Lane]) -> Result<Sim<'p>, RunError> {
-    let mut sim = Sim::new(program)?;
-    sim.record = false;
+fn replay_prefix<'p>(program: &'p Program, options: &ExploreOptions, path: &[Lane]) -> Result<Sim<'p>, RunError> {
+    let mut sim = exploring_sim(program, options)?;
     let mut picks = path.iter();
     let Some(mut next) = picks.next() else { return Ok(sim) };
     loop {
@@ -167,6 +174,70 @@ fn replay_prefix<'p>(program: &'p Program, path: &[Lane]) -> Result<Sim<'p>, Run
     }
 }
 
+/// The initial state as the search sees it: not recorded, and with inert tasks run when queued
+/// when `options` asks for it (`crate::inert`).
+fn exploring_sim<'p>(program: &'p Program, options: &ExploreOptions) -> Result<Sim<'p>, RunError> {
+    let mut sim = Sim::new(program)?;
+    sim.record = false;
+    if options.reduction == Reduction::Full && options.inert_tasks {
+        sim.eager_inert = Some(std::rc::Rc::new(crate::inert::InertFacts::of(program)));
+    }
+    Ok(sim)
+}
+
+/// A schedule of the search (where inert tasks run when they are queued, `crate::inert`) as a
+/// schedule of the faithful model, with its number of choices: the same picks, and at every
+/// choice point where a lane's next task is inert, that lane first (the first such in label
+/// order). Each inert task then runs as soon as it reaches the head of its queue, which leads to
+/// the same outcome: it commutes with everything run in between.
+pub fn faithful_schedule(program: &Program, searched: &str) -> Result<(usize, String), RunError> {
+    let schedule = sched::Schedule::parse(searched)
+        .map_err(|e| RunError::NotModelled(format!("simulator bug: witness {searched:?} does not parse: {e}")))?;
+    let facts = crate::inert::InertFacts::of(program);
+    let mut sim = Sim::new(program)?;
+    sim.record = false;
+    let mut picks = schedule.picks.iter();
+    let mut out: Vec<Lane> = Vec::new();
+    loop {
+        let lanes = sim.runnable();
+        if lanes.is_empty() {
+            break;
+        }
+        if lanes.len() == 1 {
+            let (lane, lane_ref) = lanes.into_iter().next().expect("one lane");
+            sim.step(&lane, lane_ref, Vec::new())?;
+            continue;
+        }
+        let inert = lanes.iter().position(|(_, lane_ref)| {
+            sim.world
+                .peek_task(*lane_ref)
+                .is_some_and(|task| task.document.is_some_and(|doc| sim.inert_task(&facts, doc, &task.steps)))
+        });
+        let at = match inert {
+            Some(at) => at,
+            None => {
+                let Some(next) = picks.next() else {
+                    return Err(RunError::NotModelled(format!(
+                        "simulator bug: witness {searched} ends before the faithful run does"
+                    )));
+                };
+                lanes.iter().position(|(lane, _)| lane == next).ok_or_else(|| {
+                    RunError::NotModelled(format!(
+                        "simulator bug: witness {searched}: {next} is not runnable in the faithful run"
+                    ))
+                })?
+            }
+        };
+        let (lane, lane_ref) = lanes.into_iter().nth(at).expect("a listed lane");
+        out.push(lane.clone());
+        sim.step(&lane, lane_ref, Vec::new())?;
+    }
+    if picks.next().is_some() {
+        return Err(RunError::NotModelled(format!("simulator bug: witness {searched} outlives the faithful run")));
+    }
+    Ok((out.len(), sched::picks_text(&out)))
+}
+
 /// Explores every schedule of `program` within the bounds of `options`.
 pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploration, RunError> {
     explore_measured(program, options).map(|(exploration, _)| exploration)
@@ -182,8 +253,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         // the initial state).
         items.push(WorkItem { path: Vec::new() });
     } else {
-        let mut root = Sim::new(program)?;
-        root.record = false;
+        let root = exploring_sim(program, options)?;
         split(root, Vec::new(), options, &mut items, &mut split_counts)?;
     }
     let (k, n) = options.shard;
@@ -191,7 +261,8 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
     let run_item = |(_, item): (usize, WorkItem)| -> Result<(Exploration, VisitedMemory), RunError> {
         let mut ex = Explorer::new(options, start);
-        let mut sim = replay_prefix(program, &item.path)?;
+        ex.lifecycles_fixed = options.inert_tasks && crate::inert::InertFacts::lifecycles_fixed(program);
+        let mut sim = replay_prefix(program, options, &item.path)?;
         let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
         ex.dfs(&mut sim, &mut path, 0)?;
         let memory = ex.memory();
@@ -218,13 +289,13 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     } else {
         Exploration::merge_owned(parts).map_err(RunError::Scenario)?
     };
+    let inert = options.reduction == Reduction::Full && options.inert_tasks;
     if options.shortest_witnesses {
         // Every shard finds the same witness for an outcome (it depends on the scenario only),
         // so merged shards give what one run gives.
-        merged.witnesses = match shortest_witnesses(program, options, &mut merged)? {
-            Ok(()) => trace::WITNESSES_FEWEST.into(),
-            Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
-        };
+        merged.witnesses = fewest_choice_witnesses(program, options, inert, &mut merged)?;
+    } else if inert {
+        to_faithful_schedules(program, &mut merged)?;
     }
     merged.shard = format!("{k}/{n}");
     if k == 1 {
@@ -531,6 +602,10 @@ struct Explorer<'o> {
     /// it from a choice point, plus one (0: not run yet). Orders lanes for
     /// `LaneOrder::BroadestFirst`.
     breadth: Vec<u32>,
+    /// With inert tasks on: no unit of the scenario can change a lifecycle
+    /// (`InertFacts::lifecycles_fixed`), so a unit that reads nothing else and writes nothing is
+    /// explored alone from its choice point.
+    lifecycles_fixed: bool,
 }
 
 impl<'o> Explorer<'o> {
@@ -558,6 +633,7 @@ impl<'o> Explorer<'o> {
             depth_cut: false,
             halted: false,
             breadth: Vec::new(),
+            lifecycles_fixed: false,
         }
     }
 
@@ -755,10 +831,17 @@ impl<'o> Explorer<'o> {
                     }
                 }
             }
+            // A unit that commutes with every unit of every state (it wrote nothing and read only
+            // lifecycles no unit can change) is a persistent set on its own: every schedule from
+            // here is equivalent to one that runs it first, so its siblings need no exploring.
+            let alone = reduce && self.lifecycles_fixed && fp.reads_only_lifecycles();
             path.push(id);
             self.dfs(child, path, child_base)?;
             path.pop();
             self.sleep.truncate(child_base);
+            if alone {
+                break;
+            }
             if reduce {
                 self.sleep.push((id, fp));
             }
@@ -847,6 +930,54 @@ impl<'o> Explorer<'o> {
     }
 }
 
+/// The search's schedules (where inert tasks ran when queued) as schedules of the faithful model.
+fn to_faithful_schedules(program: &Program, exploration: &mut Exploration) -> Result<(), RunError> {
+    for class in &mut exploration.outcomes {
+        (class.witness_choices, class.witness) = faithful_schedule(program, &class.witness)?;
+    }
+    exploration.outcomes.sort_by(|a, b| (a.witness_choices, &a.witness).cmp(&(b.witness_choices, &b.witness)));
+    Ok(())
+}
+
+/// The witnesses, and what the report says of them (`Exploration::witnesses`). Without inert
+/// tasks: the breadth-first pass over the faithful model, as before. With them: the pass over
+/// the faithful model within a budget (20 times the search's states, at least 20,000, at most
+/// `max_states`), since that model is the one inert tasks make small to search; when it does
+/// not finish, the pass over the model the search walked (inert tasks run when queued), each
+/// witness then turned into a faithful schedule, and the report says which it is.
+fn fewest_choice_witnesses(
+    program: &Program,
+    options: &ExploreOptions,
+    inert: bool,
+    exploration: &mut Exploration,
+) -> Result<String, RunError> {
+    if !inert {
+        return Ok(match shortest_witnesses_in(program, options, options.max_states, false, exploration)? {
+            Ok(()) => trace::WITNESSES_FEWEST.into(),
+            Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
+        });
+    }
+    if !exploration.complete {
+        to_faithful_schedules(program, exploration)?;
+        return Ok(format!("{} (the search was incomplete)", trace::WITNESSES_FOUND));
+    }
+    let searched = exploration.clone();
+    let budget = options.max_states.min(exploration.states.saturating_mul(20).max(20_000));
+    let faithful_why = match shortest_witnesses_in(program, options, budget, false, exploration)? {
+        Ok(()) => return Ok(trace::WITNESSES_FEWEST.into()),
+        Err(why) => why,
+    };
+    *exploration = searched;
+    let result = shortest_witnesses_in(program, options, options.max_states, true, exploration)?;
+    to_faithful_schedules(program, exploration)?;
+    Ok(match result {
+        Ok(()) => format!("{} (over every schedule, {faithful_why})", trace::WITNESSES_FEWEST_INERT_FIRST),
+        Err(why) => {
+            format!("{} (over every schedule, {faithful_why}; inert tasks first, {why})", trace::WITNESSES_FOUND)
+        }
+    })
+}
+
 /// Fewest-choice witnesses for a complete exploration: a breadth-first search over choice
 /// points without reduction, each state expanded once (the first time its fingerprint is met),
 /// children in label order. It stops after the first level at which every outcome of
@@ -859,19 +990,39 @@ pub fn shortest_witnesses(
     options: &ExploreOptions,
     exploration: &mut Exploration,
 ) -> Result<Result<(), String>, RunError> {
+    shortest_witnesses_in(program, options, options.max_states, false, exploration)
+}
+
+/// `shortest_witnesses` with its own bound on choice points, over the faithful model or (with
+/// `inert_first`) the model the search walks, where inert tasks run when queued.
+fn shortest_witnesses_in(
+    program: &Program,
+    options: &ExploreOptions,
+    max_states: u64,
+    inert_first: bool,
+    exploration: &mut Exploration,
+) -> Result<Result<(), String>, RunError> {
     if !exploration.complete {
         return Ok(Err("the search was incomplete".into()));
     }
     let targets: Vec<u128> = exploration.outcomes.iter().map(|class| browser::digest128(&class.outcome)).collect();
     let mut pass = WitnessPass {
         options,
+        max_states,
         found: KeyMap::default(),
         visited: KeyMap::default(),
         lanes: Lanes::new(),
         next: Vec::new(),
     };
-    let mut root = Sim::new(program)?;
-    root.record = false;
+    // The faithful model (no inert task runs early): its schedules are what `replay` runs, and
+    // the fewest choices are counted there.
+    let root = if inert_first {
+        exploring_sim(program, &ExploreOptions { reduction: Reduction::Full, inert_tasks: true, ..options.clone() })?
+    } else {
+        let mut root = Sim::new(program)?;
+        root.record = false;
+        root
+    };
     if let Err(why) = pass.arrive(root, Vec::new())? {
         return Ok(Err(why));
     }
@@ -881,7 +1032,6 @@ pub fn shortest_witnesses(
         if targets.iter().all(|&t| pass.found.contains_key(&Key::new(t))) {
             for (class, &t) in exploration.outcomes.iter_mut().zip(&targets) {
                 let (choices, witness) = pass.found[&Key::new(t)].clone();
-                debug_assert!(choices <= class.witness_choices, "a breadth-first witness is never longer");
                 class.witness_choices = choices;
                 class.witness = witness;
             }
@@ -926,6 +1076,8 @@ pub fn shortest_witnesses(
 /// The state of `shortest_witnesses`' breadth-first pass.
 struct WitnessPass<'a, 'p> {
     options: &'a ExploreOptions,
+    /// Choice points the pass may reach before it gives up.
+    max_states: u64,
     /// Each outcome reached so far (by its digest): its first schedule's choices and text.
     found: KeyMap<(usize, String)>,
     /// The choice points reached so far.
@@ -953,8 +1105,8 @@ impl<'p> WitnessPass<'_, 'p> {
             let key = Key::new(browser::digest128(&sim.outcome(false).canonical()));
             self.found.entry(key).or_insert_with(|| (path.len(), sched::picks_text(&path)));
         } else if self.visited.insert(Key::new(sim.fingerprint()), ()).is_none() {
-            if self.visited.len() as u64 > self.options.max_states {
-                return Ok(Err(format!("the breadth-first pass stopped at max-states ({})", self.options.max_states)));
+            if self.visited.len() as u64 > self.max_states {
+                return Ok(Err(format!("the breadth-first pass stopped at max-states ({})", self.max_states)));
             }
             self.next.push((sim, path));
         }

@@ -30,6 +30,7 @@ pub mod algorithms;
 pub mod audit;
 pub mod expect;
 pub mod explore;
+pub mod inert;
 pub mod invariants;
 pub mod lifecycle;
 pub mod program;

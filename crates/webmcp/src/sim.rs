@@ -370,6 +370,16 @@ impl Footprint {
             && self.shown_writes() & !other.shown_writes() == 0
     }
 
+    /// True when the unit wrote nothing and read only documents' lifecycles and what navigables
+    /// show: in a scenario where nothing changes a lifecycle (no navigation, iframe removal,
+    /// bfcache step or agent), such a unit commutes with every unit of every state, so exploring
+    /// it alone from a choice point is enough (a persistent set of one, `crate::explore`).
+    pub fn reads_only_lifecycles(&self) -> bool {
+        const L: u32 = Footprint::LOOPS;
+        let lifecycles: u128 = ((1u128 << L) - 1) << (2 + L);
+        self.writes == 0 && self.other & !Self::SHOWN == 0 && self.reads & !lifecycles == 0
+    }
+
     /// True when the two units may not commute.
     pub fn conflicts(&self, other: &Footprint) -> bool {
         (self.other | other.other) & Self::GLOBAL != 0
@@ -675,6 +685,9 @@ pub struct Sim<'p> {
     pub footprint: Footprint,
     /// Record trace units and events (off while exploring).
     pub record: bool,
+    /// While exploring: run inert tasks when they are queued (`crate::inert`), with what the
+    /// scenario's scripts can ever do. None: queue every task (runs, replays, the naive search).
+    pub eager_inert: Option<Rc<crate::inert::InertFacts>>,
     /// Units run so far (recorded or not).
     pub units_run: usize,
     // Trace.
@@ -714,6 +727,7 @@ impl Clone for Sim<'_> {
             block_labels: self.block_labels.clone(),
             footprint: self.footprint,
             record: self.record,
+            eager_inert: self.eager_inert.clone(),
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
@@ -789,6 +803,7 @@ impl<'p> Sim<'p> {
             block_labels: Default::default(),
             footprint: Footprint::default(),
             record: true,
+            eager_inert: None,
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
@@ -1039,6 +1054,18 @@ impl<'p> Sim<'p> {
 
     /// HTML "queue a global task" with a trace event.
     pub fn queue_global_task(&mut self, source: TaskSource, doc: DocId, work: Work, step: Step) {
+        if let Some(facts) = &self.eager_inert {
+            if self.inert_task(facts, doc, &work) {
+                // An inert task runs now, as the posting unit's last step: it commutes with every
+                // unit, so this is one of the schedules the queued task allows (`crate::inert`).
+                // Its steps touch nothing another unit touches, so the footprint notes nothing.
+                let outer = (self.context, self.footprint);
+                self.context = Context::EventLoop(self.world.doc_info(doc).event_loop);
+                self.run_work_unchecked(work);
+                (self.context, self.footprint) = outer;
+                return;
+            }
+        }
         let el = self.world.doc_info(doc).event_loop;
         self.footprint.touch(Resource::Queue(el, source), true);
         if self.record {

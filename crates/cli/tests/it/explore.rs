@@ -59,10 +59,15 @@ fn lane_order_changes_the_transitions_not_the_states_or_outcomes() {
     let run = |lane_order| {
         webmcp::explore::explore_measured(
             &program,
-            &ExploreOptions { split_depth: 0, lane_order, ..Default::default() },
+            // Without inert tasks: a unit explored alone from its choice point (a persistent set
+            // of one) makes the states visited depend on the order too.
+            &ExploreOptions { split_depth: 0, lane_order, inert_tasks: false, ..Default::default() },
         )
         .unwrap()
     };
+    let with_inert =
+        |lane_order| explore(&program, &ExploreOptions { split_depth: 0, lane_order, ..Default::default() }).unwrap();
+    assert_eq!(summaries(&with_inert(LaneOrder::Label)), summaries(&with_inert(LaneOrder::BroadestFirst)));
     let (label, label_memory) = run(LaneOrder::Label);
     let (broadest, broadest_memory) = run(LaneOrder::BroadestFirst);
     assert!(label.complete && broadest.complete);
@@ -137,7 +142,9 @@ fn units_taken_to_commute_do_commute_on_every_corpus_state() {
         audited += 1;
     }
     assert!(audited >= 70, "only {audited} scenarios were audited completely");
-    assert!(pairs > 1_000, "only {pairs} independent pairs in {states} states");
+    // Measured: 904 pairs in 807 states (with inert tasks run when queued there are fewer choice
+    // points; 1,000+ before).
+    assert!(pairs > 800, "only {pairs} independent pairs in {states} states");
 }
 
 #[test]
@@ -171,7 +178,8 @@ fn work_items_replayed_from_their_choices_find_the_same_outcomes() {
 
 #[test]
 fn the_larger_benchmark_stops_at_its_bound_and_says_so() {
-    let program = load_program(&workspace_root().join("fixtures/bench/four-executions.jsonc")).unwrap();
+    // 5,502 distinct states in all.
+    let program = load_program(&workspace_root().join("fixtures/bench/five-executions.jsonc")).unwrap();
     let options = ExploreOptions { max_states: 2_000, split_depth: 0, ..Default::default() };
     let (ex, memory) = webmcp::explore::explore_measured(&program, &options).unwrap();
     assert!(!ex.complete);
@@ -265,15 +273,21 @@ fn witnesses_have_the_fewest_choices_of_any_schedule() {
     let (mut compared, mut shortened) = (0, 0);
     for file in corpus() {
         let program = load_program(&file).unwrap();
-        let as_found = ExploreOptions { shortest_witnesses: false, ..Default::default() };
+        // The pass's own claim, in the model the naive search walks (no inert tasks run early).
+        let as_found = ExploreOptions { shortest_witnesses: false, inert_tasks: false, ..Default::default() };
         let naive =
             explore(&program, &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..as_found.clone() })
                 .unwrap();
         if !naive.complete {
             continue;
         }
-        let fewest = explore(&program, &ExploreOptions::default()).unwrap();
+        let fewest = explore(&program, &ExploreOptions { inert_tasks: false, ..Default::default() }).unwrap();
         let found = explore(&program, &as_found).unwrap();
+        // With inert tasks (the default), a witness is turned back into a faithful schedule: it
+        // can have more choices than the fewest, never fewer.
+        let converted = explore(&program, &ExploreOptions::default()).unwrap();
+        let (c, f) = (choices(&converted), choices(&fewest));
+        assert!(c.iter().zip(&f).all(|(a, b)| a.0 == b.0 && a.1 >= b.1), "{}: {c:?} vs {f:?}", file.display());
         let at = file.display();
         assert_eq!(fewest.witnesses, trace::WITNESSES_FEWEST, "{at}");
         assert_eq!(found.witnesses, trace::WITNESSES_FOUND, "{at}");

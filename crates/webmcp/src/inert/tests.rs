@@ -1,0 +1,76 @@
+use crate::explore::{explore, ExploreOptions};
+use crate::Program;
+
+fn program(text: &str) -> Program {
+    let scenario = scenario::parse_str("inert-test.jsonc", text).expect("the test scenario parses");
+    crate::compile(&scenario).expect("the test scenario compiles")
+}
+
+fn registrations(n: usize, then_on_first: bool) -> String {
+    let reg = |doc: &str, i: usize| {
+        let name = format!("{doc}{i}");
+        let as_ = if i == 0 && doc == "t" && then_on_first { r#", "as": "p0""# } else { "" };
+        format!(
+            r#"{{ "registerTool": {{ "tool": {{ "name": "{name}", "description": "d", "execute": {{ "result": {{ "resolve": "ok" }} }} }}{as_} }} }}"#
+        )
+    };
+    let tab: Vec<String> = (0..n).map(|i| reg("t", i)).collect();
+    let frame: Vec<String> = (0..n).map(|i| reg("f", i)).collect();
+    let then = if then_on_first {
+        r#", { "then": { "promise": "p0", "onFulfilled": [ { "log": "p0" } ] } }, { "log": "script" }"#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{ "version": 1, "name": "inert", "tabs": [ {{ "id": "top", "url": "https://a.example/",
+            "frames": [ {{ "id": "f", "url": "https://a.example/f", "script": [ {} ] }} ],
+            "script": [ {}{then} ] }} ] }}"#,
+        frame.join(","),
+        tab.join(",")
+    )
+}
+
+#[test]
+fn inert_tasks_give_the_naive_outcome_set_with_far_fewer_states() {
+    for then in [false, true] {
+        let p = program(&registrations(2, then));
+        let reduced = explore(&p, &ExploreOptions::default()).unwrap();
+        let faithful = explore(&p, &ExploreOptions { inert_tasks: false, ..ExploreOptions::default() }).unwrap();
+        let naive =
+            explore(&p, &ExploreOptions { reduction: crate::Reduction::None, ..ExploreOptions::default() }).unwrap();
+        let sums = |e: &trace::Exploration| e.outcomes.iter().map(|c| c.summary.clone()).collect::<Vec<_>>();
+        let mut a = sums(&reduced);
+        let mut b = sums(&naive);
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "then={then}");
+        assert!(reduced.complete && naive.complete);
+        assert!(
+            reduced.states * 4 < faithful.states,
+            "then={then}: {} states against {}",
+            reduced.states,
+            faithful.states
+        );
+    }
+}
+
+#[test]
+fn what_scripts_can_do_is_read_from_every_script() {
+    let facts = super::InertFacts::of(&program(&registrations(1, true)));
+    assert_eq!(facts.read_slots, vec![true], "p0 is read by `then`");
+    let facts = super::InertFacts::of(&program(&registrations(1, false)));
+    assert!(facts.read_slots.is_empty() && facts.lifecycle_targets.is_empty() && facts.toolchange_targets.is_empty());
+}
+
+#[test]
+fn witnesses_are_schedules_of_the_faithful_model() {
+    let p = program(&registrations(2, true));
+    let reduced = explore(&p, &ExploreOptions::default()).unwrap();
+    for class in &reduced.outcomes {
+        let schedule = sched::Schedule::parse(&class.witness).unwrap();
+        let mut chooser = sched::ReplayChooser::new(&schedule);
+        let trace = crate::run(&p, &mut chooser, crate::sim::Limits::default()).expect("the witness replays");
+        assert_eq!(trace.outcome.canonical().summary(), class.summary);
+        assert_eq!(chooser.remaining(), 0, "the witness {} is used up", class.witness);
+    }
+}
