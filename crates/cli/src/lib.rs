@@ -241,7 +241,50 @@ pub fn merge_files(paths: &[PathBuf]) -> Result<trace::Exploration, String> {
         })?;
         parts.push(part);
     }
-    trace::Exploration::merge(&parts)
+    check_shards(&parts)?;
+    let mut merged = trace::Exploration::merge(&parts)?;
+    merged.options.retain(|o| !o.starts_with(SCENARIO_DIGEST));
+    Ok(merged)
+}
+
+/// What a shard's options say of the scenario file it explored (the digest of its bytes), so that
+/// `merge` refuses shards of different files.
+const SCENARIO_DIGEST: &str = "scenario-digest=";
+
+/// A shard of N > 1 records the digest of its scenario file's bytes among its options.
+pub fn mark_shard(ex: &mut trace::Exploration, scenario: &Path) -> Result<(), String> {
+    if ex.shard == "1/1" {
+        return Ok(());
+    }
+    let bytes = std::fs::read(scenario).map_err(|e| format!("{}: {e}", scenario.display()))?;
+    ex.options.push(format!("{SCENARIO_DIGEST}{:032x}", browser::digest128(&bytes)));
+    Ok(())
+}
+
+/// `merge` takes every shard 1..N of one exploration exactly once, or nothing.
+fn check_shards(parts: &[trace::Exploration]) -> Result<(), String> {
+    let mut n_seen: Option<u64> = None;
+    let mut seen: Vec<u64> = Vec::new();
+    for p in parts {
+        let (k, n) = parse_shard(&p.shard).map_err(|_| format!("a part says shard {:?}, which is not K/N", p.shard))?;
+        if n_seen.is_some_and(|m| m != n) {
+            return Err(format!("the parts come from different splits (shards of {} and of {n})", n_seen.unwrap_or(0)));
+        }
+        n_seen = Some(n);
+        if seen.contains(&k) {
+            return Err(format!("shard {k}/{n} is given twice; give each shard 1..{n} once"));
+        }
+        seen.push(k);
+    }
+    let n = n_seen.unwrap_or(0);
+    let missing: Vec<String> = (1..=n).filter(|k| !seen.contains(k)).map(|k| format!("{k}/{n}")).collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "missing shard(s) {}: a merge of part of the shards would not be the whole exploration; run `explore --shard K/{n} --format json` for each",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 /// What `bench-explore` measured for one scenario.
@@ -270,7 +313,9 @@ pub struct ExploreBench {
     pub naive_complete: bool,
     /// The breadth-first pass that finds fewest-choice witnesses (`explore`'s default, not in
     /// the timed runs): its time, or why it kept the witnesses the search met.
-    pub witness_pass: Result<f64, String>,
+    pub witness_pass: Result<(f64, String), String>,
+    /// The search covered every schedule.
+    pub complete: bool,
 }
 
 impl fmt::Display for ExploreBench {
@@ -282,24 +327,33 @@ impl fmt::Display for ExploreBench {
                 self.naive_transitions as f64 / self.transitions.max(1) as f64
             ),
         };
-        write!(
+        let per_outcome = self.unique_states as f64 / self.outcomes.max(1) as f64;
+        writeln!(f, "{}:", self.name)?;
+        writeln!(
             f,
-            "{}: {} unique states ({} expansions), {} transitions, {} outcomes in {:.4} s (median of {} runs): {:.0} unique states/s, {:.0} transitions/s (fastest run: {:.0} unique states/s), {:.0} bytes/state; reduction vs naive {} ({} naive transitions); fewest-choice witnesses {}",
-            self.name,
+            "  {} distinct outcomes, {} states ({} expansions), {} transitions, {per_outcome:.1} states per outcome, {}",
+            self.outcomes,
             self.unique_states,
             self.states,
             self.transitions,
-            self.outcomes,
+            if self.complete { "complete" } else { "incomplete (a bound was hit)" },
+        )?;
+        writeln!(
+            f,
+            "  search {:.4} s (median of {} runs; fastest {:.4} s): {:.0} states/s, {:.0} transitions/s, {:.0} bytes/state",
             self.seconds,
             self.repetitions,
+            self.fastest,
             self.unique_states as f64 / self.seconds,
             self.transitions as f64 / self.seconds,
-            self.unique_states as f64 / self.fastest,
             self.bytes_per_state,
-            ratio,
-            self.naive_transitions,
+        )?;
+        writeln!(f, "  reduction vs naive {} ({} naive transitions)", ratio, self.naive_transitions)?;
+        write!(
+            f,
+            "  witnesses {}",
             match &self.witness_pass {
-                Ok(seconds) => format!("in {seconds:.4} s more"),
+                Ok((seconds, kind)) => format!("in {seconds:.4} s more: {kind}"),
                 Err(why) => format!("not found: {why}"),
             }
         )
@@ -338,8 +392,8 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
     let naive = webmcp::explore(program, &naive_options)?;
     let mut shortened = ex.clone();
     let start = std::time::Instant::now();
-    let witness_pass =
-        webmcp::explore::shortest_witnesses(program, &options, &mut shortened)?.map(|()| start.elapsed().as_secs_f64());
+    let kind = webmcp::explore::fewest_choice_witnesses(program, &options, options.inert_tasks, &mut shortened)?;
+    let witness_pass = Ok((start.elapsed().as_secs_f64(), kind));
     let reduction = naive.complete.then(|| naive.transitions as f64 / ex.transitions.max(1) as f64);
     Ok(ExploreBench {
         name: ex.scenario.clone(),
@@ -355,6 +409,7 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
         naive_transitions: naive.transitions,
         naive_complete: naive.complete,
         witness_pass,
+        complete: ex.complete,
     })
 }
 

@@ -141,7 +141,8 @@ enum Command {
 /// Bounds and knobs of an exploration.
 #[derive(clap::Args)]
 struct Bounds {
-    /// Choice points visited per work item before the search stops (reported as incomplete).
+    /// Choice points the whole search may visit, across work items and threads, before it stops
+    /// (reported as incomplete).
     #[arg(long, default_value_t = 2_000_000)]
     max_states: u64,
     /// Choices along one schedule before that branch stops.
@@ -228,9 +229,16 @@ fn main() -> ExitCode {
                 Ok(p) => p,
                 Err(e) => return report_load_error(e),
             };
+            let started = std::time::Instant::now();
             let result = cli::with_progress(options, |options| webmcp::explore(&program, options));
+            // Wall-clock time on stderr: the report itself stays byte-identical across machines.
+            eprintln!("elapsed: {:.2} s", started.elapsed().as_secs_f64());
             match result {
-                Ok(ex) => {
+                Ok(mut ex) => {
+                    if let Err(e) = cli::mark_shard(&mut ex, &scenario) {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
                     match format {
                         FormatArg::Text => out(&ex.render_text(&scenario.display().to_string())),
                         FormatArg::Json => out(&ex.render_json()),

@@ -259,8 +259,11 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     let (k, n) = options.shard;
     let mine: Vec<(usize, WorkItem)> =
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
+    // One budget of choice points for the whole search, shared by its work items and threads.
+    let budget = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let run_item = |(_, item): (usize, WorkItem)| -> Result<(Exploration, VisitedMemory), RunError> {
         let mut ex = Explorer::new(options, start);
+        ex.budget = budget.clone();
         ex.lifecycles_fixed = options.inert_tasks && crate::inert::InertFacts::lifecycles_fixed(program);
         let mut sim = replay_prefix(program, options, &item.path)?;
         let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
@@ -606,6 +609,8 @@ struct Explorer<'o> {
     /// (`InertFacts::lifecycles_fixed`), so a unit that reads nothing else and writes nothing is
     /// explored alone from its choice point.
     lifecycles_fixed: bool,
+    /// Choice points visited by every work item of the search so far.
+    budget: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl<'o> Explorer<'o> {
@@ -634,6 +639,7 @@ impl<'o> Explorer<'o> {
             halted: false,
             breadth: Vec::new(),
             lifecycles_fixed: false,
+            budget: Default::default(),
         }
     }
 
@@ -779,7 +785,8 @@ impl<'o> Explorer<'o> {
         if let Some(counter) = &self.options.progress {
             counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
-        if self.states > self.options.max_states {
+        // The whole search's count, across work items and threads (`max_states` bounds the run).
+        if self.budget.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= self.options.max_states {
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
         }
@@ -945,7 +952,7 @@ fn to_faithful_schedules(program: &Program, exploration: &mut Exploration) -> Re
 /// `max_states`), since that model is the one inert tasks make small to search; when it does
 /// not finish, the pass over the model the search walked (inert tasks run when queued), each
 /// witness then turned into a faithful schedule, and the report says which it is.
-fn fewest_choice_witnesses(
+pub fn fewest_choice_witnesses(
     program: &Program,
     options: &ExploreOptions,
     inert: bool,

@@ -319,3 +319,32 @@ fn a_witness_pass_stopped_by_a_bound_keeps_the_search_witnesses_and_says_why() {
     assert!(incomplete.witnesses.starts_with(trace::WITNESSES_FOUND), "{}", incomplete.witnesses);
     assert!(incomplete.witnesses.ends_with("(the search was incomplete)"), "{}", incomplete.witnesses);
 }
+
+#[test]
+fn merge_takes_every_shard_of_one_file_exactly_once() {
+    let file = workspace_root().join("fixtures/bench/three-executions.jsonc");
+    let program = load_program(&file).unwrap();
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let part = |k: u64, n: u64, source: &std::path::Path| {
+        let mut ex = explore(&program, &ExploreOptions { shard: (k, n), ..Default::default() }).unwrap();
+        cli::mark_shard(&mut ex, source).unwrap();
+        let path = dir.join(format!("part-{k}-{n}-{}.json", source.file_name().unwrap().to_string_lossy()));
+        std::fs::write(&path, ex.render_json()).unwrap();
+        path
+    };
+    let (one, two) = (part(1, 2, &file), part(2, 2, &file));
+    let whole = explore(&program, &ExploreOptions { split_depth: 2, ..Default::default() }).unwrap();
+    assert_eq!(cli::merge_files(&[one.clone(), two.clone()]).unwrap().render_json(), whole.render_json());
+    let missing = cli::merge_files(std::slice::from_ref(&one)).unwrap_err();
+    assert!(missing.contains("missing shard(s) 2/2"), "{missing}");
+    let twice = cli::merge_files(&[one.clone(), one.clone(), two.clone()]).unwrap_err();
+    assert!(twice.contains("given twice"), "{twice}");
+    // The same scenario name and options from a file with other bytes.
+    let edited = dir.join("edited.jsonc");
+    std::fs::write(&edited, format!("{}\n// edited\n", std::fs::read_to_string(&file).unwrap())).unwrap();
+    let other = part(2, 2, &edited);
+    let differ = cli::merge_files(&[one, other]).unwrap_err();
+    assert!(differ.contains("different scenario or options"), "{differ}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
