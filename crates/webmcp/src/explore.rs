@@ -948,11 +948,11 @@ fn to_faithful_schedules(program: &Program, exploration: &mut Exploration) -> Re
 
 /// The witnesses, and what the report says of them (`Exploration::witnesses`). Without inert
 /// tasks: the breadth-first pass over the faithful model, as before. With them: the pass over
-/// the faithful model within a budget (20 times the search's states, at least 20,000, at most
-/// `max_states`), since that model is the one inert tasks make small to search; when it does
-/// not finish, the pass over the model the search walked (inert tasks run when queued), each
+/// the faithful model within a budget (4 times the search's states, at least 20,000, at most
+/// `max_states`: inert tasks do not shrink that model, so its pass can be far bigger than the
+/// search); when it does not finish, the pass over the model the search walked (inert tasks run when queued), each
 /// witness then turned into a faithful schedule, and the report says which it is.
-pub fn fewest_choice_witnesses(
+fn fewest_choice_witnesses(
     program: &Program,
     options: &ExploreOptions,
     inert: bool,
@@ -969,7 +969,7 @@ pub fn fewest_choice_witnesses(
         return Ok(format!("{} (the search was incomplete)", trace::WITNESSES_FOUND));
     }
     let searched = exploration.clone();
-    let budget = options.max_states.min(exploration.states.saturating_mul(20).max(20_000));
+    let budget = options.max_states.min(exploration.states.saturating_mul(4).max(20_000));
     let faithful_why = match shortest_witnesses_in(program, options, budget, false, exploration)? {
         Ok(()) => return Ok(trace::WITNESSES_FEWEST.into()),
         Err(why) => why,
