@@ -424,28 +424,69 @@ pub fn peak_memory() -> String {
         .unwrap_or_else(|| "unknown (no /proc/self/status)".to_string())
 }
 
-/// Runs `f` with a progress spinner on stderr when stderr is a terminal (silent otherwise).
+/// The flag a Ctrl-C sets (the handler is installed once per process, by `with_progress`).
+fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    static FLAG: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let set = flag.clone();
+        // Without a handler (another one installed, or no signal support) Ctrl-C just ends the
+        // process, as before.
+        let _ = ctrlc::set_handler(move || set.store(true, std::sync::atomic::Ordering::Relaxed));
+        flag
+    })
+    .clone()
+}
+
+/// True once Ctrl-C stopped a search: the caller prints the partial report and exits 130.
+pub fn interrupted() -> bool {
+    interrupt_flag().load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Runs the search `f` with Ctrl-C stopping it (a partial report, marked incomplete) and its
+/// progress on stderr: a live line on a terminal (states, states per second, elapsed time),
+/// otherwise a line every 5 seconds once a search has run that long. Nothing reaches stdout.
 pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&webmcp::ExploreOptions) -> T) -> T {
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::Arc;
-    if !std::io::stderr().is_terminal() {
-        return f(&options);
-    }
+    options.interrupt = Some(interrupt_flag());
     let counter = Arc::new(AtomicU64::new(0));
     options.progress = Some(counter.clone());
     let done = Arc::new(AtomicBool::new(false));
-    let bar = indicatif::ProgressBar::new_spinner();
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} exploring: {msg} states ({elapsed})")
+    let terminal = std::io::stderr().is_terminal();
+    let bar = if terminal {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} exploring: {msg} ({elapsed}; Ctrl-C stops with a partial report)",
+            )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-    );
+        );
+        Some(bar)
+    } else {
+        None
+    };
     let ticker = {
         let (bar, counter, done) = (bar.clone(), counter.clone(), done.clone());
         std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let mut last_line = start;
             while !done.load(Ordering::Relaxed) {
-                bar.set_message(counter.load(Ordering::Relaxed).to_string());
-                bar.tick();
+                let states = counter.load(Ordering::Relaxed);
+                let seconds = start.elapsed().as_secs_f64().max(1e-9);
+                let message = format!("{states} states, {:.0} states/s", states as f64 / seconds);
+                match &bar {
+                    Some(bar) => {
+                        bar.set_message(message);
+                        bar.tick();
+                    }
+                    None if last_line.elapsed() >= std::time::Duration::from_secs(5) => {
+                        eprintln!("exploring: {message}, {seconds:.0} s");
+                        last_line = std::time::Instant::now();
+                    }
+                    None => {}
+                }
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
         })
@@ -453,6 +494,8 @@ pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&web
     let result = f(&options);
     done.store(true, Ordering::Relaxed);
     let _ = ticker.join();
-    bar.finish_and_clear();
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
     result
 }

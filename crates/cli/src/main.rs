@@ -203,6 +203,7 @@ impl Bounds {
             progress: None,
             shortest_witnesses: !self.witnesses_as_found,
             inert_tasks: !self.no_inert_tasks,
+            interrupt: None,
         })
     }
 }
@@ -253,7 +254,12 @@ fn main() -> ExitCode {
                             }
                         }
                     }
-                    ExitCode::SUCCESS
+                    if cli::interrupted() {
+                        eprintln!("interrupted: the report above is partial");
+                        ExitCode::from(130)
+                    } else {
+                        ExitCode::SUCCESS
+                    }
                 }
                 Err(e) => {
                     eprintln!("error: {}: {e}", scenario.display());

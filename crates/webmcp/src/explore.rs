@@ -94,6 +94,9 @@ pub struct ExploreOptions {
     /// With the full reduction: run inert tasks when they are queued (`crate::inert`); the
     /// witnesses are turned back into schedules of the faithful model (`faithful_schedule`).
     pub inert_tasks: bool,
+    /// Set (by a Ctrl-C handler) to stop the search: it ends as if a bound were hit and says
+    /// "interrupted".
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for ExploreOptions {
@@ -111,6 +114,7 @@ impl Default for ExploreOptions {
             progress: None,
             shortest_witnesses: true,
             inert_tasks: true,
+            interrupt: None,
         }
     }
 }
@@ -644,7 +648,7 @@ impl<'o> Explorer<'o> {
     }
 
     fn hit(&mut self, bound: &str) {
-        self.halted |= bound.starts_with("max-states") || bound.starts_with("time");
+        self.halted |= bound.starts_with("max-states") || bound.starts_with("time") || bound == "Ctrl-C";
         if !self.bounds_hit.iter().any(|b| b == bound) {
             self.bounds_hit.push(bound.to_string());
         }
@@ -671,7 +675,14 @@ impl<'o> Explorer<'o> {
     }
 
     /// A max-states or time bound has been hit.
-    fn stopped(&self) -> bool {
+    fn stopped(&mut self) -> bool {
+        if !self.halted {
+            if let Some(flag) = &self.options.interrupt {
+                if flag.load(std::sync::atomic::Ordering::Relaxed) {
+                    self.hit("Ctrl-C");
+                }
+            }
+        }
         self.halted
     }
 
