@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use cli::{check_dir, load_program, run_program, Driver, Format, LoadError};
+use trace::escape::terminal;
 
 mod allocator;
 mod fuzz;
@@ -70,8 +71,12 @@ enum Command {
     Merge {
         /// JSON result files, one per shard.
         parts: Vec<PathBuf>,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
+        /// The scenario file the replay commands name (default: the file the parts name).
+        #[arg(long)]
+        scenario: Option<PathBuf>,
     },
     /// Check the independence relation the reduced search relies on, at every choice point of
     /// each scenario: two units whose footprints do not conflict must leave each other runnable,
@@ -97,7 +102,7 @@ enum Command {
     /// Write a self-contained HTML report of SCENARIO's distinct outcomes over a range of seeds.
     Report {
         scenario: PathBuf,
-        /// The HTML file to write.
+        /// The HTML file to write (`-` for stdout).
         #[arg(short, long)]
         output: PathBuf,
         /// Seeds to run, as `A..B` (B excluded).
@@ -218,22 +223,22 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let program = match load_program(&scenario) {
-                Ok(p) => p,
+            let (program, description) = match cli::load_scenario(&scenario) {
+                Ok((p, s)) => (p, s.description),
                 Err(e) => return report_load_error(e),
             };
             let result = cli::with_progress(options, |options| webmcp::explore(&program, options));
             match result {
-                Ok(ex) => {
+                Ok(mut ex) => {
+                    ex.file = scenario.display().to_string();
                     match format {
-                        FormatArg::Text => out(&ex.render_text(&scenario.display().to_string())),
+                        FormatArg::Text => out(&ex.render_text(&ex.file)),
                         FormatArg::Json => out(&ex.render_json()),
                         FormatArg::Markdown => {
-                            let description = scenario::load(&scenario).map(|(s, _)| s.description).unwrap_or_default();
                             match cli::report::render_exploration_markdown(&program, &ex, &scenario, &description) {
                                 Ok(text) => out(&text),
                                 Err(e) => {
-                                    eprintln!("error: {}: {e}", scenario.display());
+                                    eprintln!("error: {}: {e}", shown(&scenario));
                                     return ExitCode::from(1);
                                 }
                             }
@@ -242,15 +247,25 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {}: {e}", scenario.display());
+                    eprintln!("error: {}: {e}", shown(&scenario));
                     ExitCode::from(1)
                 }
             }
         }
-        Command::Merge { parts, format } => match cli::merge_files(&parts) {
-            Ok(ex) => {
+        Command::Merge { parts, format, scenario } => match cli::merge_files(&parts) {
+            Ok(mut ex) => {
+                if let Some(file) = scenario {
+                    ex.file = file.display().to_string();
+                }
                 match format {
-                    FormatArg::Text => out(&ex.render_text(&ex.scenario)),
+                    FormatArg::Text => {
+                        if ex.file.is_empty() {
+                            eprintln!("error: the parts do not name their scenario file (written before `explore` recorded it)");
+                            eprintln!("  hint: name it with `merge --scenario FILE …`, so the replay commands run");
+                            return ExitCode::from(2);
+                        }
+                        out(&ex.render_text(&ex.file))
+                    }
                     FormatArg::Json => out(&ex.render_json()),
                     FormatArg::Markdown => {
                         eprintln!("error: merge prints text or json; for Markdown, explore the scenario itself");
@@ -293,7 +308,7 @@ fn main() -> ExitCode {
                         let status = if audit.complete { "complete" } else { "incomplete (a bound stopped it)" };
                         out(&format!(
                             "{}: choice points {}, pairs taken to commute {}, violations {}; {status}\n",
-                            scenario.display(),
+                            shown(&scenario),
                             audit.states,
                             audit.pairs,
                             audit.violations.len()
@@ -304,7 +319,7 @@ fn main() -> ExitCode {
                         }
                     }
                     Err(e) => {
-                        eprintln!("error: {}: {e}", scenario.display());
+                        eprintln!("error: {}: {e}", shown(&scenario));
                         return ExitCode::from(1);
                     }
                 }
@@ -324,7 +339,7 @@ fn main() -> ExitCode {
                 match cli::bench_explore(&program, naive_max_states) {
                     Ok(report) => out(&format!("{report}\n")),
                     Err(e) => {
-                        eprintln!("error: {}: {e}", scenario.display());
+                        eprintln!("error: {}: {e}", shown(&scenario));
                         return ExitCode::from(1);
                     }
                 }
@@ -339,11 +354,11 @@ fn main() -> ExitCode {
             };
             match cli::bench(&program, runs) {
                 Ok(report) => {
-                    println!("{}: {report}", scenario.display());
+                    out(&format!("{}: {report}\n", shown(&scenario)));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {}: {e}", scenario.display());
+                    eprintln!("error: {}: {e}", shown(&scenario));
                     ExitCode::from(1)
                 }
             }
@@ -377,13 +392,14 @@ fn one_run(path: &Path, driver: Driver, format: RunFormatArg, max_units: usize) 
             out(&text);
             if format == Format::Text {
                 if let Some(schedule) = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")) {
-                    out(&format!("replay: webmcp-sim replay {} --schedule '{schedule}'\n", path.display()));
+                    let replay = trace::render::replay_command(&path.display().to_string(), schedule);
+                    out(&format!("replay: {}\n", terminal(&replay)));
                 }
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            eprintln!("error: {}: {e}", shown(path));
             ExitCode::from(1)
         }
     }
@@ -401,7 +417,7 @@ fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: us
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            eprintln!("error: {}: {e}", shown(path));
             ExitCode::from(1)
         }
     }
@@ -431,17 +447,29 @@ fn write_report(path: &Path, output: &Path, seeds: Option<&str>, max_units: usiz
     let (groups, runs, counted) = match found {
         Ok(found) => found,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            eprintln!("error: {}: {e}", shown(path));
             return ExitCode::from(1);
         }
     };
     let html = cli::report::render_report(&groups, path, &loaded.description, &runs, counted);
+    let line = format!("{}: {} outcomes ({})", shown(path), groups.len(), terminal(&runs));
+    if output == Path::new("-") {
+        // `-o -`: the page on stdout, the summary on stderr.
+        out(&html);
+        eprintln!("{line} -> stdout");
+        return ExitCode::SUCCESS;
+    }
     if let Err(e) = std::fs::write(output, html) {
-        eprintln!("error: {}: {e}", output.display());
+        eprintln!("error: {}: {e}", shown(output));
         return ExitCode::from(2);
     }
-    println!("{}: {} outcomes ({runs}) -> {}", path.display(), groups.len(), output.display());
+    out(&format!("{line} -> {}\n", shown(output)));
     ExitCode::SUCCESS
+}
+
+/// A path for the terminal (error messages, summary lines).
+fn shown(path: &Path) -> String {
+    terminal(&path.display().to_string())
 }
 
 fn report_load_error(e: LoadError) -> ExitCode {
@@ -466,7 +494,7 @@ fn finish_dir_report(dir: &Path, report: std::io::Result<(String, u8)>) -> ExitC
             ExitCode::from(code)
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", dir.display());
+            eprintln!("error: {}: {e}", shown(dir));
             ExitCode::from(2)
         }
     }

@@ -12,7 +12,7 @@ use trace::render::{About, OutcomeGroup};
 use trace::Trace;
 use webmcp::{Limits, Program, RunError};
 
-use crate::{load_program, Driver, LoadError};
+use crate::{load_scenario, Driver, LoadError};
 
 /// A scenario ready to run: its program and its description.
 pub struct Loaded {
@@ -22,10 +22,8 @@ pub struct Loaded {
 
 /// Reads, validates and compiles a scenario file, keeping its description for the renderers.
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
-    let program = load_program(path)?;
-    // The file loaded a moment ago, so it loads again; a description is optional anyway.
-    let description = scenario::load(path).map(|(s, _)| s.description).unwrap_or_default();
-    Ok(Loaded { program, description })
+    let (program, scenario) = load_scenario(path)?;
+    Ok(Loaded { program, description: scenario.description })
 }
 
 /// Runs a program once: with a seeded chooser, or replaying a schedule, every choice of which
@@ -85,9 +83,11 @@ impl fmt::Display for GroupError {
     }
 }
 
-/// Runs `program` once per seed and groups the runs by identical outcome (compared as JSON),
-/// keeping the first seed's trace as each outcome's witness. Most frequent outcome first; ties
-/// in the order found.
+/// Runs `program` once per seed and groups the runs by identical outcome, keeping the first
+/// seed's trace as each outcome's witness. Most frequent outcome first; ties in the order found.
+///
+/// Outcomes are compared in their canonical form (`trace::Outcome::canonical`: findings without
+/// unit numbers), exactly as `explore` compares them, so both count the same distinct outcomes.
 pub fn outcomes_by_seed(
     program: &Program,
     seeds: Range<u64>,
@@ -97,7 +97,7 @@ pub fn outcomes_by_seed(
     let mut groups: Vec<OutcomeGroup> = Vec::new();
     for seed in seeds {
         let trace = run_trace(program, &Driver::Seed(seed), max_units).map_err(|error| GroupError { seed, error })?;
-        let key = serde_json::to_string(&trace.outcome).unwrap_or_default();
+        let key = serde_json::to_string(&trace.outcome.canonical()).unwrap_or_default();
         match index.get(&key) {
             Some(&i) => groups[i].count += 1,
             None => {

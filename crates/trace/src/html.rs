@@ -283,7 +283,8 @@ fn step(s: &mut String, id: &str, u: usize, unit: &Unit) {
 }
 
 /// Escapes text for HTML and SVG text and double- or single-quoted attribute values; control
-/// characters other than tab and line feed become spaces.
+/// characters other than tab and line feed become spaces; bidirectional formatting characters
+/// and line separators show as `\u{202e}`.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -295,6 +296,10 @@ pub fn escape(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             '\t' | '\n' => out.push(c),
             c if c.is_control() => out.push(' '),
+            // Shown as text: the character itself would reorder what follows it.
+            c if crate::escape::is_hidden(c) => {
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }

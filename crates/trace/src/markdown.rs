@@ -122,14 +122,21 @@ fn cell(lines: &[String]) -> String {
     lines.iter().map(|l| inline(l)).collect::<Vec<_>>().join("<br>")
 }
 
+/// The longest untrusted string [`inline`] keeps, in characters; a longer one is cut and says
+/// how much was left out.
+pub const MAX_INLINE: usize = 1_000;
+
 /// Escapes untrusted text for a line of Markdown or a table cell.
 ///
 /// HTML's `<`, `>` and `&` become character references, so no tag, comment or entity gets
 /// through; Markdown's emphasis, code, link, table, strike-through and math characters get a
-/// backslash; line breaks become spaces, so the text stays inside its paragraph or cell.
+/// backslash; line breaks become spaces, so the text stays inside its paragraph or cell;
+/// bidirectional formatting characters and line separators show as `\u{202e}`. Text longer
+/// than [`MAX_INLINE`] characters is cut.
 pub fn inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut out = String::with_capacity(text.len().min(4 * MAX_INLINE));
+    let total = text.chars().count();
+    for c in text.chars().take(MAX_INLINE) {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -139,8 +146,14 @@ pub fn inline(text: &str) -> String {
                 out.push(c);
             }
             c if c.is_control() => out.push(' '),
+            c if crate::escape::is_hidden(c) => {
+                let _ = write!(out, "\\\\u{{{:04x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
+    }
+    if total > MAX_INLINE {
+        let _ = write!(out, "… ({} more characters)", total - MAX_INLINE);
     }
     out
 }

@@ -16,7 +16,7 @@ fn one_run_has_title_description_diagram_table_and_replay() {
     let md = render_markdown(&notify(), &ABOUT);
     assert!(md.starts_with("### webmcp-sim: notify-task-ordering\n\nregisterTool queues toolchange tasks in parallel; a setTimeout task races them.\n\n"), "{md}");
     assert!(md.contains("\n```mermaid\nsequenceDiagram\n    participant EL0 as el0 (parent, child)\n"), "{md}");
-    assert!(md.contains("| outcome | runs | console | promises | tool maps | end |\n|---|---|---|---|---|---|\n| 1 | this run | parent: Post-register task<br>parent: Parent toolchange<br>parent: Child toolchange<br>parent: Register promise resolved | p (parent): fulfilled(undefined) | parent: \\[tool\\_name\\]<br>child: \\[\\] | quiescent |\n"), "{md}");
+    assert!(md.contains("| outcome | runs | console | promises | tool maps | end |\n|---|---|---|---|---|---|\n| 1 | this run | Post-register task<br>Parent toolchange<br>Child toolchange<br>Register promise resolved | p (parent): fulfilled(undefined) | parent: \\[tool\\_name\\]<br>child: \\[\\] | quiescent |\n"), "{md}");
     assert!(
         md.contains(
             "```sh\nwebmcp-sim replay scenarios/spec/notify-task-ordering.jsonc --schedule 'par#0,el0.timer'\n```\n"
@@ -39,8 +39,8 @@ fn many_runs_have_one_row_per_outcome_and_a_witness_each() {
         OutcomeGroup { count: 50, found_by: "seed 3".into(), witness: other },
     ];
     let md = render_markdown_outcomes(&groups, &About { runs: "seeds 0..200", ..ABOUT });
-    assert!(md.contains("\n| 1 | 150 of 200 | parent: Post-register task<br>"), "{md}");
-    assert!(md.contains("\n| 2 | 50 of 200 | parent: Register promise resolved<br>"), "{md}");
+    assert!(md.contains("\n| 1 | 150 of 200 | Post-register task<br>"), "{md}");
+    assert!(md.contains("\n| 2 | 50 of 200 | Register promise resolved<br>"), "{md}");
     assert!(md.contains("#### Outcome 2 (50 of 200 runs; witness: seed 3)\n"), "{md}");
     assert_eq!(md.matches("```mermaid\n").count(), 2);
     assert!(render_markdown_outcomes(&[], &ABOUT).starts_with("### webmcp-sim: no runs\n"));
