@@ -10,9 +10,12 @@ use trace::escape::terminal;
 
 mod allocator;
 mod fuzz;
+#[cfg(test)]
+#[path = "main/tests.rs"]
+mod tests;
 
 #[derive(Parser)]
-#[command(name = "webmcp-sim", version, about = "Deterministic simulator of the WebMCP browser runtime")]
+#[command(name = "webmcp-sim", version = VERSION.as_str(), about = "Deterministic simulator of the WebMCP browser runtime")]
 struct Args {
     #[command(subcommand)]
     command: Command,
@@ -20,7 +23,9 @@ struct Args {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum FormatArg {
+    /// Plain text for the terminal.
     Text,
+    /// JSON (format version 1, docs/trace.schema.json).
     Json,
     /// Markdown for a GitHub issue: the outcome table and a Mermaid diagram per outcome.
     Markdown,
@@ -30,9 +35,13 @@ enum FormatArg {
 /// diagram for a spec issue, Chrome trace-event JSON for Perfetto.
 #[derive(Clone, Copy, ValueEnum)]
 enum RunFormatArg {
+    /// The text trace, for the terminal.
     Text,
+    /// The JSON trace (format version 1, docs/trace.schema.json).
     Json,
+    /// Markdown for a GitHub issue, with a Mermaid sequence diagram.
     Markdown,
+    /// Chrome trace-event JSON for the Perfetto UI.
     Perfetto,
 }
 
@@ -40,9 +49,12 @@ enum RunFormatArg {
 enum Command {
     /// Run a scenario once, choosing among runnable lanes with a seeded random chooser.
     Run {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
+        /// Seed of the random chooser: the same seed gives the same run.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
         /// Stop after this many units (a run that hits it says so).
@@ -51,19 +63,25 @@ enum Command {
     },
     /// Replay a schedule printed by `run` (its `schedule:` line), reproducing the run exactly.
     Replay {
+        /// The scenario file the schedule comes from.
         scenario: PathBuf,
+        /// The schedule to replay, as printed on a trace's `schedule:` line (e.g. `el0.net,par#1`).
         #[arg(long)]
         schedule: String,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
+        /// Stop after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
     },
     /// Explore every schedule of SCENARIO: each distinct outcome with a shortest replayable schedule.
     Explore {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
     },
@@ -83,6 +101,7 @@ enum Command {
     /// reach the same state in either order, and touch nothing new after each other. Exit 1 on a
     /// violation (a simulator bug), with a schedule that reaches it.
     Audit {
+        /// The scenario files to audit.
         scenarios: Vec<PathBuf>,
         /// Distinct choice points checked per scenario before the audit stops (incomplete).
         #[arg(long, default_value_t = 100_000)]
@@ -94,6 +113,7 @@ enum Command {
     /// Measure exploration: unique states, transitions, states/s, bytes per state, and the
     /// reduction against the naive search, for each scenario given (e.g. fixtures/bench/*.jsonc).
     BenchExplore {
+        /// The scenario files to measure.
         scenarios: Vec<PathBuf>,
         /// Bound for the naive search (it can be exponential).
         #[arg(long, default_value_t = 2_000_000)]
@@ -101,6 +121,7 @@ enum Command {
     },
     /// Write a self-contained HTML report of SCENARIO's distinct outcomes over a range of seeds.
     Report {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
         /// The HTML file to write (`-` for stdout).
         #[arg(short, long)]
@@ -111,12 +132,14 @@ enum Command {
         /// Explore every schedule (default bounds) instead of running seeds.
         #[arg(long, conflicts_with = "seeds")]
         explore: bool,
+        /// Stop each run after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
     },
     /// Write or check golden snapshots (insta's `.snap` format) of every scenario under DIR, in
     /// DIR/snapshots/; exit 1 on a new or changed one, written beside it as `.snap.new`.
     Snapshot {
+        /// The directory of scenarios; snapshots go to DIR/snapshots/.
         dir: PathBuf,
         /// Accept new and changed snapshots.
         #[arg(long)]
@@ -124,13 +147,16 @@ enum Command {
     },
     /// Measure runs per second: run SCENARIO over seeds 0..RUNS and print the rate.
     Bench {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
+        /// How many seeded runs to time.
         #[arg(long, default_value_t = 10_000)]
         runs: u64,
     },
     /// Explore every `.jsonc` scenario under DIR and check its `expect` section; exit 1 on a
     /// violated or undecided expectation.
     Check {
+        /// The directory whose scenarios to check (every `.jsonc` file below it).
         dir: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
@@ -204,6 +230,11 @@ impl Bounds {
         })
     }
 }
+
+/// `--version`: the tool's version and the spec text it models (`webmcp::SPEC_REVISION`).
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("{} (trace format v{}; spec: {})", env!("CARGO_PKG_VERSION"), trace::VERSION, webmcp::SPEC_REVISION)
+});
 
 /// mimalloc (see `allocator`): exploration clones and drops many small states; the system
 /// allocator costs a third of exploration time (measured with `bench-explore`).
@@ -290,7 +321,8 @@ fn main() -> ExitCode {
             let schedule = match sched::Schedule::parse(&schedule) {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("error: --schedule: {e}");
+                    eprintln!("error: --schedule: {}", terminal(&e.to_string()));
+                    eprintln!("  hint: replay the `schedule:` line that a run of this same scenario printed");
                     return ExitCode::from(2);
                 }
             };
@@ -398,11 +430,18 @@ fn one_run(path: &Path, driver: Driver, format: RunFormatArg, max_units: usize) 
             }
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("error: {}: {e}", shown(path));
-            ExitCode::from(1)
-        }
+        Err(e) => run_failed(path, &e, &driver),
     }
+}
+
+/// Reports a failed run; exit 2 for a replayed schedule that does not fit the scenario.
+fn run_failed(path: &Path, e: &webmcp::RunError, driver: &Driver) -> ExitCode {
+    eprintln!("error: {}: {}", shown(path), terminal(&e.to_string()));
+    let code = cli::report::run_exit_code(e, driver);
+    if code == 2 {
+        eprintln!("  hint: replay the `schedule:` line that a run of this same scenario printed");
+    }
+    ExitCode::from(code)
 }
 
 /// One run rendered for people (Markdown) or their tools (Perfetto).
@@ -416,10 +455,7 @@ fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: us
             out(&cli::report::render_run(&trace, view, path, &loaded.description, driver));
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("error: {}: {e}", shown(path));
-            ExitCode::from(1)
-        }
+        Err(e) => run_failed(path, &e, driver),
     }
 }
 

@@ -26,6 +26,21 @@ pub fn load(path: &Path) -> Result<Loaded, LoadError> {
     Ok(Loaded { program, description: scenario.description })
 }
 
+/// How the error of a replayed schedule with choices left over ends.
+pub const UNUSED_CHOICES: &str = "the schedule is not from this scenario";
+
+/// The exit code of a run that failed: 2 for bad input (a replayed schedule that does not fit
+/// the scenario: a choice that is not runnable, too few choices, or choices left over; like a
+/// schedule that does not parse or a scenario that does not load), 1 otherwise (a step the
+/// simulator does not model, or a scenario the run finds impossible).
+pub fn run_exit_code(error: &RunError, driver: &Driver) -> u8 {
+    match (driver, error) {
+        (Driver::Replay(_), RunError::Choose(_)) => 2,
+        (Driver::Replay(_), RunError::Scenario(m)) if m.ends_with(UNUSED_CHOICES) => 2,
+        _ => 1,
+    }
+}
+
 /// Runs a program once: with a seeded chooser, or replaying a schedule, every choice of which
 /// must be used.
 pub fn run_trace(program: &Program, driver: &Driver, max_units: usize) -> Result<Trace, RunError> {
@@ -37,7 +52,7 @@ pub fn run_trace(program: &Program, driver: &Driver, max_units: usize) -> Result
             let trace = webmcp::run(program, &mut chooser, limits)?;
             if chooser.remaining() > 0 {
                 return Err(RunError::Scenario(format!(
-                    "the run finished with {} schedule choice(s) unused: the schedule is not from this scenario",
+                    "the run finished with {} schedule choice(s) unused: {UNUSED_CHOICES}",
                     chooser.remaining()
                 )));
             }

@@ -324,3 +324,17 @@ fn a_file_error_shows_its_line_with_the_caret_under_the_first_byte_that_is_not_u
     let caret = lines[3].strip_prefix("  | ").unwrap();
     assert_eq!(snippet.chars().nth(caret.chars().count() - 1), Some('\u{fffd}'), "{stderr}");
 }
+
+#[test]
+fn the_scenario_format_documents_every_top_level_field_of_the_schema() {
+    let root = workspace_root();
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("docs/scenario.schema.json")).unwrap()).unwrap();
+    let doc = std::fs::read_to_string(root.join("docs/scenario-format.md")).unwrap();
+    let top = &doc[doc.find("## Top level").unwrap()..doc.find("## Frames").unwrap()];
+    let fields: Vec<&String> = schema["properties"].as_object().expect("top-level properties").keys().collect();
+    assert!(fields.len() >= 8, "{fields:?}");
+    for field in fields {
+        assert!(top.contains(&format!("\"{field}\":")), "docs/scenario-format.md, Top level: no `{field}`");
+    }
+}
