@@ -10,17 +10,66 @@ use crate::Trace;
 #[cfg(test)]
 mod tests;
 
+/// The most characters GitHub takes in an issue or comment body: every Markdown document
+/// rendered here fits in it. Documents are measured in UTF-8 bytes, never fewer than their
+/// characters, so they fit whichever GitHub counts.
+pub const MAX_BODY: usize = 65_536;
+
+/// Characters kept free for the note that says what was left out.
+const NOTE_ROOM: usize = 4_000;
+
+/// Table rows kept when a table would take more than half of [`MAX_BODY`].
+const MIN_ROWS: usize = 20;
+
+/// A document's size as measured against [`MAX_BODY`]: its UTF-8 bytes.
+fn chars(text: &str) -> usize {
+    text.len()
+}
+
 /// One run, ready to paste into a GitHub issue: the diagram, the outcome, the `replay` command.
+///
+/// It fits one issue body ([`MAX_BODY`]): when it would not, the text trace is left out, then
+/// the diagram, and a note says so and how to see them.
 pub fn render_markdown(trace: &Trace, about: &About) -> String {
-    let mut s = header(trace, about);
-    diagram(&mut s, trace);
-    let _ = writeln!(s, "{}", outcome_table(&[("this run".to_string(), trace)], "runs"));
-    replay(&mut s, trace, about);
-    s
+    let head = header(trace, about);
+    let mut diagram_text = String::new();
+    diagram(&mut diagram_text, trace);
+    let table = format!("{}\n", outcome_table(&[("this run".to_string(), trace)], "runs"));
+    let mut full = String::new();
+    replay(&mut full, trace, about);
+    let mut short = String::new();
+    replay_command_only(&mut short, trace, about);
+    let candidates = [
+        (true, true, ""),
+        (true, false, "the text trace is left out"),
+        (false, false, "the diagram and the text trace are left out"),
+    ];
+    for (with_diagram, with_trace, left_out) in candidates {
+        let mut s = head.clone();
+        if with_diagram {
+            s.push_str(&diagram_text);
+        }
+        s.push_str(&table);
+        s.push_str(if with_trace { &full } else { &short });
+        if !left_out.is_empty() {
+            let _ = writeln!(
+                s,
+                "*To fit one GitHub issue ({MAX_BODY} characters), {left_out}: the replay command above prints the trace (add `--format markdown` for the diagram).*\n"
+            );
+        }
+        if chars(&s) <= MAX_BODY || !with_diagram {
+            return cut(s);
+        }
+    }
+    unreachable!("the last candidate returns")
 }
 
 /// The distinct outcomes of many runs (`about.runs` says which): the outcome table, then each
 /// outcome's witness with its diagram and `replay` command.
+///
+/// It fits one issue body ([`MAX_BODY`]): the table first (cut to its first rows if it alone
+/// would take half the body), then as many outcomes as fit, whole (or without their text trace);
+/// a closing note says which outcomes were left out and how to see them.
 pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> String {
     let Some(first) = groups.first() else {
         let mut s = String::from("### webmcp-sim: no runs\n\n");
@@ -32,19 +81,110 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
     let mut s = header(&first.witness, about);
     let total: u64 = groups.iter().map(|g| g.count).sum();
     let rows: Vec<(String, &Trace)> = groups.iter().map(|g| (format!("{} of {total}", g.count), &g.witness)).collect();
-    let _ = writeln!(s, "{}", outcome_table(&rows, &inline(about.counted())));
-    for (i, g) in groups.iter().enumerate() {
+    let counted = inline(about.counted());
+    let mut table = outcome_table(&rows, &counted);
+    let mut shown_rows = rows.len();
+    while chars(&table) > MAX_BODY / 2 && shown_rows > MIN_ROWS {
+        shown_rows = (shown_rows / 2).max(MIN_ROWS);
+        table = outcome_table(&rows[..shown_rows], &counted);
+    }
+    if chars(&s) + chars(&table) > MAX_BODY / 2 {
+        // Rows too long even for a few: no table, only the note.
+        shown_rows = 0;
+        table.clear();
+    }
+    let _ = writeln!(s, "{table}");
+    if shown_rows < rows.len() {
         let _ = writeln!(
             s,
-            "#### Outcome {} ({} of {total} {}; witness: {})\n",
+            "*Rows {} to {} of the table are left out to fit one GitHub issue.*\n",
+            shown_rows + 1,
+            rows.len()
+        );
+    }
+    let mut shown = 0;
+    let mut shortened = 0;
+    for (i, g) in groups.iter().enumerate() {
+        let title = format!(
+            "#### Outcome {} ({} of {total} {}; witness: {})\n\n",
             i + 1,
             g.count,
-            inline(about.counted()),
+            counted,
             inline(&g.found_by)
         );
-        diagram(&mut s, &g.witness);
-        replay(&mut s, &g.witness, about);
+        let mut whole = title.clone();
+        diagram(&mut whole, &g.witness);
+        replay(&mut whole, &g.witness, about);
+        let mut without_trace = title;
+        diagram(&mut without_trace, &g.witness);
+        replay_command_only(&mut without_trace, &g.witness, about);
+        let room = MAX_BODY.saturating_sub(chars(&s) + NOTE_ROOM);
+        if chars(&whole) <= room {
+            s.push_str(&whole);
+        } else if chars(&without_trace) <= room {
+            s.push_str(&without_trace);
+            shortened += 1;
+        } else {
+            break;
+        }
+        shown += 1;
     }
+    if shown < groups.len() || shortened > 0 {
+        let _ = writeln!(s, "*{}*\n", left_out_note(groups.len(), shown, shortened, about));
+        if shown < groups.len() {
+            let commands: Vec<String> = groups
+                .iter()
+                .enumerate()
+                .skip(shown)
+                .map(|(i, g)| format!("# outcome {}\n{}\n", i + 1, replay_command(about.path, &g.witness.schedule)))
+                .collect();
+            let fence = fence_for(&commands.concat());
+            let _ = writeln!(s, "{fence}sh");
+            for (k, command) in commands.iter().enumerate() {
+                if chars(&s) + chars(command) + 300 > MAX_BODY {
+                    let _ =
+                        writeln!(s, "# … and {} more: `webmcp-sim explore` lists every witness", commands.len() - k);
+                    break;
+                }
+                s.push_str(command);
+            }
+            let _ = writeln!(s, "{fence}\n");
+        }
+    }
+    cut(s)
+}
+
+/// What the note at the end of a cut Markdown document says.
+fn left_out_note(outcomes: usize, shown: usize, shortened: usize, about: &About) -> String {
+    let path = code(&crate::escape::shell(about.path));
+    let mut note = format!("To fit one GitHub issue ({MAX_BODY} characters)");
+    if shown < outcomes {
+        let _ = write!(
+            note,
+            ", outcomes {} to {outcomes} are left out (each one's replay command below prints its trace; add `--format markdown` for its diagram)",
+            shown + 1
+        );
+    }
+    if shortened > 0 {
+        let _ = write!(note, "; {shortened} of the outcomes shown are without their text trace (replay them for it)");
+    }
+    let _ = write!(note, ". Every outcome in one page: `webmcp-sim report {path} --explore -o report.html`.");
+    note
+}
+
+/// The last resort: a document still over [`MAX_BODY`] (a title or description of the longest
+/// kind cannot make it, since [`inline`] cuts them) is cut at a line break.
+fn cut(mut s: String) -> String {
+    if chars(&s) <= MAX_BODY {
+        return s;
+    }
+    let mut keep = MAX_BODY - 200;
+    while !s.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let keep = s[..keep].rfind('\n').map_or(keep, |i| i + 1);
+    s.truncate(keep);
+    s.push_str("\n*Cut here to fit one GitHub issue.*\n");
     s
 }
 
@@ -70,6 +210,13 @@ fn header(trace: &Trace, about: &About) -> String {
 /// A run's Mermaid sequence diagram, fenced.
 fn diagram(s: &mut String, trace: &Trace) {
     let _ = writeln!(s, "```mermaid\n{}```\n", render_mermaid(trace));
+}
+
+/// The command that replays a run, without the text trace.
+fn replay_command_only(s: &mut String, trace: &Trace, about: &About) {
+    let replay = replay_command(about.path, &trace.schedule);
+    let fence = fence_for(&replay);
+    let _ = writeln!(s, "Replay it:\n\n{fence}sh\n{replay}\n{fence}\n");
 }
 
 /// The command that replays a run, and its text trace folded away.

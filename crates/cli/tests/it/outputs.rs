@@ -338,3 +338,27 @@ fn the_scenario_format_documents_every_top_level_field_of_the_schema() {
         assert!(top.contains(&format!("\"{field}\":")), "docs/scenario-format.md, Top level: no `{field}`");
     }
 }
+
+#[test]
+fn the_markdown_of_every_shipped_scenario_fits_one_github_issue() {
+    let mut over = Vec::new();
+    for file in cli::scenario_files(&workspace_root().join("scenarios")).unwrap() {
+        let loaded = cli::report::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        let ex = webmcp::explore(&loaded.program, &webmcp::ExploreOptions::default()).unwrap();
+        let md = cli::report::render_exploration_markdown(&loaded.program, &ex, &file, &loaded.description).unwrap();
+        let n = md.len();
+        if n > trace::markdown::MAX_BODY {
+            over.push(format!("{}: {n} bytes", file.display()));
+        }
+        let trace = cli::report::run_trace(&loaded.program, &cli::Driver::Seed(0), 10_000).unwrap();
+        let md = cli::report::render_run(
+            &trace,
+            cli::report::View::Markdown,
+            &file,
+            &loaded.description,
+            &cli::Driver::Seed(0),
+        );
+        assert!(md.len() <= trace::markdown::MAX_BODY, "{}: one run", file.display());
+    }
+    assert!(over.is_empty(), "{}", over.join("\n"));
+}

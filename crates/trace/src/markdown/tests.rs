@@ -1,6 +1,6 @@
 //! Tests for the Markdown renderer.
 
-use crate::markdown::{inline, render_markdown, render_markdown_outcomes};
+use crate::markdown::{inline, render_markdown, render_markdown_outcomes, MAX_BODY};
 use crate::render::{About, OutcomeGroup};
 use crate::testdata::{hostile, notify, HOSTILE};
 
@@ -89,4 +89,52 @@ fn hostile_strings_stay_in_their_cell_and_fences() {
     assert!(!outside.contains("<script") && !outside.contains("<img"), "{outside}");
     // The path goes to the shell quoted.
     assert!(md.contains("webmcp-sim replay 'we'\\''ird `dir`/x.jsonc' --schedule 'el0.timer,par#0'"), "{md}");
+}
+
+/// A trace with `n` times the units of the spec example.
+fn long_trace(n: usize) -> crate::Trace {
+    let mut t = notify();
+    let units = t.units.clone();
+    for k in 1..n {
+        t.units.extend(units.iter().cloned().map(|mut u| {
+            u.index += k * units.len();
+            u
+        }));
+    }
+    t
+}
+
+#[test]
+fn many_outcomes_fit_one_issue_body_with_a_note_and_the_replay_commands_of_the_rest() {
+    let groups: Vec<OutcomeGroup> = (0..300)
+        .map(|i| {
+            let mut t = long_trace(3);
+            t.outcome.console[0].text = format!("outcome {i}");
+            t.schedule = format!("par#0,el0.timer*{}", i + 1);
+            OutcomeGroup { count: 1, found_by: format!("seed {i}"), witness: t }
+        })
+        .collect();
+    let md = render_markdown_outcomes(&groups, &About { runs: "exploration", counted: "end states", ..ABOUT });
+    assert!(md.len() <= MAX_BODY, "{} bytes", md.len());
+    assert!(md.contains("#### Outcome 1 "), "the first outcome is shown");
+    assert!(md.contains("*To fit one GitHub issue (65536 characters), outcomes "), "no note");
+    assert!(md.contains("webmcp-sim report scenarios/spec/notify-task-ordering.jsonc --explore -o report.html"));
+    let shown = md.matches("```mermaid\n").count();
+    assert!((1..300).contains(&shown), "{shown} diagrams");
+    assert!(md.contains(&format!("# outcome {}\n", shown + 1)), "the first outcome left out has its command");
+}
+
+#[test]
+fn a_long_run_fits_one_issue_body_without_its_text_trace_then_without_its_diagram() {
+    for n in [40, 400] {
+        let md = render_markdown(&long_trace(n), &ABOUT);
+        assert!(md.len() <= MAX_BODY, "{n}: {} bytes", md.len());
+        assert!(md.contains("To fit one GitHub issue (65536 characters), "), "{n}: no note");
+        assert!(md.contains("```sh\nwebmcp-sim replay scenarios/spec/notify-task-ordering.jsonc --schedule"), "{n}");
+        assert!(!md.contains("<summary>Text trace</summary>"), "{n}");
+    }
+    assert!(render_markdown(&long_trace(40), &ABOUT).contains("```mermaid\n"));
+    assert!(!render_markdown(&long_trace(400), &ABOUT).contains("```mermaid\n"));
+    // A short run stays whole.
+    assert!(!render_markdown(&notify(), &ABOUT).contains("To fit one GitHub issue"));
 }
