@@ -102,32 +102,50 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
             rows.len()
         );
     }
+    // Each outcome whole, and without its text trace. As many outcomes as fit get their diagram
+    // (without the text trace); then, in order, as many of those as fit get the text trace back.
+    let sections: Vec<(String, String)> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let mut title = format!(
+                "#### Outcome {} ({} of {total} {}; witness: {})\n\n",
+                i + 1,
+                g.count,
+                counted,
+                inline(&g.found_by)
+            );
+            diagram(&mut title, &g.witness);
+            let mut whole = title.clone();
+            replay(&mut whole, &g.witness, about);
+            replay_command_only(&mut title, &g.witness, about);
+            (whole, title)
+        })
+        .collect();
+    let mut room = MAX_BODY.saturating_sub(chars(&s));
+    let all_whole: usize = sections.iter().map(|(whole, _)| chars(whole)).sum();
+    if all_whole > room {
+        room = room.saturating_sub(NOTE_ROOM);
+    }
     let mut shown = 0;
-    let mut shortened = 0;
-    for (i, g) in groups.iter().enumerate() {
-        let title = format!(
-            "#### Outcome {} ({} of {total} {}; witness: {})\n\n",
-            i + 1,
-            g.count,
-            counted,
-            inline(&g.found_by)
-        );
-        let mut whole = title.clone();
-        diagram(&mut whole, &g.witness);
-        replay(&mut whole, &g.witness, about);
-        let mut without_trace = title;
-        diagram(&mut without_trace, &g.witness);
-        replay_command_only(&mut without_trace, &g.witness, about);
-        let room = MAX_BODY.saturating_sub(chars(&s) + NOTE_ROOM);
-        if chars(&whole) <= room {
-            s.push_str(&whole);
-        } else if chars(&without_trace) <= room {
-            s.push_str(&without_trace);
-            shortened += 1;
-        } else {
+    let mut used = 0;
+    for (_, short) in &sections {
+        if used + chars(short) > room {
             break;
         }
+        used += chars(short);
         shown += 1;
+    }
+    let mut whole = vec![false; shown];
+    for (i, (full, short)) in sections.iter().enumerate().take(shown) {
+        if used + chars(full) - chars(short) <= room {
+            used += chars(full) - chars(short);
+            whole[i] = true;
+        }
+    }
+    let shortened = whole.iter().filter(|w| !**w).count();
+    for (i, (full, short)) in sections.iter().enumerate().take(shown) {
+        s.push_str(if whole[i] { full } else { short });
     }
     if shown < groups.len() || shortened > 0 {
         let _ = writeln!(s, "*{}*\n", left_out_note(groups.len(), shown, shortened, about));
@@ -166,7 +184,9 @@ fn left_out_note(outcomes: usize, shown: usize, shortened: usize, about: &About)
         );
     }
     if shortened > 0 {
-        let _ = write!(note, "; {shortened} of the outcomes shown are without their text trace (replay them for it)");
+        let sep = if shown < outcomes { ";" } else { "," };
+        let _ =
+            write!(note, "{sep} {shortened} of the outcomes shown come without their text trace (replay them for it)");
     }
     let _ = write!(note, ". Every outcome in one page: `webmcp-sim report {path} --explore -o report.html`.");
     note
