@@ -287,7 +287,7 @@ pub fn fuzz(args: &FuzzArgs) -> ExitCode {
         }
     };
     let report = run_fuzz(args, seeds.clone(), &mut |line| eprintln!("fuzz: {line}"));
-    print!("{}", render(args, &seeds, &report));
+    print_quietly(&render(args, &seeds, &report));
     ExitCode::from(if report.bugs.is_empty() { 0 } else { 1 })
 }
 
@@ -314,9 +314,9 @@ pub fn fuzz_parser(args: &FuzzParserArgs) -> ExitCode {
         }
     });
     let _ = std::panic::take_hook();
-    println!("{}", render_parser(args, &report));
+    print_quietly(&format!("{}\n", render_parser(args, &report)));
     for (family, input, message) in report.panics.iter().take(5) {
-        println!("panic ({family}): {message}\n  input: {input:?}");
+        print_quietly(&format!("panic ({family}): {message}\n  input: {input:?}\n"));
     }
     ExitCode::from(if report.panics.is_empty() { 0 } else { 1 })
 }
@@ -328,6 +328,14 @@ fn shipped_texts(dir: &Path) -> std::io::Result<Vec<String>> {
         return Err(cli::no_scenario());
     }
     files.iter().map(|f| scenario::read_file(f).map_err(|d| std::io::Error::other(d.to_string()))).collect()
+}
+
+/// Writes to stdout; on a closed pipe (`… | head`) the text is lost instead of the process
+/// panicking, and the exit code still says whether the fuzzer found something.
+fn print_quietly(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
 }
 
 /// The parser fuzz report as text.

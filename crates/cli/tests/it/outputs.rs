@@ -291,7 +291,7 @@ fn check_and_snapshot_on_a_directory_without_scenarios_are_errors() {
 }
 
 #[test]
-fn report_and_bench_end_quietly_on_a_closed_stdout_and_report_writes_stdout_for_dash() {
+fn report_bench_and_fuzz_end_quietly_on_a_closed_stdout_and_report_writes_stdout_for_dash() {
     let dir = scratch("stdout");
     let scenario = workspace_root().join("scenarios/spec/notify-task-ordering.jsonc");
     let scenario = scenario.to_str().unwrap();
@@ -300,7 +300,13 @@ fn report_and_bench_end_quietly_on_a_closed_stdout_and_report_writes_stdout_for_
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.starts_with("<!DOCTYPE html>"), "{stdout}");
     assert!(!dir.join("-").exists(), "`-o -` wrote a file named -");
-    for args in [vec!["report", scenario, "--seeds", "0..5", "-o", "-"], vec!["bench", scenario, "--runs", "5"]] {
+    let fuzz = ["fuzz", "--seeds", "0..2", "--out", "fuzz-out"];
+    for args in [
+        vec!["report", scenario, "--seeds", "0..5", "-o", "-"],
+        vec!["bench", scenario, "--runs", "5"],
+        vec!["fuzz-parser", "--inputs", "30"],
+        fuzz.to_vec(),
+    ] {
         let mut child =
             bin().args(&args).current_dir(&dir).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         drop(child.stdout.take());
