@@ -159,8 +159,12 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
             Ok(ex) => ex,
             Err(e) => {
                 text.push_str(&format!(
-                    "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  FAILED: {e}\n",
-                    "-", "-", "-", "-"
+                    "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  FAILED: {}\n",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    terminal(&e.to_string())
                 ));
                 exit_code = exit_code.max(1);
                 continue;

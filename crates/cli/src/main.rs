@@ -347,7 +347,7 @@ fn main() -> ExitCode {
                         ));
                         for v in &audit.violations {
                             violated = true;
-                            out(&format!("  {v}\n"));
+                            out(&format!("  {}\n", terminal(&v.to_string())));
                         }
                     }
                     Err(e) => {
@@ -369,7 +369,7 @@ fn main() -> ExitCode {
                     Err(e) => return report_load_error(e),
                 };
                 match cli::bench_explore(&program, naive_max_states) {
-                    Ok(report) => out(&format!("{report}\n")),
+                    Ok(report) => out(&format!("{}\n", terminal(&report.to_string()))),
                     Err(e) => {
                         eprintln!("error: {}: {e}", shown(&scenario));
                         return ExitCode::from(1);
