@@ -38,3 +38,8 @@ bench-explore naive="2000000":
 bench-instructions fixture="three-executions":
     cargo build --release -p cli
     valgrind --tool=callgrind --callgrind-out-file=target/callgrind.out target/release/webmcp-sim explore --split-depth 0 fixtures/bench/{{fixture}}.jsonc > /dev/null
+
+# The tests that need headless Chromium and the Mermaid parser (`cargo test` reports them as ignored).
+external:
+    npm ci --prefix tools/mermaid-check --no-audit --no-fund
+    cargo test -p cli --test it -- --ignored

@@ -9,9 +9,7 @@
 //! starts with its `webmcp-sim replay` command.
 
 use std::collections::BTreeMap;
-#[cfg(test)]
-use std::path::Path;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -66,6 +64,11 @@ pub struct FuzzParserArgs {
     /// Seed of the input generator.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Also mutate the scenarios under this directory (e.g. `scenarios`): byte-level, and
+    /// structure-aware (parsed, then parts deleted, duplicated, moved, retyped, renamed or made
+    /// hostile strings), a third of the inputs.
+    #[arg(long)]
+    pub corpus: Option<PathBuf>,
 }
 
 /// What a fuzz run found, over all seeds.
@@ -284,7 +287,7 @@ pub fn fuzz(args: &FuzzArgs) -> ExitCode {
         }
     };
     let report = run_fuzz(args, seeds.clone(), &mut |line| eprintln!("fuzz: {line}"));
-    print!("{}", render(args, &seeds, &report));
+    print_quietly(&render(args, &seeds, &report));
     ExitCode::from(if report.bugs.is_empty() { 0 } else { 1 })
 }
 
@@ -294,27 +297,55 @@ pub fn fuzz_parser(args: &FuzzParserArgs) -> ExitCode {
     // Panics are caught and counted; their default message would flood the terminal.
     std::panic::set_hook(Box::new(|_| {}));
     let mut next_progress = 100_000;
-    let report = gen::hostile::fuzz_parser(args.inputs, args.seed, |r| {
+    let shipped = match &args.corpus {
+        Some(dir) => match shipped_texts(dir) {
+            Ok(texts) => texts,
+            Err(e) => {
+                eprintln!("error: --corpus {}: {e}", trace::escape::terminal(&dir.display().to_string()));
+                return ExitCode::from(2);
+            }
+        },
+        None => Vec::new(),
+    };
+    let report = gen::hostile::fuzz_parser_with(args.inputs, args.seed, &shipped, |r| {
         if r.inputs >= next_progress {
             next_progress += 100_000;
             eprintln!("fuzz-parser: {} inputs, {} panics, {:.1} s", r.inputs, r.panics.len(), r.elapsed.as_secs_f64());
         }
     });
     let _ = std::panic::take_hook();
-    println!("{}", render_parser(args, &report));
+    print_quietly(&format!("{}\n", render_parser(args, &report)));
     for (family, input, message) in report.panics.iter().take(5) {
-        println!("panic ({family}): {message}\n  input: {input:?}");
+        print_quietly(&format!("panic ({family}): {message}\n  input: {input:?}\n"));
     }
     ExitCode::from(if report.panics.is_empty() { 0 } else { 1 })
+}
+
+/// The text of every scenario file under `dir`, in file order; none is an error.
+fn shipped_texts(dir: &Path) -> std::io::Result<Vec<String>> {
+    let files = cli::scenario_files(dir)?;
+    if files.is_empty() {
+        return Err(cli::no_scenario());
+    }
+    files.iter().map(|f| scenario::read_file(f).map_err(|d| std::io::Error::other(d.to_string()))).collect()
+}
+
+/// Writes to stdout; on a closed pipe (`… | head`) the text is lost instead of the process
+/// panicking, and the exit code still says whether the fuzzer found something.
+fn print_quietly(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
 }
 
 /// The parser fuzz report as text.
 pub fn render_parser(args: &FuzzParserArgs, r: &gen::hostile::ParserFuzz) -> String {
     let families: Vec<String> = r.families.iter().map(|(f, n)| format!("{f} {n}")).collect();
     format!(
-        "fuzz-parser: seed {}: {} inputs ({} MB; {}), {} parsed and validated, {} of those ran; {} panics; \
+        "fuzz-parser: seed {}{}: {} inputs ({} MB; {}), {} parsed and validated, {} of those ran; {} panics; \
          slowest input {:.1} ms ({} bytes, {}); {:.1} s in all ({:.0} inputs/s)",
         args.seed,
+        args.corpus.as_ref().map_or(String::new(), |d| format!(", corpus {}", d.display())),
         r.inputs,
         r.bytes / 1_000_000,
         families.join(", "),

@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use sched::{RandomChooser, Schedule};
+use trace::escape::terminal;
 use webmcp::{Limits, Program, RunError};
 
 pub mod report;
@@ -36,20 +37,39 @@ impl fmt::Display for LoadError {
 
 /// Reads, validates and compiles a scenario file.
 pub fn load_program(path: &Path) -> Result<Program, LoadError> {
-    let (scenario, source) = scenario::load(path).map_err(|diags| {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
+    load_scenario(path).map(|(program, _)| program)
+}
+
+/// Reads a scenario file once (at most [`scenario::MAX_INPUT_BYTES`] + 1 bytes, whatever the
+/// file is: a FIFO, `/dev/zero` or a sparse file cost no more), validates and compiles it; the
+/// scenario comes back too, for its description. Diagnostics are rendered against the text
+/// that was read and escaped for the terminal.
+pub fn load_scenario(path: &Path) -> Result<(Program, scenario::Scenario), LoadError> {
+    let render = |diags: &[scenario::Diagnostic], text: &str| {
         // A hostile file can hold tens of thousands of problems: show the first ones.
         const SHOWN: usize = 50;
-        let mut rendered: String = diags.iter().take(SHOWN).map(|d| format!("error: {}\n", d.render(&text))).collect();
+        let mut rendered = String::new();
+        for d in diags.iter().take(SHOWN) {
+            for line in format!("error: {}", d.render(text)).lines() {
+                // Tabs stay: the caret line copies them to line up with the snippet.
+                rendered.push_str(&line.split('\t').map(terminal).collect::<Vec<_>>().join("\t"));
+                rendered.push('\n');
+            }
+        }
         if diags.len() > SHOWN {
-            rendered.push_str(&format!("error: … and {} more problems in {}\n", diags.len() - SHOWN, path.display()));
+            rendered.push_str(&format!(
+                "error: … and {} more problems in {}\n",
+                diags.len() - SHOWN,
+                terminal(&path.display().to_string())
+            ));
         }
         LoadError { rendered }
-    })?;
-    webmcp::compile(&scenario).map_err(|e| {
-        let _ = source;
-        LoadError { rendered: format!("error: {}: {e}\n", path.display()) }
-    })
+    };
+    let text = scenario::read_source(path).map_err(|failed| render(std::slice::from_ref(&failed.0), &failed.1))?;
+    let scenario = scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))?;
+    let program = webmcp::compile(&scenario)
+        .map_err(|e| LoadError { rendered: format!("error: {}\n", terminal(&format!("{}: {e}", path.display()))) })?;
+    Ok((program, scenario))
 }
 
 /// Runs a program and renders its trace.
@@ -61,11 +81,16 @@ pub fn run_program(program: &Program, driver: &Driver, format: Format, max_units
     })
 }
 
-/// Every `.jsonc` file under `dir`, sorted.
+/// Every `.jsonc` file under `dir`, sorted. Links to directories are followed, but no directory
+/// is walked twice (by its canonical path), so a link loop (`a -> .`) ends the walk there.
 pub fn scenario_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
+    let mut walked = std::collections::BTreeSet::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
+        if !walked.insert(std::fs::canonicalize(&d)?) {
+            continue;
+        }
         for entry in std::fs::read_dir(&d)? {
             let path = entry?.path();
             if path.is_dir() {
@@ -77,6 +102,14 @@ pub fn scenario_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     }
     out.sort();
     Ok(out)
+}
+
+/// The error of a directory command given a directory without scenarios: checking nothing is
+/// not a pass.
+pub fn no_scenario() -> std::io::Error {
+    std::io::Error::other(
+        "no scenario (`.jsonc` file) under this directory\n  hint: name a directory that holds scenarios, e.g. `scenarios/`",
+    )
 }
 
 /// The result of `check`.
@@ -92,17 +125,24 @@ pub struct CheckReport {
 /// scenario does not load.
 pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Result<CheckReport> {
     let files = scenario_files(dir)?;
+    if files.is_empty() {
+        return Err(no_scenario());
+    }
     let mut text = String::new();
     let mut details = String::new();
     let mut exit_code = 0;
-    let width = files.iter().map(|f| f.strip_prefix(dir).unwrap_or(f).display().to_string().len()).max().unwrap_or(8);
+    let width = files
+        .iter()
+        .map(|f| terminal(&f.strip_prefix(dir).unwrap_or(f).display().to_string()).len())
+        .max()
+        .unwrap_or(8);
     text.push_str(&format!(
         "{:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  result\n",
         "scenario", "states", "outcomes", "findings", "expect"
     ));
     let (mut total_states, mut violated, mut unknown, mut held) = (0u64, 0, 0, 0);
     for file in &files {
-        let name = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+        let name = terminal(&file.strip_prefix(dir).unwrap_or(file).display().to_string());
         let program = match load_program(file) {
             Ok(p) => p,
             Err(e) => {
@@ -119,8 +159,12 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
             Ok(ex) => ex,
             Err(e) => {
                 text.push_str(&format!(
-                    "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  FAILED: {e}\n",
-                    "-", "-", "-", "-"
+                    "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  FAILED: {}\n",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    terminal(&e.to_string())
                 ));
                 exit_code = exit_code.max(1);
                 continue;
@@ -140,17 +184,24 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
                     if result != "VIOLATED" {
                         result = format!("UNKNOWN: the search is incomplete ({})", ex.bounds_hit.join(", "));
                     }
-                    details.push_str(&format!("{name}: {}: unknown (the search hit a bound)\n", v.expectation));
+                    details.push_str(&format!(
+                        "{}: {}: unknown (the search hit a bound)\n",
+                        name,
+                        terminal(&v.expectation)
+                    ));
                 }
                 webmcp::expect::Status::Violated { reason, witness } => {
                     violated += 1;
                     result = "VIOLATED".into();
-                    details.push_str(&format!("{name}: {} is violated: {reason}\n", v.expectation));
+                    details.push_str(&format!(
+                        "{}: {} is violated: {}\n",
+                        name,
+                        terminal(&v.expectation),
+                        terminal(reason)
+                    ));
                     if !witness.is_empty() {
-                        details.push_str(&format!(
-                            "  witness: webmcp-sim replay {} --schedule '{witness}'\n",
-                            file.display()
-                        ));
+                        let replay = trace::render::replay_command(&file.display().to_string(), witness);
+                        details.push_str(&format!("  witness: {}\n", terminal(&replay)));
                     }
                 }
             }

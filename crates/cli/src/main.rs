@@ -6,12 +6,16 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use cli::{check_dir, load_program, run_program, Driver, Format, LoadError};
+use trace::escape::terminal;
 
 mod allocator;
 mod fuzz;
+#[cfg(test)]
+#[path = "main/tests.rs"]
+mod tests;
 
 #[derive(Parser)]
-#[command(name = "webmcp-sim", version, about = "Deterministic simulator of the WebMCP browser runtime")]
+#[command(name = "webmcp-sim", version = VERSION.as_str(), about = "Deterministic simulator of the WebMCP browser runtime")]
 struct Args {
     #[command(subcommand)]
     command: Command,
@@ -19,7 +23,9 @@ struct Args {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum FormatArg {
+    /// Plain text for the terminal.
     Text,
+    /// JSON (format version 1, docs/trace.schema.json).
     Json,
     /// Markdown for a GitHub issue: the outcome table and a Mermaid diagram per outcome.
     Markdown,
@@ -29,9 +35,13 @@ enum FormatArg {
 /// diagram for a spec issue, Chrome trace-event JSON for Perfetto.
 #[derive(Clone, Copy, ValueEnum)]
 enum RunFormatArg {
+    /// The text trace, for the terminal.
     Text,
+    /// The JSON trace (format version 1, docs/trace.schema.json).
     Json,
+    /// Markdown for a GitHub issue, with a Mermaid sequence diagram.
     Markdown,
+    /// Chrome trace-event JSON for the Perfetto UI.
     Perfetto,
 }
 
@@ -39,9 +49,12 @@ enum RunFormatArg {
 enum Command {
     /// Run a scenario once, choosing among runnable lanes with a seeded random chooser.
     Run {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
+        /// Seed of the random chooser: the same seed gives the same run.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
         /// Stop after this many units (a run that hits it says so).
@@ -50,19 +63,25 @@ enum Command {
     },
     /// Replay a schedule printed by `run` (its `schedule:` line), reproducing the run exactly.
     Replay {
+        /// The scenario file the schedule comes from.
         scenario: PathBuf,
+        /// The schedule to replay, as printed on a trace's `schedule:` line (e.g. `el0.net,par#1`).
         #[arg(long)]
         schedule: String,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
+        /// Stop after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
     },
     /// Explore every schedule of SCENARIO: each distinct outcome with a shortest replayable schedule.
     Explore {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
     },
@@ -70,14 +89,19 @@ enum Command {
     Merge {
         /// JSON result files, one per shard.
         parts: Vec<PathBuf>,
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
+        /// The scenario file the replay commands name (default: the file the parts name).
+        #[arg(long)]
+        scenario: Option<PathBuf>,
     },
     /// Check the independence relation the reduced search relies on, at every choice point of
     /// each scenario: two units whose footprints do not conflict must leave each other runnable,
     /// reach the same state in either order, and touch nothing new after each other. Exit 1 on a
     /// violation (a simulator bug), with a schedule that reaches it.
     Audit {
+        /// The scenario files to audit.
         scenarios: Vec<PathBuf>,
         /// Distinct choice points checked per scenario before the audit stops (incomplete).
         #[arg(long, default_value_t = 100_000)]
@@ -89,6 +113,7 @@ enum Command {
     /// Measure exploration: unique states, transitions, states/s, bytes per state, and the
     /// reduction against the naive search, for each scenario given (e.g. fixtures/bench/*.jsonc).
     BenchExplore {
+        /// The scenario files to measure.
         scenarios: Vec<PathBuf>,
         /// Bound for the naive search (it can be exponential).
         #[arg(long, default_value_t = 2_000_000)]
@@ -96,8 +121,9 @@ enum Command {
     },
     /// Write a self-contained HTML report of SCENARIO's distinct outcomes over a range of seeds.
     Report {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
-        /// The HTML file to write.
+        /// The HTML file to write (`-` for stdout).
         #[arg(short, long)]
         output: PathBuf,
         /// Seeds to run, as `A..B` (B excluded).
@@ -106,12 +132,14 @@ enum Command {
         /// Explore every schedule (default bounds) instead of running seeds.
         #[arg(long, conflicts_with = "seeds")]
         explore: bool,
+        /// Stop each run after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
     },
     /// Write or check golden snapshots (insta's `.snap` format) of every scenario under DIR, in
     /// DIR/snapshots/; exit 1 on a new or changed one, written beside it as `.snap.new`.
     Snapshot {
+        /// The directory of scenarios; snapshots go to DIR/snapshots/.
         dir: PathBuf,
         /// Accept new and changed snapshots.
         #[arg(long)]
@@ -119,13 +147,16 @@ enum Command {
     },
     /// Measure runs per second: run SCENARIO over seeds 0..RUNS and print the rate.
     Bench {
+        /// The scenario file (`.jsonc`).
         scenario: PathBuf,
+        /// How many seeded runs to time.
         #[arg(long, default_value_t = 10_000)]
         runs: u64,
     },
     /// Explore every `.jsonc` scenario under DIR and check its `expect` section; exit 1 on a
     /// violated or undecided expectation.
     Check {
+        /// The directory whose scenarios to check (every `.jsonc` file below it).
         dir: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
@@ -208,6 +239,11 @@ impl Bounds {
     }
 }
 
+/// `--version`: the tool's version and the spec text it models (`webmcp::SPEC_REVISION`).
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!("{} (trace format v{}; spec: {})", env!("CARGO_PKG_VERSION"), trace::VERSION, webmcp::SPEC_REVISION)
+});
+
 /// mimalloc (see `allocator`): exploration clones and drops many small states; the system
 /// allocator costs a third of exploration time (measured with `bench-explore`).
 #[global_allocator]
@@ -226,8 +262,8 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let program = match load_program(&scenario) {
-                Ok(p) => p,
+            let (program, description) = match cli::load_scenario(&scenario) {
+                Ok((p, s)) => (p, s.description),
                 Err(e) => return report_load_error(e),
             };
             let started = std::time::Instant::now();
@@ -236,19 +272,19 @@ fn main() -> ExitCode {
             eprintln!("elapsed: {:.2} s", started.elapsed().as_secs_f64());
             match result {
                 Ok(mut ex) => {
+                    ex.file = scenario.display().to_string();
                     if let Err(e) = cli::mark_shard(&mut ex, &scenario) {
                         eprintln!("error: {e}");
                         return ExitCode::from(2);
                     }
                     match format {
-                        FormatArg::Text => out(&ex.render_text(&scenario.display().to_string())),
+                        FormatArg::Text => out(&ex.render_text(&ex.file)),
                         FormatArg::Json => out(&ex.render_json()),
                         FormatArg::Markdown => {
-                            let description = scenario::load(&scenario).map(|(s, _)| s.description).unwrap_or_default();
                             match cli::report::render_exploration_markdown(&program, &ex, &scenario, &description) {
                                 Ok(text) => out(&text),
                                 Err(e) => {
-                                    eprintln!("error: {}: {e}", scenario.display());
+                                    eprintln!("error: {}: {e}", shown(&scenario));
                                     return ExitCode::from(1);
                                 }
                             }
@@ -262,15 +298,25 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    eprintln!("error: {}: {e}", scenario.display());
+                    eprintln!("error: {}: {e}", shown(&scenario));
                     ExitCode::from(1)
                 }
             }
         }
-        Command::Merge { parts, format } => match cli::merge_files(&parts) {
-            Ok(ex) => {
+        Command::Merge { parts, format, scenario } => match cli::merge_files(&parts) {
+            Ok(mut ex) => {
+                if let Some(file) = scenario {
+                    ex.file = file.display().to_string();
+                }
                 match format {
-                    FormatArg::Text => out(&ex.render_text(&ex.scenario)),
+                    FormatArg::Text => {
+                        if ex.file.is_empty() {
+                            eprintln!("error: the parts do not name their scenario file (written before `explore` recorded it)");
+                            eprintln!("  hint: name it with `merge --scenario FILE …`, so the replay commands run");
+                            return ExitCode::from(2);
+                        }
+                        out(&ex.render_text(&ex.file))
+                    }
                     FormatArg::Json => out(&ex.render_json()),
                     FormatArg::Markdown => {
                         eprintln!("error: merge prints text or json; for Markdown, explore the scenario itself");
@@ -295,7 +341,8 @@ fn main() -> ExitCode {
             let schedule = match sched::Schedule::parse(&schedule) {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("error: --schedule: {e}");
+                    eprintln!("error: --schedule: {}", terminal(&e.to_string()));
+                    eprintln!("  hint: replay the `schedule:` line that a run of this same scenario printed");
                     return ExitCode::from(2);
                 }
             };
@@ -313,18 +360,18 @@ fn main() -> ExitCode {
                         let status = if audit.complete { "complete" } else { "incomplete (a bound stopped it)" };
                         out(&format!(
                             "{}: choice points {}, pairs taken to commute {}, violations {}; {status}\n",
-                            scenario.display(),
+                            shown(&scenario),
                             audit.states,
                             audit.pairs,
                             audit.violations.len()
                         ));
                         for v in &audit.violations {
                             violated = true;
-                            out(&format!("  {v}\n"));
+                            out(&format!("  {}\n", terminal(&v.to_string())));
                         }
                     }
                     Err(e) => {
-                        eprintln!("error: {}: {e}", scenario.display());
+                        eprintln!("error: {}: {e}", shown(&scenario));
                         return ExitCode::from(1);
                     }
                 }
@@ -342,9 +389,9 @@ fn main() -> ExitCode {
                     Err(e) => return report_load_error(e),
                 };
                 match cli::bench_explore(&program, naive_max_states) {
-                    Ok(report) => out(&format!("{report}\n")),
+                    Ok(report) => out(&format!("{}\n", terminal(&report.to_string()))),
                     Err(e) => {
-                        eprintln!("error: {}: {e}", scenario.display());
+                        eprintln!("error: {}: {e}", shown(&scenario));
                         return ExitCode::from(1);
                     }
                 }
@@ -359,11 +406,11 @@ fn main() -> ExitCode {
             };
             match cli::bench(&program, runs) {
                 Ok(report) => {
-                    println!("{}: {report}", scenario.display());
+                    out(&format!("{}: {report}\n", shown(&scenario)));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("error: {}: {e}", scenario.display());
+                    eprintln!("error: {}: {e}", shown(&scenario));
                     ExitCode::from(1)
                 }
             }
@@ -397,16 +444,24 @@ fn one_run(path: &Path, driver: Driver, format: RunFormatArg, max_units: usize) 
             out(&text);
             if format == Format::Text {
                 if let Some(schedule) = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")) {
-                    out(&format!("replay: webmcp-sim replay {} --schedule '{schedule}'\n", path.display()));
+                    let replay = trace::render::replay_command(&path.display().to_string(), schedule);
+                    out(&format!("replay: {}\n", terminal(&replay)));
                 }
             }
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
-            ExitCode::from(1)
-        }
+        Err(e) => run_failed(path, &e, &driver),
     }
+}
+
+/// Reports a failed run; exit 2 for a replayed schedule that does not fit the scenario.
+fn run_failed(path: &Path, e: &webmcp::RunError, driver: &Driver) -> ExitCode {
+    eprintln!("error: {}: {}", shown(path), terminal(&e.to_string()));
+    let code = cli::report::run_exit_code(e, driver);
+    if code == 2 {
+        eprintln!("  hint: replay the `schedule:` line that a run of this same scenario printed");
+    }
+    ExitCode::from(code)
 }
 
 /// One run rendered for people (Markdown) or their tools (Perfetto).
@@ -420,10 +475,7 @@ fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: us
             out(&cli::report::render_run(&trace, view, path, &loaded.description, driver));
             ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
-            ExitCode::from(1)
-        }
+        Err(e) => run_failed(path, &e, driver),
     }
 }
 
@@ -451,17 +503,29 @@ fn write_report(path: &Path, output: &Path, seeds: Option<&str>, max_units: usiz
     let (groups, runs, counted) = match found {
         Ok(found) => found,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            eprintln!("error: {}: {e}", shown(path));
             return ExitCode::from(1);
         }
     };
     let html = cli::report::render_report(&groups, path, &loaded.description, &runs, counted);
+    let line = format!("{}: {} outcomes ({})", shown(path), groups.len(), terminal(&runs));
+    if output == Path::new("-") {
+        // `-o -`: the page on stdout, the summary on stderr.
+        out(&html);
+        eprintln!("{line} -> stdout");
+        return ExitCode::SUCCESS;
+    }
     if let Err(e) = std::fs::write(output, html) {
-        eprintln!("error: {}: {e}", output.display());
+        eprintln!("error: {}: {e}", shown(output));
         return ExitCode::from(2);
     }
-    println!("{}: {} outcomes ({runs}) -> {}", path.display(), groups.len(), output.display());
+    out(&format!("{line} -> {}\n", shown(output)));
     ExitCode::SUCCESS
+}
+
+/// A path for the terminal (error messages, summary lines).
+fn shown(path: &Path) -> String {
+    terminal(&path.display().to_string())
 }
 
 fn report_load_error(e: LoadError) -> ExitCode {
@@ -486,7 +550,7 @@ fn finish_dir_report(dir: &Path, report: std::io::Result<(String, u8)>) -> ExitC
             ExitCode::from(code)
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", dir.display());
+            eprintln!("error: {}: {e}", shown(dir));
             ExitCode::from(2)
         }
     }

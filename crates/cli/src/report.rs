@@ -12,7 +12,7 @@ use trace::render::{About, OutcomeGroup};
 use trace::Trace;
 use webmcp::{Limits, Program, RunError};
 
-use crate::{load_program, Driver, LoadError};
+use crate::{load_scenario, Driver, LoadError};
 
 /// A scenario ready to run: its program and its description.
 pub struct Loaded {
@@ -22,10 +22,23 @@ pub struct Loaded {
 
 /// Reads, validates and compiles a scenario file, keeping its description for the renderers.
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
-    let program = load_program(path)?;
-    // The file loaded a moment ago, so it loads again; a description is optional anyway.
-    let description = scenario::load(path).map(|(s, _)| s.description).unwrap_or_default();
-    Ok(Loaded { program, description })
+    let (program, scenario) = load_scenario(path)?;
+    Ok(Loaded { program, description: scenario.description })
+}
+
+/// How the error of a replayed schedule with choices left over ends.
+pub const UNUSED_CHOICES: &str = "the schedule is not from this scenario";
+
+/// The exit code of a run that failed: 2 for bad input (a replayed schedule that does not fit
+/// the scenario: a choice that is not runnable, too few choices, or choices left over; like a
+/// schedule that does not parse or a scenario that does not load), 1 otherwise (a step the
+/// simulator does not model, or a scenario the run finds impossible).
+pub fn run_exit_code(error: &RunError, driver: &Driver) -> u8 {
+    match (driver, error) {
+        (Driver::Replay(_), RunError::Choose(_)) => 2,
+        (Driver::Replay(_), RunError::Scenario(m)) if m.ends_with(UNUSED_CHOICES) => 2,
+        _ => 1,
+    }
 }
 
 /// Runs a program once: with a seeded chooser, or replaying a schedule, every choice of which
@@ -39,7 +52,7 @@ pub fn run_trace(program: &Program, driver: &Driver, max_units: usize) -> Result
             let trace = webmcp::run(program, &mut chooser, limits)?;
             if chooser.remaining() > 0 {
                 return Err(RunError::Scenario(format!(
-                    "the run finished with {} schedule choice(s) unused: the schedule is not from this scenario",
+                    "the run finished with {} schedule choice(s) unused: {UNUSED_CHOICES}",
                     chooser.remaining()
                 )));
             }
@@ -85,9 +98,11 @@ impl fmt::Display for GroupError {
     }
 }
 
-/// Runs `program` once per seed and groups the runs by identical outcome (compared as JSON),
-/// keeping the first seed's trace as each outcome's witness. Most frequent outcome first; ties
-/// in the order found.
+/// Runs `program` once per seed and groups the runs by identical outcome, keeping the first
+/// seed's trace as each outcome's witness. Most frequent outcome first; ties in the order found.
+///
+/// Outcomes are compared in their canonical form (`trace::Outcome::canonical`: findings without
+/// unit numbers), exactly as `explore` compares them, so both count the same distinct outcomes.
 pub fn outcomes_by_seed(
     program: &Program,
     seeds: Range<u64>,
@@ -97,7 +112,7 @@ pub fn outcomes_by_seed(
     let mut groups: Vec<OutcomeGroup> = Vec::new();
     for seed in seeds {
         let trace = run_trace(program, &Driver::Seed(seed), max_units).map_err(|error| GroupError { seed, error })?;
-        let key = serde_json::to_string(&trace.outcome).unwrap_or_default();
+        let key = serde_json::to_string(&trace.outcome.canonical()).unwrap_or_default();
         match index.get(&key) {
             Some(&i) => groups[i].count += 1,
             None => {

@@ -55,6 +55,9 @@ pub fn snapshot_contents(file: &str) -> Option<&str> {
 /// `.snap` is written and the `.snap.new` removed.
 pub fn snapshot_dir(dir: &Path, review: bool) -> std::io::Result<SnapshotReport> {
     let files = scenario_files(dir)?;
+    if files.is_empty() {
+        return Err(crate::no_scenario());
+    }
     let mut text = String::new();
     let (mut same, mut changed, mut accepted, mut failed) = (0, 0, 0, 0);
     for file in &files {

@@ -129,6 +129,8 @@ pub enum Family {
     Deep,
     Numbers,
     Structured,
+    /// Structure-aware mutations of shipped scenarios (`crate::tree`).
+    Shipped,
 }
 
 /// A strategy for hostile text, mixing the families; `corpus` holds valid scenario texts to mutate.
@@ -411,10 +413,30 @@ pub fn check_input(text: &str) -> (bool, bool, Option<String>) {
 
 /// Feeds `inputs` hostile inputs (the edge cases first, then generated ones from `seed`) to the
 /// parser; `progress` is called every 10,000 inputs.
-pub fn fuzz_parser(inputs: u64, seed: u64, mut progress: impl FnMut(&ParserFuzz)) -> ParserFuzz {
+pub fn fuzz_parser(inputs: u64, seed: u64, progress: impl FnMut(&ParserFuzz)) -> ParserFuzz {
+    fuzz_parser_with(inputs, seed, &[], progress)
+}
+
+/// [`fuzz_parser`], also mutating `shipped` (the texts of real scenario files): byte-level, as
+/// the generated corpus, and structure-aware ([`crate::tree`]), a third of the inputs.
+pub fn fuzz_parser_with(
+    inputs: u64,
+    seed: u64,
+    shipped: &[String],
+    mut progress: impl FnMut(&ParserFuzz),
+) -> ParserFuzz {
     let start = Instant::now();
     let mut report = ParserFuzz::default();
-    let strategy = hostile_text(corpus(seed, 32));
+    let trees: Vec<Value> =
+        shipped.iter().filter_map(|text| scenario::parse_jsonc("shipped.jsonc", text).ok()).collect();
+    let mut texts = corpus(seed, 32);
+    texts.extend(shipped.iter().cloned());
+    let strategy = if trees.is_empty() {
+        hostile_text(texts)
+    } else {
+        let tree_mutated = crate::tree::mutated(trees).prop_map(|text| (Family::Shipped, text));
+        prop_oneof![2 => hostile_text(texts), 1 => tree_mutated].boxed()
+    };
     let mut runner = crate::shrink::runner(seed, 0);
     let edge = edge_cases().into_iter().map(|(name, text)| (name.to_string(), text));
     let mut generated = std::iter::from_fn(|| {

@@ -25,6 +25,7 @@ pub mod hostile;
 pub mod jsonc;
 pub mod plan;
 pub mod shrink;
+pub mod tree;
 
 pub use build::build;
 pub use check::{check_scenario, Bug, BugKind, CaseReport, CheckConfig, SpecFinding};

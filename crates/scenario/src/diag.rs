@@ -47,6 +47,7 @@ impl Diagnostic {
         if let Some(line) = self.line.checked_sub(1).and_then(|i| source.split('\n').nth(i)) {
             let line = line.strip_suffix('\r').unwrap_or(line);
             let (shown, caret_at) = snippet(line, self.column.saturating_sub(1));
+            let shown: String = shown.chars().map(displayable).collect();
             let number = self.line.to_string();
             let gutter = " ".repeat(number.len());
             // The caret line copies tabs from the source line so the caret lines up.
@@ -67,6 +68,27 @@ impl Diagnostic {
         } else {
             format!("{file}:{line}:{column}: {path}: {message}")
         }
+    }
+}
+
+/// A character of a source line as the snippet shows it, one character for one, so the caret
+/// stays under its column: a control character other than tab becomes its Unicode control
+/// picture (`␛` for ESC, `␀` for NUL), a bidirectional formatting character or a line separator
+/// becomes `�`, so a snippet cannot drive the terminal or reorder the line.
+fn displayable(c: char) -> char {
+    match c {
+        '\t' => c,
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + u32::from(c)).unwrap_or('\u{fffd}'),
+        '\u{7f}' => '\u{2421}',
+        c if c.is_control() => '\u{fffd}',
+        '\u{061c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{2028}'
+        | '\u{2029}' => '\u{fffd}',
+        c => c,
     }
 }
 

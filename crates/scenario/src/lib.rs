@@ -23,7 +23,7 @@ pub mod validate;
 
 pub use diag::Diagnostic;
 pub use model::*;
-pub use parse::{load, parse_jsonc, parse_str, read_file, MAX_DEPTH, MAX_INPUT_BYTES};
+pub use parse::{load, parse_jsonc, parse_str, read_file, read_source, MAX_DEPTH, MAX_INPUT_BYTES};
 pub use schema::json_schema;
 pub use validate::{validate, Problem, MAX_ACTIONS};
 

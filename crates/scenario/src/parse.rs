@@ -67,7 +67,7 @@ pub fn load(path: &Path) -> Result<(Scenario, String), Vec<Diagnostic>> {
 /// Reads the file at `path` as [`load`] does, without parsing it: for a caller that wants the
 /// text even when parsing fails, to render the diagnostics with [`Diagnostic::render`].
 pub fn read_file(path: &Path) -> Result<String, Diagnostic> {
-    read_text(&path.display().to_string(), path)
+    read_text(path)
 }
 
 /// Parses `.jsonc` text (comments, trailing commas) into plain JSON, under the same limits and
@@ -88,34 +88,48 @@ fn without_bom(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// The whole file as UTF-8 text, reading at most one byte more than the limit.
-fn read_text(file: &str, path: &Path) -> Result<String, Diagnostic> {
+/// Reads the file at `path` as [`load`] does, once and at most [`MAX_INPUT_BYTES`] + 1 bytes of
+/// it, whatever it is (a FIFO, `/dev/zero`, a sparse file). On failure the diagnostic comes
+/// with the text that was read (invalid UTF-8 shown as U+FFFD), so the caller can render its
+/// snippet with [`Diagnostic::render`] without reading the file again.
+pub fn read_source(path: &Path) -> Result<String, Box<(Diagnostic, String)>> {
+    let file = path.display().to_string();
     let at_start = |message: String, hint: Option<&str>| Diagnostic {
-        file: file.to_owned(),
+        file: file.clone(),
         line: 1,
         column: 1,
         path: String::new(),
         message,
         hint: hint.map(str::to_owned),
     };
-    let cannot_read = |error: std::io::Error| at_start(format!("cannot read the file: {error}"), None);
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes))
-        .map_err(cannot_read)?;
+    let read = std::fs::File::open(path).and_then(|f| f.take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes));
+    if let Err(error) = read {
+        let lossy = String::from_utf8_lossy(&bytes).into_owned();
+        return Err(Box::new((at_start(format!("cannot read the file: {error}"), None), lossy)));
+    }
     if bytes.len() > MAX_INPUT_BYTES {
-        return Err(too_large(at_start));
+        // The first line is enough to show where the file starts.
+        let first_line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+        let lossy = String::from_utf8_lossy(&first_line[..first_line.len().min(4096)]).into_owned();
+        return Err(Box::new((too_large(at_start), lossy)));
     }
     String::from_utf8(bytes).map_err(|error| {
         let valid = error.utf8_error().valid_up_to();
         let prefix = std::str::from_utf8(&error.as_bytes()[..valid]).unwrap_or_default();
-        let (line, column) = Source::new(file, prefix).line_col(valid);
-        Diagnostic {
+        let (line, column) = Source::new(&file, prefix).line_col(valid);
+        let diagnostic = Diagnostic {
             line,
             column,
             ..at_start("the file is not valid UTF-8".to_owned(), Some("save the scenario as UTF-8 text"))
-        }
+        };
+        Box::new((diagnostic, String::from_utf8_lossy(error.as_bytes()).into_owned()))
     })
+}
+
+/// [`read_source`] without the text read on failure.
+fn read_text(path: &Path) -> Result<String, Diagnostic> {
+    read_source(path).map_err(|failed| failed.0)
 }
 
 fn too_large(at_start: impl Fn(String, Option<&str>) -> Diagnostic) -> Diagnostic {

@@ -47,6 +47,10 @@ pub struct Exploration {
     /// (and why).
     #[serde(default = "witnesses_found")]
     pub witnesses: String,
+    /// The scenario file as `explore` was given it, so that `merge` can print replay commands
+    /// that run; empty when unknown (results written before it existed, or by the library).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub file: String,
     pub outcomes: Vec<OutcomeClass>,
 }
 
@@ -84,6 +88,8 @@ impl Exploration {
             bounds_hit: Vec::new(),
             // The parts' own when they agree (shards that each ran the breadth-first pass).
             witnesses: first.witnesses.clone(),
+            // The first part's: shards explored on other machines may name the file otherwise.
+            file: parts.iter().map(|p| p.file.as_str()).find(|f| !f.is_empty()).unwrap_or_default().to_string(),
             outcomes: Vec::new(),
         };
         for p in parts {
@@ -151,11 +157,14 @@ impl Exploration {
 
     /// The text report: one block per outcome with its witness.
     pub fn render_text(&self, scenario_path: &str) -> String {
+        // Every string that can come from the scenario goes through the terminal's escaping, and
+        // the replay command through the shell's.
+        use crate::escape::terminal as t;
         let mut s = String::new();
-        let _ = writeln!(s, "webmcp-sim exploration v{}: {}", self.version, self.scenario);
-        let _ = writeln!(s, "options: {}", self.options.join(", "));
+        let _ = writeln!(s, "webmcp-sim exploration v{}: {}", self.version, t(&self.scenario));
+        let _ = writeln!(s, "options: {}", t(&self.options.join(", ")));
         if self.shard != "1/1" {
-            let _ = writeln!(s, "shard: {}", self.shard);
+            let _ = writeln!(s, "shard: {}", t(&self.shard));
         }
         let _ = writeln!(
             s,
@@ -168,40 +177,41 @@ impl Exploration {
             let _ = writeln!(
                 s,
                 "INCOMPLETE: stopped by {}; outcomes below were seen, others may exist",
-                self.bounds_hit.join(", ")
+                t(&self.bounds_hit.join(", "))
             );
         }
-        let _ = writeln!(s, "witnesses: {}", self.witnesses);
+        let _ = writeln!(s, "witnesses: {}", t(&self.witnesses));
         let _ = writeln!(s, "distinct outcomes: {}", self.outcomes.len());
         for (i, o) in self.outcomes.iter().enumerate() {
             let _ = writeln!(s, "\noutcome {} ({} end states)", i + 1, o.end_states);
-            let _ = writeln!(s, "  summary: {}", o.summary);
+            let _ = writeln!(s, "  summary: {}", t(&o.summary));
             for c in &o.outcome.console {
-                let _ = writeln!(s, "  console {}: {}", c.document, crate::one_line(&c.text));
+                let _ = writeln!(s, "  console {}: {}", t(&c.document), t(&c.text));
             }
             for p in &o.outcome.promises {
-                let _ = writeln!(s, "  promise {} ({}): {}", p.promise, p.document, p.state);
+                let _ = writeln!(s, "  promise {} ({}): {}", t(&p.promise), t(&p.document), t(&p.state));
             }
             for u in &o.outcome.uncaught {
-                let _ = writeln!(s, "  uncaught {}: {}", u.document, crate::one_line(&u.text));
+                let _ = writeln!(s, "  uncaught {}: {}", t(&u.document), t(&u.text));
             }
             for f in &o.outcome.findings {
-                let _ = writeln!(s, "  FINDING {}: {}", f.cite, f.message);
+                let _ = writeln!(s, "  FINDING {}: {}", t(&f.cite.to_string()), t(&f.message));
             }
             if o.outcome.end != "quiescent" {
-                let _ = writeln!(s, "  end: {}", o.outcome.end);
+                let _ = writeln!(s, "  end: {}", t(&o.outcome.end));
             }
             let _ = writeln!(
                 s,
-                "  witness ({} choices): webmcp-sim replay {scenario_path} --schedule '{}'",
-                o.witness_choices, o.witness
+                "  witness ({} choices): {}",
+                o.witness_choices,
+                t(&crate::render::replay_command(scenario_path, &o.witness))
             );
         }
         s
     }
 
     pub fn render_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        let mut text = crate::escape::json_document(serde_json::to_string_pretty(self).unwrap_or_default());
         text.push('\n');
         text
     }
@@ -281,6 +291,7 @@ mod tests {
             complete: false,
             bounds_hit: vec!["max-units (5)".into(), "max-depth (3)".into()],
             witnesses: super::WITNESSES_FOUND.into(),
+            file: String::new(),
             outcomes: vec![class("el0.webmcp", 1), class("el0.timer el1.webmcp", 2)],
         };
         let merged = Exploration::merge(std::slice::from_ref(&part)).unwrap();

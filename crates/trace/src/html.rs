@@ -27,6 +27,8 @@ cite { font-style: normal; color: var(--muted); }
 table.outcomes { border-collapse: collapse; width: 100%; }
 table.outcomes th, table.outcomes td { border: 1px solid var(--line); padding: 0.3rem 0.5rem; vertical-align: top; text-align: left; }
 table.outcomes th { background: #edf2f7; }
+table.outcomes td, dl.outcome dd, ol.units li, code { overflow-wrap: anywhere; }
+p.capped { font-style: italic; color: var(--muted); }
 ol.lines, ul.lines { margin: 0; padding-left: 1.1rem; }
 dl.outcome { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0.5rem 0; }
 dl.outcome dt { font-weight: 600; }
@@ -104,10 +106,29 @@ pub const SCRIPT: &str = r#"
 
 /// `sha256-…` of [`STYLE`] and [`SCRIPT`], for the Content Security Policy (a unit test checks
 /// them against the constants).
-pub const STYLE_HASH: &str = "sha256-R29DIj2Q6P7u5FtsPEyigS7L7p0je9GTiXq45lMrjcM=";
+pub const STYLE_HASH: &str = "sha256-WR6hio+1HmKjq3dXhADEfxZj+MFHsz9azV5SbAYyNFs=";
 pub const SCRIPT_HASH: &str = "sha256-YUB3oYfc4BdWD2teuMaS3GEAEV/oHHPtazH/3SoLoUU=";
 
+/// The most outcome sections (diagram and step-through) a report embeds; the summary table
+/// lists more, up to [`MAX_ROWS`].
+pub const MAX_SECTIONS: usize = 100;
+
+/// The most rows of the summary table.
+pub const MAX_ROWS: usize = 1_000;
+
+/// The most units a section's step-through lists; a witness with more gets no diagram either.
+pub const MAX_UNITS: usize = 1_000;
+
+/// A report stops adding outcome sections once it is this large (in bytes).
+pub const MAX_BYTES: usize = 8 << 20;
+
+/// The longest line of text (a log line, a promise's value) a table or list shows, in characters.
+pub const MAX_LINE: usize = 2_000;
+
 /// Renders the report of a scenario's distinct outcomes, in the order given.
+///
+/// What it embeds is capped ([`MAX_SECTIONS`], [`MAX_ROWS`], [`MAX_UNITS`], [`MAX_BYTES`],
+/// [`MAX_LINE`]); wherever a cap leaves something out, the page says what and how to see it.
 pub fn render_report(groups: &[OutcomeGroup], about: &About) -> String {
     let name = groups.first().map_or("", |g| g.witness.scenario.as_str());
     let total: u64 = groups.iter().map(|g| g.count).sum();
@@ -141,8 +162,32 @@ pub fn render_report(groups: &[OutcomeGroup], about: &About) -> String {
     let _ = writeln!(s, r#"<p class="facts">{}</p>"#, facts.join(" · "));
     s.push_str("</header>\n<main>\n");
     summary_table(&mut s, groups, total, about);
-    for (i, g) in groups.iter().enumerate() {
+    let mut shown = 0;
+    for (i, g) in groups.iter().enumerate().take(MAX_SECTIONS) {
+        if s.len() > MAX_BYTES {
+            break;
+        }
         outcome_section(&mut s, i + 1, g, total, about);
+        shown += 1;
+    }
+    if shown < groups.len() {
+        let _ = writeln!(
+            s,
+            r#"<p class="capped">Outcomes {} to {} are left out of this page to keep it small (at most {MAX_SECTIONS} outcomes and {} MB); each one's witness replays with the command below. <code>webmcp-sim explore</code> lists every outcome.</p>"#,
+            shown + 1,
+            groups.len(),
+            MAX_BYTES >> 20
+        );
+        s.push_str("<ol class=\"lines\">");
+        for (i, g) in groups.iter().enumerate().skip(shown).take(MAX_ROWS) {
+            let _ = write!(
+                s,
+                "<li value=\"{}\"><code>{}</code></li>",
+                i + 1,
+                escape(&replay_command(about.path, &g.witness.schedule))
+            );
+        }
+        s.push_str("</ol>\n");
     }
     let _ = writeln!(s, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>");
     s
@@ -170,7 +215,7 @@ fn summary_table(s: &mut String, groups: &[OutcomeGroup], total: u64, about: &Ab
         s.push_str("<th>findings</th>");
     }
     s.push_str("<th>end</th></tr></thead>\n<tbody>\n");
-    for (i, g) in groups.iter().enumerate() {
+    for (i, g) in groups.iter().enumerate().take(MAX_ROWS) {
         let l = outcome_lines(&g.witness);
         let _ = write!(
             s,
@@ -185,7 +230,15 @@ fn summary_table(s: &mut String, groups: &[OutcomeGroup], total: u64, about: &Ab
         }
         let _ = writeln!(s, "<td>{}</td></tr>", escape(&l.end));
     }
-    s.push_str("</tbody>\n</table>\n</section>\n");
+    s.push_str("</tbody>\n</table>\n");
+    if groups.len() > MAX_ROWS {
+        let _ = writeln!(
+            s,
+            r#"<p class="capped">The table shows the first {MAX_ROWS} of {} outcomes; <code>webmcp-sim explore</code> lists them all.</p>"#,
+            groups.len()
+        );
+    }
+    s.push_str("</section>\n");
 }
 
 /// An ordered list of escaped lines, or `–`.
@@ -193,7 +246,8 @@ fn list(lines: &[String]) -> String {
     if lines.is_empty() {
         return "–".to_string();
     }
-    let items: String = lines.iter().map(|l| format!("<li>{}</li>", escape(l))).collect();
+    let items: String =
+        lines.iter().map(|l| format!("<li>{}</li>", escape(&crate::flow::truncate(l, MAX_LINE)))).collect();
     format!(r#"<ol class="lines">{items}</ol>"#)
 }
 
@@ -228,17 +282,33 @@ fn outcome_section(s: &mut String, n: usize, g: &OutcomeGroup, total: u64, about
         "<p class=\"legend\"><span><i class=\"b-console\"></i>console</span><span><i class=\"b-promise\"></i>promise settled</span>\
          <span><i class=\"b-error\"></i>uncaught or finding</span><span>arrow: queued → ran</span></p>\n",
     );
-    let _ = writeln!(s, "<figure class=\"diagram\">\n{}</figure>", render_svg(t, &id));
+    if t.units.len() <= MAX_UNITS {
+        let _ = writeln!(s, "<figure class=\"diagram\">\n{}</figure>", render_svg(t, &id));
+    } else {
+        let _ = writeln!(
+            s,
+            r#"<p class="capped">No diagram: the witness runs {} units, more than the {MAX_UNITS} a page draws; the replay command above prints its whole trace.</p>"#,
+            t.units.len()
+        );
+    }
     s.push_str(
         "<div class=\"stepper\" hidden><button type=\"button\" class=\"prev\">◀ prev</button> \
          <button type=\"button\" class=\"next\">next ▶</button><span class=\"pos\"></span></div>\n",
     );
     let _ = writeln!(s, "<details class=\"steps\" open><summary>Step-through: {} units</summary>", t.units.len());
     s.push_str("<ol class=\"units\">\n");
-    for (u, unit) in t.units.iter().enumerate() {
+    for (u, unit) in t.units.iter().enumerate().take(MAX_UNITS) {
         step(s, &id, u, unit);
     }
-    s.push_str("</ol>\n</details>\n</section>\n");
+    s.push_str("</ol>\n");
+    if t.units.len() > MAX_UNITS {
+        let _ = writeln!(
+            s,
+            r#"<p class="capped">The first {MAX_UNITS} of {} units; the replay command above prints them all.</p>"#,
+            t.units.len()
+        );
+    }
+    s.push_str("</details>\n</section>\n");
 }
 
 /// One unit of the step-through: its header line with the spec step, its events below.
@@ -283,7 +353,8 @@ fn step(s: &mut String, id: &str, u: usize, unit: &Unit) {
 }
 
 /// Escapes text for HTML and SVG text and double- or single-quoted attribute values; control
-/// characters other than tab and line feed become spaces.
+/// characters other than tab and line feed become spaces; bidirectional formatting characters
+/// and line separators show as `\u{202e}`.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -295,6 +366,10 @@ pub fn escape(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             '\t' | '\n' => out.push(c),
             c if c.is_control() => out.push(' '),
+            // Shown as text: the character itself would reorder what follows it.
+            c if crate::escape::is_hidden(c) => {
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
     }

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
+pub mod escape;
 pub mod explore;
 pub mod flow;
 pub mod html;
@@ -181,108 +182,100 @@ impl Trace {
     /// The text trace: header, one line per unit with its events indented below, the outcome,
     /// and the schedule.
     pub fn render_text(&self) -> String {
+        // Every string that can come from the scenario goes through the terminal's escaping.
+        use crate::escape::terminal as t;
         let mut s = String::new();
-        let _ = writeln!(s, "webmcp-sim trace v{}: {}", self.version, self.scenario);
+        let _ = writeln!(s, "webmcp-sim trace v{}: {}", self.version, t(&self.scenario));
         if !self.options.is_empty() {
-            let _ = writeln!(s, "options: {}", self.options.join(", "));
+            let _ = writeln!(s, "options: {}", t(&self.options.join(", ")));
         }
-        let _ = writeln!(s, "spec: {}", self.spec_revision);
+        let _ = writeln!(s, "spec: {}", t(&self.spec_revision));
         let _ = writeln!(s, "documents:");
         for d in &self.documents {
             let _ = writeln!(
                 s,
                 "  {:<10} {} origin={} loop={}{}{}",
-                d.label,
-                d.url,
-                d.origin,
-                d.event_loop,
+                t(&d.label),
+                t(&d.url),
+                t(&d.origin),
+                t(&d.event_loop),
                 if d.secure_context { "" } else { " not-secure-context" },
                 if d.tools_allowed { "" } else { " tools-not-allowed" },
             );
         }
         let _ = writeln!(s, "event loops:");
         for l in &self.event_loops {
-            let _ = writeln!(s, "  {:<4} {} [{}]", l.label, l.agent_cluster, l.documents.join(", "));
+            let _ = writeln!(s, "  {:<4} {} [{}]", t(&l.label), t(&l.agent_cluster), t(&l.documents.join(", ")));
         }
         let _ = writeln!(s, "trace:");
-        let lane_width = self.units.iter().map(|u| u.lane.len()).max().unwrap_or(4);
-        let doc_width = self.units.iter().map(|u| u.document.as_deref().map_or(1, str::len)).max().unwrap_or(1);
+        let lane_width = self.units.iter().map(|u| t(&u.lane).len()).max().unwrap_or(4);
+        let doc_width = self.units.iter().map(|u| u.document.as_deref().map_or(1, |d| t(d).len())).max().unwrap_or(1);
         for u in &self.units {
             if !u.choice_among.is_empty() {
-                let _ = writeln!(s, "  ? {}", u.choice_among.join(" | "));
+                let _ = writeln!(s, "  ? {}", t(&u.choice_among.join(" | ")));
             }
             let _ = writeln!(
                 s,
                 "#{:03} t={:<3} {:<lane_width$} {:<doc_width$}  {}  [{}]",
                 u.index,
                 u.time,
-                u.lane,
-                u.document.as_deref().unwrap_or("-"),
-                u.what,
-                u.cite,
+                t(&u.lane),
+                t(u.document.as_deref().unwrap_or("-")),
+                t(&u.what),
+                t(&u.cite.to_string()),
             );
             for e in &u.events {
-                let _ = writeln!(s, "       {}  [{}]", render_event(&e.kind), e.cite);
+                let _ = writeln!(s, "       {}  [{}]", t(&render_event(&e.kind)), t(&e.cite.to_string()));
             }
         }
         let _ = writeln!(s, "outcome:");
         let _ = writeln!(s, "  console:");
         for c in &self.outcome.console {
-            let _ = writeln!(s, "    {}: {}", c.document, one_line(&c.text));
+            let _ = writeln!(s, "    {}: {}", t(&c.document), t(&c.text));
         }
         if !self.outcome.uncaught.is_empty() {
             let _ = writeln!(s, "  uncaught:");
             for c in &self.outcome.uncaught {
-                let _ = writeln!(s, "    {}: {}", c.document, one_line(&c.text));
+                let _ = writeln!(s, "    {}: {}", t(&c.document), t(&c.text));
             }
         }
         let _ = writeln!(s, "  promises:");
         for p in &self.outcome.promises {
-            let _ = writeln!(s, "    {} ({}): {}", p.promise, p.document, p.state);
+            let _ = writeln!(s, "    {} ({}): {}", t(&p.promise), t(&p.document), t(&p.state));
         }
         let _ = writeln!(s, "  tool maps:");
         for (doc, tools) in &self.outcome.tool_maps {
-            let _ = writeln!(s, "    {}: [{}]", doc, tools.join(", "));
+            let _ = writeln!(s, "    {}: [{}]", t(doc), t(&tools.join(", ")));
         }
         if !self.outcome.agent.is_empty() {
             let _ = writeln!(s, "  agent:");
             for a in &self.outcome.agent {
-                let _ = writeln!(s, "    {a}");
+                let _ = writeln!(s, "    {}", t(a));
             }
         }
         if !self.outcome.findings.is_empty() {
             let _ = writeln!(s, "  findings (spec asserts that failed):");
             for f in &self.outcome.findings {
-                let _ = writeln!(s, "    #{:03} {}: {}", f.unit, f.cite, f.message);
+                let _ = writeln!(s, "    #{:03} {}: {}", f.unit, t(&f.cite.to_string()), t(&f.message));
             }
         }
-        let _ = writeln!(s, "  end: {}", self.outcome.end);
-        let _ = writeln!(s, "schedule: {}", self.schedule);
+        let _ = writeln!(s, "  end: {}", t(&self.outcome.end));
+        let _ = writeln!(s, "schedule: {}", t(&self.schedule));
         s
     }
 
     /// The JSON trace (pretty, stable key order).
     pub fn render_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        let mut text = escape::json_document(serde_json::to_string_pretty(self).unwrap_or_default());
         text.push('\n');
         text
     }
 }
 
-/// Keeps a scenario's string on one line of the text trace (`\n` → `\\n`, other controls escaped).
+/// Keeps a scenario's string on one line of the text trace: [`escape::terminal`] (`\n` →
+/// `\\n`, other control and bidirectional formatting characters as `\u{…}`).
 pub fn one_line(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_string();
-    }
-    s.chars()
-        .map(|c| match c {
-            '\n' => "\\n".to_string(),
-            '\r' => "\\r".to_string(),
-            '\t' => "\\t".to_string(),
-            c if c.is_control() => format!("\\u{{{:04x}}}", c as u32),
-            c => c.to_string(),
-        })
-        .collect()
+    escape::terminal(s)
 }
 
 fn render_event(kind: &EventKind) -> String {

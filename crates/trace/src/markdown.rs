@@ -10,17 +10,66 @@ use crate::Trace;
 #[cfg(test)]
 mod tests;
 
+/// The most characters GitHub takes in an issue or comment body: every Markdown document
+/// rendered here fits in it. Documents are measured in UTF-8 bytes, never fewer than their
+/// characters, so they fit whichever GitHub counts.
+pub const MAX_BODY: usize = 65_536;
+
+/// Characters kept free for the note that says what was left out.
+const NOTE_ROOM: usize = 4_000;
+
+/// Table rows kept when a table would take more than half of [`MAX_BODY`].
+const MIN_ROWS: usize = 20;
+
+/// A document's size as measured against [`MAX_BODY`]: its UTF-8 bytes.
+fn chars(text: &str) -> usize {
+    text.len()
+}
+
 /// One run, ready to paste into a GitHub issue: the diagram, the outcome, the `replay` command.
+///
+/// It fits one issue body ([`MAX_BODY`]): when it would not, the text trace is left out, then
+/// the diagram, and a note says so and how to see them.
 pub fn render_markdown(trace: &Trace, about: &About) -> String {
-    let mut s = header(trace, about);
-    diagram(&mut s, trace);
-    let _ = writeln!(s, "{}", outcome_table(&[("this run".to_string(), trace)], "runs"));
-    replay(&mut s, trace, about);
-    s
+    let head = header(trace, about);
+    let mut diagram_text = String::new();
+    diagram(&mut diagram_text, trace);
+    let table = format!("{}\n", outcome_table(&[("this run".to_string(), trace)], "runs"));
+    let mut full = String::new();
+    replay(&mut full, trace, about);
+    let mut short = String::new();
+    replay_command_only(&mut short, trace, about);
+    let candidates = [
+        (true, true, ""),
+        (true, false, "the text trace is left out"),
+        (false, false, "the diagram and the text trace are left out"),
+    ];
+    for (with_diagram, with_trace, left_out) in candidates {
+        let mut s = head.clone();
+        if with_diagram {
+            s.push_str(&diagram_text);
+        }
+        s.push_str(&table);
+        s.push_str(if with_trace { &full } else { &short });
+        if !left_out.is_empty() {
+            let _ = writeln!(
+                s,
+                "*To fit one GitHub issue ({MAX_BODY} characters), {left_out}: the replay command above prints the trace (add `--format markdown` for the diagram).*\n"
+            );
+        }
+        if chars(&s) <= MAX_BODY || !with_diagram {
+            return cut(s);
+        }
+    }
+    unreachable!("the last candidate returns")
 }
 
 /// The distinct outcomes of many runs (`about.runs` says which): the outcome table, then each
 /// outcome's witness with its diagram and `replay` command.
+///
+/// It fits one issue body ([`MAX_BODY`]): the table first (cut to its first rows if it alone
+/// would take half the body), then as many outcomes as fit, whole (or without their text trace);
+/// a closing note says which outcomes were left out and how to see them.
 pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> String {
     let Some(first) = groups.first() else {
         let mut s = String::from("### webmcp-sim: no runs\n\n");
@@ -32,19 +81,130 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
     let mut s = header(&first.witness, about);
     let total: u64 = groups.iter().map(|g| g.count).sum();
     let rows: Vec<(String, &Trace)> = groups.iter().map(|g| (format!("{} of {total}", g.count), &g.witness)).collect();
-    let _ = writeln!(s, "{}", outcome_table(&rows, &inline(about.counted())));
-    for (i, g) in groups.iter().enumerate() {
+    let counted = inline(about.counted());
+    let mut table = outcome_table(&rows, &counted);
+    let mut shown_rows = rows.len();
+    while chars(&table) > MAX_BODY / 2 && shown_rows > MIN_ROWS {
+        shown_rows = (shown_rows / 2).max(MIN_ROWS);
+        table = outcome_table(&rows[..shown_rows], &counted);
+    }
+    if chars(&s) + chars(&table) > MAX_BODY / 2 {
+        // Rows too long even for a few: no table, only the note.
+        shown_rows = 0;
+        table.clear();
+    }
+    let _ = writeln!(s, "{table}");
+    if shown_rows < rows.len() {
         let _ = writeln!(
             s,
-            "#### Outcome {} ({} of {total} {}; witness: {})\n",
-            i + 1,
-            g.count,
-            inline(about.counted()),
-            inline(&g.found_by)
+            "*Rows {} to {} of the table are left out to fit one GitHub issue.*\n",
+            shown_rows + 1,
+            rows.len()
         );
-        diagram(&mut s, &g.witness);
-        replay(&mut s, &g.witness, about);
     }
+    // Each outcome whole, and without its text trace. As many outcomes as fit get their diagram
+    // (without the text trace); then, in order, as many of those as fit get the text trace back.
+    let sections: Vec<(String, String)> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let mut title = format!(
+                "#### Outcome {} ({} of {total} {}; witness: {})\n\n",
+                i + 1,
+                g.count,
+                counted,
+                inline(&g.found_by)
+            );
+            diagram(&mut title, &g.witness);
+            let mut whole = title.clone();
+            replay(&mut whole, &g.witness, about);
+            replay_command_only(&mut title, &g.witness, about);
+            (whole, title)
+        })
+        .collect();
+    let mut room = MAX_BODY.saturating_sub(chars(&s));
+    let all_whole: usize = sections.iter().map(|(whole, _)| chars(whole)).sum();
+    if all_whole > room {
+        room = room.saturating_sub(NOTE_ROOM);
+    }
+    let mut shown = 0;
+    let mut used = 0;
+    for (_, short) in &sections {
+        if used + chars(short) > room {
+            break;
+        }
+        used += chars(short);
+        shown += 1;
+    }
+    let mut whole = vec![false; shown];
+    for (i, (full, short)) in sections.iter().enumerate().take(shown) {
+        if used + chars(full) - chars(short) <= room {
+            used += chars(full) - chars(short);
+            whole[i] = true;
+        }
+    }
+    let shortened = whole.iter().filter(|w| !**w).count();
+    for (i, (full, short)) in sections.iter().enumerate().take(shown) {
+        s.push_str(if whole[i] { full } else { short });
+    }
+    if shown < groups.len() || shortened > 0 {
+        let _ = writeln!(s, "*{}*\n", left_out_note(groups.len(), shown, shortened, about));
+        if shown < groups.len() {
+            let commands: Vec<String> = groups
+                .iter()
+                .enumerate()
+                .skip(shown)
+                .map(|(i, g)| format!("# outcome {}\n{}\n", i + 1, replay_command(about.path, &g.witness.schedule)))
+                .collect();
+            let fence = fence_for(&commands.concat());
+            let _ = writeln!(s, "{fence}sh");
+            for (k, command) in commands.iter().enumerate() {
+                if chars(&s) + chars(command) + 300 > MAX_BODY {
+                    let _ =
+                        writeln!(s, "# … and {} more: `webmcp-sim explore` lists every witness", commands.len() - k);
+                    break;
+                }
+                s.push_str(command);
+            }
+            let _ = writeln!(s, "{fence}\n");
+        }
+    }
+    cut(s)
+}
+
+/// What the note at the end of a cut Markdown document says.
+fn left_out_note(outcomes: usize, shown: usize, shortened: usize, about: &About) -> String {
+    let path = code(&crate::escape::shell(about.path));
+    let mut note = format!("To fit one GitHub issue ({MAX_BODY} characters)");
+    if shown < outcomes {
+        let _ = write!(
+            note,
+            ", outcomes {} to {outcomes} are left out (each one's replay command below prints its trace; add `--format markdown` for its diagram)",
+            shown + 1
+        );
+    }
+    if shortened > 0 {
+        let sep = if shown < outcomes { ";" } else { "," };
+        let _ =
+            write!(note, "{sep} {shortened} of the outcomes shown come without their text trace (replay them for it)");
+    }
+    let _ = write!(note, ". Every outcome in one page: `webmcp-sim report {path} --explore -o report.html`.");
+    note
+}
+
+/// The last resort: a document still over [`MAX_BODY`] (a title or description of the longest
+/// kind cannot make it, since [`inline`] cuts them) is cut at a line break.
+fn cut(mut s: String) -> String {
+    if chars(&s) <= MAX_BODY {
+        return s;
+    }
+    let mut keep = MAX_BODY - 200;
+    while !s.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let keep = s[..keep].rfind('\n').map_or(keep, |i| i + 1);
+    s.truncate(keep);
+    s.push_str("\n*Cut here to fit one GitHub issue.*\n");
     s
 }
 
@@ -70,6 +230,13 @@ fn header(trace: &Trace, about: &About) -> String {
 /// A run's Mermaid sequence diagram, fenced.
 fn diagram(s: &mut String, trace: &Trace) {
     let _ = writeln!(s, "```mermaid\n{}```\n", render_mermaid(trace));
+}
+
+/// The command that replays a run, without the text trace.
+fn replay_command_only(s: &mut String, trace: &Trace, about: &About) {
+    let replay = replay_command(about.path, &trace.schedule);
+    let fence = fence_for(&replay);
+    let _ = writeln!(s, "Replay it:\n\n{fence}sh\n{replay}\n{fence}\n");
 }
 
 /// The command that replays a run, and its text trace folded away.
@@ -122,14 +289,21 @@ fn cell(lines: &[String]) -> String {
     lines.iter().map(|l| inline(l)).collect::<Vec<_>>().join("<br>")
 }
 
+/// The longest untrusted string [`inline`] keeps, in characters; a longer one is cut and says
+/// how much was left out.
+pub const MAX_INLINE: usize = 1_000;
+
 /// Escapes untrusted text for a line of Markdown or a table cell.
 ///
 /// HTML's `<`, `>` and `&` become character references, so no tag, comment or entity gets
 /// through; Markdown's emphasis, code, link, table, strike-through and math characters get a
-/// backslash; line breaks become spaces, so the text stays inside its paragraph or cell.
+/// backslash; line breaks become spaces, so the text stays inside its paragraph or cell;
+/// bidirectional formatting characters and line separators show as `\u{202e}`. Text longer
+/// than [`MAX_INLINE`] characters is cut.
 pub fn inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut out = String::with_capacity(text.len().min(4 * MAX_INLINE));
+    let total = text.chars().count();
+    for c in text.chars().take(MAX_INLINE) {
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -139,8 +313,14 @@ pub fn inline(text: &str) -> String {
                 out.push(c);
             }
             c if c.is_control() => out.push(' '),
+            c if crate::escape::is_hidden(c) => {
+                let _ = write!(out, "\\\\u{{{:04x}}}", u32::from(c));
+            }
             c => out.push(c),
         }
+    }
+    if total > MAX_INLINE {
+        let _ = write!(out, "… ({} more characters)", total - MAX_INLINE);
     }
     out
 }

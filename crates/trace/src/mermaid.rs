@@ -50,7 +50,9 @@ impl Participants {
             .event_loops
             .iter()
             .enumerate()
-            .map(|(i, l)| add(format!("EL{i}"), format!("{} ({})", l.label, l.documents.join(", "))))
+            .map(|(i, l)| {
+                add(format!("EL{i}"), truncate(&format!("{} ({})", l.label, l.documents.join(", ")), 2 * MAX_TEXT))
+            })
             .collect();
         let parallel =
             (any(LaneKind::Parallel) || starts_parallel).then(|| add("BR".into(), "Browser (in parallel)".into()));
@@ -188,8 +190,9 @@ fn with_cite(text: &str, cite: &str) -> String {
 ///
 /// Letters, digits, space and punctuation that means nothing to Mermaid's sequence-diagram
 /// grammar are kept; every other character becomes a Mermaid entity code (`#35;` for `#`, `#59;`
-/// for `;`, `#60;` for `<`), which Mermaid decodes for display only, after parsing. Line breaks
-/// and other control characters become spaces.
+/// for `;`, `#60;` for `<`, `#36;` for `$`, so no `$$` starts KaTeX math), which Mermaid decodes
+/// for display only, after parsing and rendering. Line breaks and other control characters
+/// become spaces; bidirectional formatting characters show as `\u{202e}`.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -210,7 +213,6 @@ pub fn escape(text: &str) -> String {
             | '='
             | '*'
             | '@'
-            | '$'
             | '['
             | ']'
             | '|'
@@ -220,6 +222,9 @@ pub fn escape(text: &str) -> String {
             | '+'
             | ':' => out.push(c),
             c if c.is_control() => out.push(' '),
+            // Shown as text (`\u{202e}`), not as the character: Mermaid decodes its entity
+            // codes into the SVG, where an override would reorder the label.
+            c if crate::escape::is_hidden(c) => out.push_str(&escape(&format!("\\u{{{:04x}}}", u32::from(c)))),
             c => {
                 let _ = write!(out, "#{};", u32::from(c));
             }

@@ -171,5 +171,5 @@ pub fn render_perfetto(trace: &Trace) -> String {
     s.push_str("\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": ");
     s.push_str(&serde_json::to_string(&other).unwrap_or_default());
     s.push_str("\n}\n");
-    s
+    crate::escape::json_document(s)
 }

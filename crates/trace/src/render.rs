@@ -37,18 +37,20 @@ pub struct OutcomeGroup {
     pub witness: Trace,
 }
 
-/// The command that replays a trace's schedule, quoted for a POSIX shell.
+/// The command that replays a trace's schedule, each word quoted for a POSIX shell
+/// ([`crate::escape::shell`]); a path that starts with `-` gets `./` so it is not read as an option.
 pub fn replay_command(path: &str, schedule: &str) -> String {
-    format!("webmcp-sim replay {} --schedule '{}'", shell_word(path), schedule.replace('\'', r"'\''"))
+    let path = if path.starts_with('-') { format!("./{path}") } else { path.to_string() };
+    format!("webmcp-sim replay {} --schedule {}", crate::escape::shell(&path), quoted(schedule))
 }
 
-/// A shell word: bare when it holds only characters no shell treats specially, else single-quoted.
-fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:@%=".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.to_string()
+/// A word always single-quoted (as schedules have always been printed), the shell's way.
+fn quoted(word: &str) -> String {
+    let shell = crate::escape::shell(word);
+    if shell == word {
+        format!("'{word}'")
     } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
+        shell
     }
 }
 
@@ -56,7 +58,9 @@ fn shell_word(word: &str) -> String {
 pub(crate) fn outcome_lines(trace: &Trace) -> OutcomeLines {
     let o = &trace.outcome;
     OutcomeLines {
-        console: o.console.iter().map(|c| format!("{}: {}", c.document, c.text)).collect(),
+        // The text as logged, as an outcome's summary and the `logged` expectation quote it (the
+        // diagram and the trace say which document logged it).
+        console: o.console.iter().map(|c| c.text.clone()).collect(),
         promises: o.promises.iter().map(|p| format!("{} ({}): {}", p.promise, p.document, p.state)).collect(),
         tool_maps: o.tool_maps.iter().map(|(d, t)| format!("{d}: [{}]", t.join(", "))).collect(),
         agent: o.agent.clone(),

@@ -943,6 +943,7 @@ impl<'o> Explorer<'o> {
             complete: self.bounds_hit.is_empty(),
             bounds_hit: self.bounds_hit,
             witnesses: trace::WITNESSES_FOUND.into(),
+            file: String::new(),
             outcomes,
         }
     }

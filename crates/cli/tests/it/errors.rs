@@ -30,6 +30,25 @@ fn a_bad_schedule_is_a_clear_error() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("schedule choice 1 picks `nowhere`, which is not runnable here"), "{stderr}");
+}
+
+#[test]
+fn every_replay_error_exits_2_with_a_hint_in_every_format() {
+    let scenario = workspace_root().join("scenarios/spec/notify-task-ordering.jsonc");
+    let scenario = scenario.to_str().unwrap();
+    // Does not parse; picks a lane that is not runnable; ends too early; has choices left over.
+    let schedules = ["el0.net*", "par:el0.net/0,nowhere", "", "par:el0.net/0,el0.timer,el0.timer,el0.timer,el0.timer"];
+    for schedule in schedules {
+        for format in ["text", "json", "markdown", "perfetto"] {
+            let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+                .args(["replay", scenario, "--schedule", schedule, "--format", format])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{schedule:?} {format}: {stderr}");
+            assert!(stderr.starts_with("error: ") && stderr.contains("hint: "), "{schedule:?} {format}: {stderr}");
+        }
+    }
 }

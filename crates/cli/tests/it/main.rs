@@ -4,6 +4,7 @@ mod corpus;
 mod coverage;
 mod errors;
 mod explore;
+mod outputs;
 mod render;
 mod spec_example;
 

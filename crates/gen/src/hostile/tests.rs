@@ -43,3 +43,18 @@ fn ten_thousand_hostile_inputs_neither_panic_nor_hang() {
     assert!(report.families.len() >= 6, "{:?}", report.families);
     assert!(report.slowest.0 < Duration::from_secs(10), "{:?}", report.slowest);
 }
+
+#[test]
+fn mutated_shipped_scenarios_neither_panic_nor_hang_and_many_get_past_the_syntax_check() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/races");
+    let mut shipped = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        shipped.push(std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    shipped.sort();
+    let report = fuzz_parser_with(3_000, 2, &shipped, |_| {});
+    assert!(report.panics.is_empty(), "{:?}", report.panics.first());
+    let n = report.families.get("Shipped").copied().unwrap_or_default();
+    assert!(n > 500, "{:?}", report.families);
+    assert!(report.accepted > 0, "{report:?}");
+}

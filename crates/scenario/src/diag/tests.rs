@@ -67,3 +67,13 @@ fn is_an_error() {
     let d: Box<dyn std::error::Error> = Box::new(diagnostic(1, 1, None));
     assert!(d.to_string().starts_with("basic.jsonc:1:1:"));
 }
+
+#[test]
+fn a_snippet_shows_control_and_bidi_characters_one_for_one_so_the_caret_stays_in_place() {
+    let source = "{\n  \"a\u{1b}]0;x\u{7}\u{202e}\u{0}\": 1\n}\n";
+    let d = diagnostic(2, 11, None);
+    assert_eq!(
+        d.render(source),
+        "basic.jsonc:2:11: tabs[0].idd: unknown field `idd`\n  |\n2 |   \"a␛]0;x␇\u{fffd}␀\": 1\n  |           ^"
+    );
+}

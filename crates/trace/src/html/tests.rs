@@ -82,3 +82,38 @@ fn no_outcomes_is_a_page_that_says_so() {
     assert!(html.contains("<p>No runs.</p>"));
     assert!(html.contains("data-outcomes=\"0\""));
 }
+
+#[test]
+fn a_report_caps_what_it_embeds_and_says_so() {
+    use crate::html::{MAX_LINE, MAX_SECTIONS, MAX_UNITS};
+    let about = About { path: "s.jsonc", description: "", runs: "seeds 0..200", counted: "" };
+    let mut long = notify();
+    let units = long.units.clone();
+    while long.units.len() <= MAX_UNITS {
+        long.units.extend(units.iter().cloned());
+    }
+    long.outcome.console[0].text = "x".repeat(10_000);
+    let mut groups = vec![OutcomeGroup { count: 1, found_by: "seed 0".into(), witness: long }];
+    for i in 1..MAX_SECTIONS + 20 {
+        let mut t = notify();
+        t.schedule = format!("par#0,el0.timer*{i}");
+        groups.push(OutcomeGroup { count: 1, found_by: format!("seed {i}"), witness: t });
+    }
+    let html = render_report(&groups, &about);
+    assert_eq!(html.matches("<section class=\"outcome\"").count(), MAX_SECTIONS);
+    assert!(html.contains(&format!(
+        "Outcomes {} to {} are left out of this page",
+        MAX_SECTIONS + 1,
+        MAX_SECTIONS + 20
+    )));
+    assert!(html.contains(&format!("--schedule &#39;par#0,el0.timer*{}&#39;", MAX_SECTIONS + 19)), "the last left out");
+    assert!(html.contains("No diagram: the witness runs "), "a long witness is drawn");
+    assert!(html.contains(&format!("The first {MAX_UNITS} of ")), "a long step-through is not cut");
+    assert!(!html.contains(&"x".repeat(MAX_LINE)), "a long line is not cut");
+    assert!(html.contains(&format!("{}…", "x".repeat(MAX_LINE - 1))));
+}
+
+#[test]
+fn bidi_overrides_show_as_text() {
+    assert_eq!(escape("a\u{202e}b\u{2066}"), "a\\u{202e}b\\u{2066}");
+}

@@ -1,6 +1,6 @@
 //! Tests for the Markdown renderer.
 
-use crate::markdown::{inline, render_markdown, render_markdown_outcomes};
+use crate::markdown::{inline, render_markdown, render_markdown_outcomes, MAX_BODY};
 use crate::render::{About, OutcomeGroup};
 use crate::testdata::{hostile, notify, HOSTILE};
 
@@ -16,7 +16,7 @@ fn one_run_has_title_description_diagram_table_and_replay() {
     let md = render_markdown(&notify(), &ABOUT);
     assert!(md.starts_with("### webmcp-sim: notify-task-ordering\n\nregisterTool queues toolchange tasks in parallel; a setTimeout task races them.\n\n"), "{md}");
     assert!(md.contains("\n```mermaid\nsequenceDiagram\n    participant EL0 as el0 (parent, child)\n"), "{md}");
-    assert!(md.contains("| outcome | runs | console | promises | tool maps | end |\n|---|---|---|---|---|---|\n| 1 | this run | parent: Post-register task<br>parent: Parent toolchange<br>parent: Child toolchange<br>parent: Register promise resolved | p (parent): fulfilled(undefined) | parent: \\[tool\\_name\\]<br>child: \\[\\] | quiescent |\n"), "{md}");
+    assert!(md.contains("| outcome | runs | console | promises | tool maps | end |\n|---|---|---|---|---|---|\n| 1 | this run | Post-register task<br>Parent toolchange<br>Child toolchange<br>Register promise resolved | p (parent): fulfilled(undefined) | parent: \\[tool\\_name\\]<br>child: \\[\\] | quiescent |\n"), "{md}");
     assert!(
         md.contains(
             "```sh\nwebmcp-sim replay scenarios/spec/notify-task-ordering.jsonc --schedule 'par#0,el0.timer'\n```\n"
@@ -39,8 +39,8 @@ fn many_runs_have_one_row_per_outcome_and_a_witness_each() {
         OutcomeGroup { count: 50, found_by: "seed 3".into(), witness: other },
     ];
     let md = render_markdown_outcomes(&groups, &About { runs: "seeds 0..200", ..ABOUT });
-    assert!(md.contains("\n| 1 | 150 of 200 | parent: Post-register task<br>"), "{md}");
-    assert!(md.contains("\n| 2 | 50 of 200 | parent: Register promise resolved<br>"), "{md}");
+    assert!(md.contains("\n| 1 | 150 of 200 | Post-register task<br>"), "{md}");
+    assert!(md.contains("\n| 2 | 50 of 200 | Register promise resolved<br>"), "{md}");
     assert!(md.contains("#### Outcome 2 (50 of 200 runs; witness: seed 3)\n"), "{md}");
     assert_eq!(md.matches("```mermaid\n").count(), 2);
     assert!(render_markdown_outcomes(&[], &ABOUT).starts_with("### webmcp-sim: no runs\n"));
@@ -89,4 +89,52 @@ fn hostile_strings_stay_in_their_cell_and_fences() {
     assert!(!outside.contains("<script") && !outside.contains("<img"), "{outside}");
     // The path goes to the shell quoted.
     assert!(md.contains("webmcp-sim replay 'we'\\''ird `dir`/x.jsonc' --schedule 'el0.timer,par#0'"), "{md}");
+}
+
+/// A trace with `n` times the units of the spec example.
+fn long_trace(n: usize) -> crate::Trace {
+    let mut t = notify();
+    let units = t.units.clone();
+    for k in 1..n {
+        t.units.extend(units.iter().cloned().map(|mut u| {
+            u.index += k * units.len();
+            u
+        }));
+    }
+    t
+}
+
+#[test]
+fn many_outcomes_fit_one_issue_body_with_a_note_and_the_replay_commands_of_the_rest() {
+    let groups: Vec<OutcomeGroup> = (0..300)
+        .map(|i| {
+            let mut t = long_trace(3);
+            t.outcome.console[0].text = format!("outcome {i}");
+            t.schedule = format!("par#0,el0.timer*{}", i + 1);
+            OutcomeGroup { count: 1, found_by: format!("seed {i}"), witness: t }
+        })
+        .collect();
+    let md = render_markdown_outcomes(&groups, &About { runs: "exploration", counted: "end states", ..ABOUT });
+    assert!(md.len() <= MAX_BODY, "{} bytes", md.len());
+    assert!(md.contains("#### Outcome 1 "), "the first outcome is shown");
+    assert!(md.contains("*To fit one GitHub issue (65536 characters), outcomes "), "no note");
+    assert!(md.contains("webmcp-sim report scenarios/spec/notify-task-ordering.jsonc --explore -o report.html"));
+    let shown = md.matches("```mermaid\n").count();
+    assert!((1..300).contains(&shown), "{shown} diagrams");
+    assert!(md.contains(&format!("# outcome {}\n", shown + 1)), "the first outcome left out has its command");
+}
+
+#[test]
+fn a_long_run_fits_one_issue_body_without_its_text_trace_then_without_its_diagram() {
+    for n in [40, 400] {
+        let md = render_markdown(&long_trace(n), &ABOUT);
+        assert!(md.len() <= MAX_BODY, "{n}: {} bytes", md.len());
+        assert!(md.contains("To fit one GitHub issue (65536 characters), "), "{n}: no note");
+        assert!(md.contains("```sh\nwebmcp-sim replay scenarios/spec/notify-task-ordering.jsonc --schedule"), "{n}");
+        assert!(!md.contains("<summary>Text trace</summary>"), "{n}");
+    }
+    assert!(render_markdown(&long_trace(40), &ABOUT).contains("```mermaid\n"));
+    assert!(!render_markdown(&long_trace(400), &ABOUT).contains("```mermaid\n"));
+    // A short run stays whole.
+    assert!(!render_markdown(&notify(), &ABOUT).contains("To fit one GitHub issue"));
 }

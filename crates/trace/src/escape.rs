@@ -1,0 +1,157 @@
+//! One escaping helper per medium a scenario's strings land in: the terminal, a POSIX shell,
+//! Markdown, Mermaid, HTML and JSON. Every renderer takes a scenario string (a name, a URL, a
+//! log line, a file path) through the helper of the medium it writes, never raw.
+//!
+//! The characters no medium shows as themselves are the same everywhere ([`is_hidden`]): control
+//! characters, bidirectional formatting characters (which reorder the text around them, e.g.
+//! U+202E RIGHT-TO-LEFT OVERRIDE) and the Unicode line and paragraph separators. The terminal,
+//! Mermaid and HTML helpers show them as visible `\u{202e}` text; Markdown and HTML turn line
+//! breaks into spaces as before.
+
+use std::fmt::Write as _;
+
+#[cfg(test)]
+mod tests;
+
+/// Whether `c` must not reach any output as itself: a control character (C0, DEL, C1), a
+/// bidirectional formatting character, or a line or paragraph separator.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control() || is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Unicode's bidirectional formatting characters (UAX #9, table 4: explicit formatting; and the
+/// marks): they reorder or redirect the text around them.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `\u{202e}`: how a hidden character is shown.
+fn visible(out: &mut String, c: char) {
+    let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+}
+
+/// For the terminal (text output): each hidden character ([`is_hidden`]) becomes visible text
+/// (`\n`, `\r`, `\t`, or `\u{001b}`), so a string stays on its line and cannot move the cursor,
+/// retitle the window or reorder what follows it. Other characters are kept.
+pub fn terminal(text: &str) -> String {
+    if !text.chars().any(is_hidden) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_hidden(c) => visible(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// For a POSIX shell: one word that the shell reads back as `word`, whatever it holds.
+///
+/// A word of only characters no shell treats specially stays bare; otherwise it is single-quoted
+/// (a `'` inside becomes `'\''`), so `$(…)`, backticks, `$VAR`, globs, spaces and quotes are
+/// literal. A hidden character ([`is_hidden`]) other than a line feed is written as
+/// `"$(printf '\ooo')"` (its UTF-8 bytes in octal), so pasting the command never sends a raw
+/// escape sequence or bidirectional override to the terminal; POSIX `sh` has no `$'…'` quoting.
+/// A line feed stays inside the quotes (a command substitution would drop it).
+pub fn shell(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+,:@%=".contains(c);
+    if word.is_empty() {
+        return "''".to_string();
+    }
+    if word.chars().all(plain) {
+        return word.to_string();
+    }
+    let mut out = String::with_capacity(word.len() + 2);
+    let mut quoted = false;
+    for c in word.chars() {
+        if is_hidden(c) && c != '\n' {
+            if quoted {
+                out.push('\'');
+                quoted = false;
+            }
+            out.push_str("\"$(printf '");
+            let mut bytes = [0; 4];
+            for b in c.encode_utf8(&mut bytes).bytes() {
+                let _ = write!(out, "\\{b:03o}");
+            }
+            out.push_str("')\"");
+            continue;
+        }
+        if !quoted {
+            out.push('\'');
+            quoted = true;
+        }
+        if c == '\'' {
+            out.push_str(r"'\''");
+        } else {
+            out.push(c);
+        }
+    }
+    if quoted {
+        out.push('\'');
+    }
+    out
+}
+
+/// For Markdown (a line, a heading or a table cell): see [`crate::markdown::inline`].
+pub fn markdown(text: &str) -> String {
+    crate::markdown::inline(text)
+}
+
+/// For a Mermaid label, message or note: see [`crate::mermaid::escape`].
+pub fn mermaid(text: &str) -> String {
+    crate::mermaid::escape(text)
+}
+
+/// For HTML text and quoted attribute values: see [`crate::html::escape`].
+pub fn html(text: &str) -> String {
+    crate::html::escape(text)
+}
+
+/// For JSON: a string literal, quotes included. Besides what JSON requires (quotes, backslashes,
+/// C0 control characters), `<`, `>`, `&`, the other hidden characters ([`is_hidden`]: DEL, C1
+/// controls, bidirectional formatting characters, U+2028/U+2029) are written as `\u` escapes, so
+/// the literal is safe inside an HTML `<script>` and in a terminal; it parses back to `text`.
+pub fn json(text: &str) -> String {
+    let plain = serde_json::to_string(text).unwrap_or_default();
+    let mut out = String::with_capacity(plain.len());
+    for c in plain.chars() {
+        if matches!(c, '<' | '>' | '&') || is_hidden(c) {
+            push_u_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// For a JSON document serde_json wrote: every hidden character ([`is_hidden`]) other than the
+/// line feeds and spaces that lay the document out becomes a `\u` escape. Outside strings JSON
+/// has only those, so the characters changed are all inside strings, and the document parses
+/// to the same value.
+pub fn json_document(serialized: String) -> String {
+    if !serialized.chars().any(|c| c != '\n' && is_hidden(c)) {
+        return serialized;
+    }
+    let mut out = String::with_capacity(serialized.len() + 16);
+    for c in serialized.chars() {
+        if c != '\n' && is_hidden(c) {
+            push_u_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn push_u_escape(out: &mut String, c: char) {
+    let mut units = [0; 2];
+    for unit in c.encode_utf16(&mut units) {
+        let _ = write!(out, "\\u{unit:04x}");
+    }
+}
