@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use sched::{RandomChooser, Schedule};
 use webmcp::{Limits, Program, RunError};
 
+pub mod diff;
+pub mod options;
 pub mod report;
 pub mod snapshot;
 
@@ -36,20 +38,19 @@ impl fmt::Display for LoadError {
 
 /// Reads, validates and compiles a scenario file.
 pub fn load_program(path: &Path) -> Result<Program, LoadError> {
-    let (scenario, source) = scenario::load(path).map_err(|diags| {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        // A hostile file can hold tens of thousands of problems: show the first ones.
-        const SHOWN: usize = 50;
-        let mut rendered: String = diags.iter().take(SHOWN).map(|d| format!("error: {}\n", d.render(&text))).collect();
-        if diags.len() > SHOWN {
-            rendered.push_str(&format!("error: … and {} more problems in {}\n", diags.len() - SHOWN, path.display()));
-        }
-        LoadError { rendered }
-    })?;
-    webmcp::compile(&scenario).map_err(|e| {
-        let _ = source;
-        LoadError { rendered: format!("error: {}: {e}\n", path.display()) }
-    })
+    options::load_with(path, &[]).map(|l| l.program)
+}
+
+/// Every diagnostic of a scenario that does not load, rendered against its source.
+pub fn render_diagnostics(path: &Path, diags: &[scenario::Diagnostic]) -> LoadError {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    // A hostile file can hold tens of thousands of problems: show the first ones.
+    const SHOWN: usize = 50;
+    let mut rendered: String = diags.iter().take(SHOWN).map(|d| format!("error: {}\n", d.render(&text))).collect();
+    if diags.len() > SHOWN {
+        rendered.push_str(&format!("error: … and {} more problems in {}\n", diags.len() - SHOWN, path.display()));
+    }
+    LoadError { rendered }
 }
 
 /// Runs a program and renders its trace.
@@ -91,6 +92,16 @@ pub struct CheckReport {
 /// expectation is violated, cannot be decided (the search hit a bound), or a run fails; 2 when a
 /// scenario does not load.
 pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Result<CheckReport> {
+    check_dir_with(dir, options, &[])
+}
+
+/// [`check_dir`] with every scenario's options changed (`check --parallel fifo`); the witness
+/// commands carry the flags that reproduce the change.
+pub fn check_dir_with(
+    dir: &Path,
+    options: &webmcp::ExploreOptions,
+    changes: &[options::Change],
+) -> std::io::Result<CheckReport> {
     let files = scenario_files(dir)?;
     let mut text = String::new();
     let mut details = String::new();
@@ -103,8 +114,8 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
     let (mut total_states, mut violated, mut unknown, mut held) = (0u64, 0, 0, 0);
     for file in &files {
         let name = file.strip_prefix(dir).unwrap_or(file).display().to_string();
-        let program = match load_program(file) {
-            Ok(p) => p,
+        let (program, flags) = match options::load_with(file, changes) {
+            Ok(l) => (l.program, l.flags),
             Err(e) => {
                 text.push_str(&format!(
                     "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  INVALID scenario\n",
@@ -148,7 +159,7 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
                     details.push_str(&format!("{name}: {} is violated: {reason}\n", v.expectation));
                     if !witness.is_empty() {
                         details.push_str(&format!(
-                            "  witness: webmcp-sim replay {} --schedule '{witness}'\n",
+                            "  witness: webmcp-sim replay {}{flags} --schedule '{witness}'\n",
                             file.display()
                         ));
                     }

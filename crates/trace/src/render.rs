@@ -14,6 +14,9 @@ pub struct About<'a> {
     pub runs: &'a str,
     /// What an outcome's count counts: `runs` (when empty) or, for an exploration, `end states`.
     pub counted: &'a str,
+    /// Command-line flags the `replay` command carries after the path (e.g. ` --parallel fifo`):
+    /// the options that differ from the scenario file's. Empty when the file's options ran.
+    pub flags: &'a str,
 }
 
 impl About<'_> {
@@ -39,7 +42,13 @@ pub struct OutcomeGroup {
 
 /// The command that replays a trace's schedule, quoted for a POSIX shell.
 pub fn replay_command(path: &str, schedule: &str) -> String {
-    format!("webmcp-sim replay {} --schedule '{}'", shell_word(path), schedule.replace('\'', r"'\''"))
+    replay_command_with(path, "", schedule)
+}
+
+/// [`replay_command`] with `flags` (see [`About::flags`]; written by the command line, never
+/// from user text) after the path.
+pub fn replay_command_with(path: &str, flags: &str, schedule: &str) -> String {
+    format!("webmcp-sim replay {}{flags} --schedule '{}'", shell_word(path), schedule.replace('\'', r"'\''"))
 }
 
 /// A shell word: bare when it holds only characters no shell treats specially, else single-quoted.

@@ -681,6 +681,26 @@ impl Sim<'_> {
             self.note((a, "15.9"), "tool is not exposed to the caller's origin");
             return reject_unknown(self, "15.9");
         }
+        if self.program.has_variant("input-schema-validation") {
+            // Variant (issues #92, #289): "validate inputArguments against tool definition's input
+            // schema; if it is not valid, queue a global task … to reject promise with a
+            // "DataError" DOMException, and abort these steps."
+            if let Err(why) = validate_input_against_input_schema(&tool_definition.input_schema, &input_arguments) {
+                note!(self, (a, "15.9"), "variant input-schema-validation (issues #92, #289): {why}");
+                self.queue_global_task(
+                    TaskSource::WebMcp,
+                    caller_document,
+                    Work::SettlePromise {
+                        promise,
+                        result: Err(JsValue::dom_exception("DataError")),
+                        step: (a, "15.9"),
+                    },
+                    (a, "15.9"),
+                );
+                return;
+            }
+            self.note((a, "15.9"), "variant input-schema-validation (issues #92, #289): input is valid");
+        }
         // Step 15.10. Let completionSteps be an algorithm … (CompletionSteps::ExecuteTool).
         let completion_steps =
             CompletionSteps::ExecuteTool { target: target_document, caller: caller_document, promise, uuid };
@@ -691,6 +711,31 @@ impl Sim<'_> {
             tool_name: tool_name.clone(),
             completion_steps,
         };
+        if self.program.has_variant("execute-checks-target-fully-active") {
+            // Variant (finding 3's fix): "If targetDocument is not fully active, then queue a
+            // global task … to reject promise with an "UnknownError" DOMException, and abort these steps."
+            if !self.world.is_fully_active(target_document) {
+                let msg = format!(
+                    "variant execute-checks-target-fully-active (finding 3): {} is not fully active",
+                    self.label(target_document)
+                );
+                self.note((a, "15.12"), msg);
+                return reject_unknown(self, "15.12");
+            }
+        }
+        if self.program.has_variant("execute-checks-caller-fully-active") {
+            // Variant (finding P1's fix): "If callerDocument is not fully active, then abort these
+            // steps" (nobody is left to settle promise for).
+            self.touch_lifecycle_of(caller_document);
+            if !self.world.is_fully_active(caller_document) {
+                let msg = format!(
+                    "variant execute-checks-caller-fully-active (finding P1): {} is not fully active: abort these steps",
+                    self.label(caller_document)
+                );
+                self.note((a, "15.12"), msg);
+                return;
+            }
+        }
         // Step 15.12. Set targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] to execution.
         let traversable = self.world.traversable_of(target_document);
         self.pending_map(traversable).push((uuid, execution));
@@ -965,6 +1010,14 @@ impl Sim<'_> {
                     return;
                 }
                 // Step 9.1.4. Let serializedResult be the result of serializing a JavaScript value to a JSON string given v. If this throws an exception, run completionSteps given null and false, and abort these steps.
+                if matches!(v, JsValue::Undefined) && self.program.has_variant("undefined-result-is-null") {
+                    // Variant undefined-result-is-null (finding 6): "If v is undefined, let serializedResult be "null"".
+                    self.note(
+                        (a, "9.1.4"),
+                        "variant undefined-result-is-null (finding 6): undefined serializes as \"null\"",
+                    );
+                    return self.run_completion_steps(completion_steps, Some("null".into()), true, (a, "9.1.5"));
+                }
                 match serialize_a_javascript_value_to_a_json_string(v) {
                     Err(e) => {
                         note!(self, (a, "9.1.4"), "result {v} does not serialize: {e}");
@@ -1013,6 +1066,16 @@ impl Sim<'_> {
         let target_document = execution.target_document;
         self.touch_lifecycle_of(target_document);
         let alive = self.world.doc(target_document).state != browser::DocumentState::Destroyed;
+        if !alive && self.program.has_variant("cancel-tolerates-destroyed-target") {
+            // Variant (finding 2's second fix): the note is dropped and step 6 is skipped for a
+            // destroyed target, whose tasks would never run.
+            let msg = format!(
+                "variant cancel-tolerates-destroyed-target (finding 2): {} was destroyed: return",
+                self.label(target_document)
+            );
+            self.note((a, "5"), msg);
+            return;
+        }
         self.spec_assert(
             alive,
             (a, "5"),
@@ -1323,5 +1386,34 @@ impl Sim<'_> {
                 (format!("agent receives the result of {label}"), (AGENT_CALL, "result"))
             }
         }
+    }
+}
+
+/// Variant `input-schema-validation` (issues #92, #289): validates a serialized input against a
+/// tool's stringified input schema (JSON Schema draft 2020-12, with the `jsonschema` crate).
+/// `Err` says why the input is rejected. A tool without a schema accepts any input. PR #289's
+/// keyword subset (and registerTool's meta-validation) is not modelled: a schema the validator
+/// cannot compile validates nothing, and the error says so.
+pub fn validate_input_against_input_schema(input_schema: &str, input_arguments: &str) -> Result<(), String> {
+    if input_schema.is_empty() {
+        return Ok(());
+    }
+    let (Ok(schema), Ok(input)) = (
+        serde_json::from_str::<serde_json::Value>(input_schema),
+        serde_json::from_str::<serde_json::Value>(input_arguments),
+    ) else {
+        return Err("the input or the schema is not JSON".into());
+    };
+    let validator =
+        match jsonschema::validator_for(&schema) {
+            Ok(v) => v,
+            Err(e) => return Err(format!(
+                "the input schema is not a valid JSON Schema ({e}): not modelled (PR #289 rejects it at registerTool)"
+            )),
+        };
+    let first_error = validator.iter_errors(&input).next().map(|e| e.to_string());
+    match first_error {
+        None => Ok(()),
+        Some(e) => Err(format!("input {input_arguments} does not match the input schema: {e}")),
     }
 }

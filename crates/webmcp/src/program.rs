@@ -176,13 +176,6 @@ pub struct Program {
     pub container_policies: Vec<(String, Policy)>,
 }
 
-/// The variants (opt-in proposals) this engine knows.
-pub const VARIANTS: &[(&str, &str)] = &[
-    ("completion-steps-in-parallel", "tool execute steps 3 and the imperative execute steps run completionSteps in a new in-parallel block instead of on the event loop (today's text asserts in parallel, see docs/model.md)"),
-    ("title-undefined", "issue #224: getTools leaves `title` out (undefined) instead of defaulting it to the empty string"),
-    ("cross-traversable-execution", "issue #227: executeTool across top-level traversables is allowed (step 15.1 does not reject)"),
-];
-
 /// Compiling fails only for things the scenario validator cannot see (bad `$js` values).
 pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let mut c = Compiler::default();
@@ -202,9 +195,8 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         });
     }
     for v in &s.options.variants {
-        if !VARIANTS.iter().any(|(name, _)| name == v) {
-            let known: Vec<_> = VARIANTS.iter().map(|(n, _)| *n).collect();
-            return Err(format!("unknown variant \"{v}\" (known: {})", known.join(", ")));
+        if crate::variants::variant(v).is_none() {
+            return Err(format!("unknown variant \"{v}\" (known: {})", crate::variants::names().join(", ")));
         }
     }
     Ok(Program {
@@ -225,6 +217,20 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
 }
 
 impl Program {
+    /// The spec options the program runs with, as trace and exploration headers show them:
+    /// `parallel=fifo`, then `variant=NAME` for each variant.
+    pub fn spec_options(&self) -> Vec<String> {
+        let mut options = vec![format!(
+            "parallel={}",
+            match self.parallel {
+                sc::ParallelModel::Unordered => "unordered",
+                sc::ParallelModel::Fifo => "fifo",
+            }
+        )];
+        options.extend(self.variants.iter().map(|v| format!("variant={v}")));
+        options
+    }
+
     pub fn has_variant(&self, name: &str) -> bool {
         self.variants.iter().any(|v| v == name)
     }

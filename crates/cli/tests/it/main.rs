@@ -2,6 +2,7 @@
 
 mod corpus;
 mod coverage;
+mod diff;
 mod errors;
 mod explore;
 mod render;
