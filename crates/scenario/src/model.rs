@@ -446,9 +446,11 @@ pub struct Then {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct On {
-    /// The event type: `toolchange` (on a `ModelContext`) or `abort` (on a controller's signal).
+    /// The event type: `toolchange`, `toolactivated` or `toolcancel` (on a `ModelContext`; the
+    /// last two are issue #146's, fired only under the variant `tool-events`) or `abort` (on a
+    /// controller's signal).
     pub event: String,
-    /// For `toolchange`: the navigable whose document's `modelContext` gets the handler
+    /// For the `ModelContext` events: the navigable whose document's `modelContext` gets the handler
     /// (default: the script's own). For `abort`: the `AbortController` name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,

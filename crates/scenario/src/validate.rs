@@ -302,7 +302,7 @@ impl<'s> Validator<'s> {
 
     fn on(&mut self, on: &'s On) {
         match on.event.as_str() {
-            "toolchange" => self.optional_navigable("target", on.target.as_deref()),
+            "toolchange" | "toolactivated" | "toolcancel" => self.optional_navigable("target", on.target.as_deref()),
             "abort" => match &on.target {
                 Some(target) => self.within("target", |v| v.uses(Wants::Controller, target)),
                 None => self.problem_at(
@@ -313,7 +313,7 @@ impl<'s> Validator<'s> {
                 ),
             },
             other => {
-                let events = ["toolchange", "abort"];
+                let events = ["toolchange", "toolactivated", "toolcancel", "abort"];
                 let hint = match closest(other, events) {
                     Some(near) => format!("did you mean \"{near}\"? "),
                     None => String::new(),
@@ -323,7 +323,7 @@ impl<'s> Validator<'s> {
                     Anchor::Value,
                     format!("unknown event {}", quoted(other)),
                     Some(format!(
-                        "{hint}events are \"toolchange\" (on a modelContext) \
+                        "{hint}events are \"toolchange\", \"toolactivated\" and \"toolcancel\" (on a modelContext) \
                          and \"abort\" (on an AbortController's signal)"
                     )),
                 );

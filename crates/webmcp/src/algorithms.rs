@@ -345,6 +345,33 @@ impl Sim<'_> {
         }
     }
 
+    /// Variant `tool-events` (issue #146, PR #245): fires `toolactivated` or `toolcancel` at
+    /// `doc`'s ModelContext, synchronously, in the running task.
+    pub fn fire_tool_event(
+        &mut self,
+        doc: DocId,
+        event: crate::program::ToolEvent,
+        step: (&'static str, &'static str),
+    ) {
+        let context = &self.model_contexts[doc.index()];
+        let handler = match event {
+            crate::program::ToolEvent::Activated => context.ontoolactivated,
+            crate::program::ToolEvent::Cancel => context.ontoolcancel,
+        };
+        if self.record {
+            std::hint::cold_path();
+            self.interpretation(
+                step,
+                "variant tool-events (issue #146): the event is fired at the target's ModelContext, synchronously, here",
+            );
+            let target = format!("{}.modelContext", self.label(doc));
+            self.event(step, EventKind::Fired { event: event.name().into(), target, handled: handler.is_some() });
+        }
+        if let Some((script_doc, script)) = handler {
+            self.run_script(script_doc, script);
+        }
+    }
+
     /// <https://webmachinelearning.github.io/webmcp/#tool-is-exposed-to-an-origin>
     #[inline]
     pub fn tool_is_exposed_to_an_origin(
@@ -927,6 +954,9 @@ impl Sim<'_> {
         self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
         note!(self, (a, "6"), "local pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 7. Let options be a new ToolExecuteCallbackOptions dictionary, with signal: controller's signal.
+        if self.program.has_variant("tool-events") {
+            self.fire_tool_event(target_document, crate::program::ToolEvent::Activated, (a, "8"));
+        }
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
         let tool_promise = self.invoke_execute_callback(tool, target_document, controller);
         // Step 9. React to toolPromise: …
@@ -1111,7 +1141,10 @@ impl Sim<'_> {
         // Step 6.5. Signal abort on localExecution's abort controller.
         self.note((a, "6.5"), "signal abort on the tool's abort controller");
         self.signal_abort(controller, None, (a, "6.5"));
-        // Issue #146: fire "toolcanceled" — not in today's text; not fired.
+        // Issue #146: fire "toolcancel" — not in today's text; fired only under the variant.
+        if self.program.has_variant("tool-events") {
+            self.fire_tool_event(target_document, crate::program::ToolEvent::Cancel, (a, "6.5"));
+        }
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#target-destroyed-cleanup>
@@ -1404,13 +1437,14 @@ pub fn validate_input_against_input_schema(input_schema: &str, input_arguments: 
     ) else {
         return Err("the input or the schema is not JSON".into());
     };
-    let validator =
-        match jsonschema::validator_for(&schema) {
-            Ok(v) => v,
-            Err(e) => return Err(format!(
+    let validator = match jsonschema::validator_for(&schema) {
+        Ok(v) => v,
+        Err(e) => {
+            return Err(format!(
                 "the input schema is not a valid JSON Schema ({e}): not modelled (PR #289 rejects it at registerTool)"
-            )),
-        };
+            ))
+        }
+    };
     let first_error = validator.iter_errors(&input).next().map(|e| e.to_string());
     match first_error {
         None => Ok(()),

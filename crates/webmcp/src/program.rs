@@ -65,6 +65,12 @@ pub enum Op {
         target: Option<String>,
         body: ScriptId,
     },
+    /// `modelContext.ontoolactivated` / `ontoolcancel` (issue #146).
+    OnToolEvent {
+        event: ToolEvent,
+        target: Option<String>,
+        body: ScriptId,
+    },
     OnAbort {
         controller: ControllerSlot,
         body: ScriptId,
@@ -155,6 +161,22 @@ pub struct NavigateSpec {
 pub enum AgentStep {
     Observe(String),
     CallTool { tab: String, navigable: String, name: String, input: String, as_: Option<PromiseSlot> },
+}
+
+/// The tool execution events of issue #146 (Chromium's `ontoolactivated`, `ontoolcancel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ToolEvent {
+    Activated,
+    Cancel,
+}
+
+impl ToolEvent {
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolEvent::Activated => "toolactivated",
+            ToolEvent::Cancel => "toolcancel",
+        }
+    }
 }
 
 /// A compiled scenario.
@@ -379,6 +401,8 @@ impl Compiler {
                 let body = self.script(&on.do_)?;
                 match on.event.as_str() {
                     "abort" => Op::OnAbort { controller: self.controller(on.target.as_deref().unwrap_or("")), body },
+                    "toolactivated" => Op::OnToolEvent { event: ToolEvent::Activated, target: on.target.clone(), body },
+                    "toolcancel" => Op::OnToolEvent { event: ToolEvent::Cancel, target: on.target.clone(), body },
                     _ => Op::OnToolchange { target: on.target.clone(), body },
                 }
             }

@@ -82,6 +82,10 @@ pub struct ModelContext {
     pub uuids_created: u32,
     /// `ontoolchange`.
     pub ontoolchange: Option<(DocId, ScriptId)>,
+    /// `ontoolactivated` (issue #146; fired only under the variant `tool-events`).
+    pub ontoolactivated: Option<(DocId, ScriptId)>,
+    /// `ontoolcancel` (issue #146; fired only under the variant `tool-events`).
+    pub ontoolcancel: Option<(DocId, ScriptId)>,
 }
 
 impl ModelContext {

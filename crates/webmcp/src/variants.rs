@@ -54,6 +54,11 @@ pub const VARIANTS: &[Variant] = &[
         models: "issue #92, PR #289",
         change: "executeTool step 15 validates inputArguments against the tool's inputSchema (JSON Schema 2020-12, the jsonschema crate) after 15.9 and rejects with a DataError when it does not match; the agent's calls are validated the same way",
     },
+    Variant {
+        name: "tool-events",
+        models: "issue #146 (PR #245; Chromium 156's ontoolactivated, ontoolcancel)",
+        change: "the target's ModelContext fires toolactivated just before the imperative execute steps invoke execute (step 8), and toolcancel after cancel step 6.5 signals abort; scripts set the handlers with {\"on\": {\"event\": \"toolactivated\"}}",
+    },
 ];
 
 /// The variant named `name`, if the engine knows it.

@@ -159,3 +159,44 @@ fn shell_words(command: &str) -> Vec<String> {
     words.remove(0);
     words
 }
+
+/// The only outcome of one side of a diff (these fixtures have one outcome per side).
+fn only(text: &str, section: &str) -> String {
+    let body = text.split(&format!("{section} (1):\n")).nth(1).unwrap_or_else(|| panic!("{text}"));
+    body.lines().next().unwrap().to_string()
+}
+
+#[test]
+fn tool_events_variant_fires_toolactivated_and_toolcancel_at_the_target() {
+    let out = sim(&["diff", "fixtures/variants/tool-events.jsonc", "--with", "variant=tool-events"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(only(&text, "only in base").contains("console=[slow ran | slow saw abort]"), "{text}");
+    assert!(
+        only(&text, "only with the change")
+            .contains("console=[toolactivated | slow ran | slow saw abort | toolcancel]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn input_schema_validation_variant_rejects_a_non_matching_input_with_a_data_error() {
+    let out = sim(&["diff", "fixtures/variants/input-schema.jsonc", "--with", "variant=input-schema-validation"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let base = only(&text, "only in base");
+    assert!(base.contains("console=[weather ran | weather ran]") && base.contains("bad:fulfilled("), "{base}");
+    let with = only(&text, "only with the change");
+    assert!(with.contains("console=[weather ran]") && with.contains("bad:rejected(DataError)"), "{with}");
+    assert!(with.contains("good:fulfilled(\"\\\"sunny\\\"\")"), "{with}");
+}
+
+#[test]
+fn input_schema_validation_accepts_what_the_schema_accepts() {
+    use webmcp::algorithms::validate_input_against_input_schema as validate;
+    let schema = r#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#;
+    assert_eq!(validate(schema, r#"{"city":"Oslo"}"#), Ok(()));
+    assert!(validate(schema, r#"{"city":5}"#).unwrap_err().contains("does not match the input schema"));
+    assert!(validate(schema, "{}").is_err());
+    assert_eq!(validate("", r#"{"anything":1}"#), Ok(()));
+}

@@ -5,6 +5,7 @@ mod coverage;
 mod diff;
 mod errors;
 mod explore;
+mod findings_diff;
 mod render;
 mod spec_example;
 
