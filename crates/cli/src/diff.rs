@@ -275,3 +275,87 @@ fn command_line(args: &DiffArgs) -> String {
     let _ = write!(s, " --with {}", args.with);
     s
 }
+
+/// The changes a scenario's `diff` expectation makes to the options.
+pub fn expect_changes(with: &scenario::DiffOptions) -> Vec<Change> {
+    let mut changes = Vec::new();
+    if let Some(p) = with.parallel {
+        changes.push(Change::Parallel(p));
+    }
+    if let Some(v) = &with.variants {
+        changes.push(Change::Variants(v.clone()));
+    }
+    changes
+}
+
+/// Checks one side of a `diff` expectation: every outcome only on that side satisfies one of
+/// `predicates`, and each predicate holds in one of them (`[]`: no such outcome).
+fn check_side(side: &str, outcomes: &[&OutcomeClass], predicates: &[scenario::Predicate]) -> Result<(), String> {
+    if let Some(c) = outcomes.iter().find(|c| !predicates.iter().any(|p| webmcp::expect::holds(p, &c.outcome))) {
+        return Err(format!("an outcome only in {side} that no predicate describes: {}", c.summary));
+    }
+    if let Some(p) = predicates.iter().find(|p| !outcomes.iter().any(|c| webmcp::expect::holds(p, &c.outcome))) {
+        let p = serde_json::to_string(p).unwrap_or_default();
+        return Err(format!("no outcome only in {side} satisfies {p}"));
+    }
+    Ok(())
+}
+
+/// Evaluates a scenario's `diff` expectations: each explores the scenario again with its `with`
+/// options (applied after `changes`, the command line's) and compares with `base`, the
+/// exploration under `changes`. A search that hit a bound decides nothing (`Unknown`).
+pub fn check_expectations(
+    path: &Path,
+    changes: &[Change],
+    base: &Exploration,
+    expect: &scenario::Expect,
+    explore: &webmcp::ExploreOptions,
+) -> Vec<webmcp::expect::Verdict> {
+    use webmcp::expect::{Status, Verdict};
+    let mut verdicts = Vec::new();
+    for d in &expect.diff {
+        let expectation = format!("diff with {}", serde_json::to_string(&d.with).unwrap_or_default());
+        let mut with_changes = changes.to_vec();
+        with_changes.extend(expect_changes(&d.with));
+        let status =
+            match explore_side(path, &with_changes, explore) {
+                Err(e) => {
+                    Status::Violated { reason: format!("the other side does not explore: {e}"), witness: String::new() }
+                }
+                Ok(with) => {
+                    let flags = with.flags.clone();
+                    let side = Side { options: String::new(), flags: String::new(), exploration: base.clone() };
+                    let diff = compare(&path.display().to_string(), side, with);
+                    let base_only: Vec<&OutcomeClass> = diff.base_only().collect();
+                    let with_only: Vec<&OutcomeClass> = diff.with_only().collect();
+                    let problem =
+                        d.only_in_base.as_ref().map(|ps| check_side("the base", &base_only, ps)).transpose().and_then(
+                            |_| d.only_in_with.as_ref().map(|ps| check_side("with", &with_only, ps)).transpose(),
+                        );
+                    match problem {
+                        Err(reason) if diff.complete() => {
+                            // A base outcome replays with check's own witness line; a with-side one
+                            // needs its flags, so its command goes in the reason.
+                            if reason.contains("only in with") {
+                                let command = with_only.first().map(|c| {
+                                    trace::render::replay_command_with(&path.display().to_string(), &flags, &c.witness)
+                                });
+                                let reason = match command {
+                                    Some(command) => format!("{reason}\n  with-side witness: {command}"),
+                                    None => reason,
+                                };
+                                Status::Violated { reason, witness: String::new() }
+                            } else {
+                                let witness = base_only.first().map(|c| c.witness.clone()).unwrap_or_default();
+                                Status::Violated { reason, witness }
+                            }
+                        }
+                        Ok(_) if diff.complete() => Status::Holds,
+                        _ => Status::Unknown,
+                    }
+                }
+            };
+        verdicts.push(Verdict { expectation, status });
+    }
+    verdicts
+}

@@ -138,7 +138,10 @@ pub fn check_dir_with(
             }
         };
         total_states += ex.states;
-        let verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, &ex)).unwrap_or_default();
+        let mut verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, &ex)).unwrap_or_default();
+        if let Some(expect) = &program.expect {
+            verdicts.extend(diff::check_expectations(file, changes, &ex, expect, options));
+        }
         let mut result =
             if ex.complete { "ok".to_string() } else { format!("incomplete ({})", ex.bounds_hit.join(", ")) };
         let findings = ex.outcomes.iter().filter(|o| !o.outcome.findings.is_empty()).count();

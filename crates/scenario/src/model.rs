@@ -63,6 +63,38 @@ pub struct Expect {
     /// The exact set of outcomes, as the `summary:` lines `webmcp-sim explore` prints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcomes: Option<Vec<String>>,
+    /// How the outcome set changes under other options (another spec reading), as
+    /// `webmcp-sim diff` computes it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diff: Vec<DiffExpect>,
+}
+
+/// `{"with": {"parallel": "fifo"}, "onlyInBase": [...], "onlyInWith": []}`: explore the scenario
+/// again with changed options and compare the outcome sets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DiffExpect {
+    /// The other side's options: each one given replaces the file's (`variants` replaces the
+    /// whole list).
+    pub with: DiffOptions,
+    /// The outcomes only in the base (the file's options): every one satisfies at least one of
+    /// these predicates, and each predicate holds in at least one of them. `[]`: there is none.
+    /// Absent: not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_in_base: Option<Vec<Predicate>>,
+    /// The outcomes only under `with`, described the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_in_with: Option<Vec<Predicate>>,
+}
+
+/// The options a `diff` expectation changes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DiffOptions {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<ParallelModel>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variants: Option<Vec<String>>,
 }
 
 /// A statement about one outcome.

@@ -216,7 +216,8 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
             },
         });
     }
-    for v in &s.options.variants {
+    let diff_variants = s.expect.iter().flat_map(|e| &e.diff).flat_map(|d| d.with.variants.iter().flatten());
+    for v in s.options.variants.iter().chain(diff_variants) {
         if crate::variants::variant(v).is_none() {
             return Err(format!("unknown variant \"{v}\" (known: {})", crate::variants::names().join(", ")));
         }

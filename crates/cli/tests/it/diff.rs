@@ -200,3 +200,37 @@ fn input_schema_validation_accepts_what_the_schema_accepts() {
     assert!(validate(schema, "{}").is_err());
     assert_eq!(validate("", r#"{"anything":1}"#), Ok(()));
 }
+
+#[test]
+fn check_evaluates_a_diff_expectation_from_the_scenario_file() {
+    // The corpus scenario pins "fifo removes the never-aborted outcome and adds none".
+    let out = sim(&["check", "scenarios/races/"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let row = text.lines().find(|l| l.starts_with("cancel-before-tool-starts.jsonc")).unwrap();
+    assert!(row.contains("8/8  ok"), "{row}");
+    // A copy whose onlyInWith names an outcome the change does not add is violated.
+    let out = sim(&["check", "fixtures/check-diff/"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains(
+            "violated.jsonc: diff with {\"parallel\":\"fifo\"} is violated: no outcome only in with satisfies {\"logged\":\"tool saw abort\"}"
+        ),
+        "{text}"
+    );
+    // Under --parallel fifo on the command line, the base already has no such outcome.
+    let out = sim(&["check", "scenarios/races/", "--parallel", "fifo"]);
+    assert!(stdout(&out).contains("diff with {\"parallel\":\"fifo\"} is violated: no outcome only in the base"));
+}
+
+#[test]
+fn a_misspelled_name_in_expect_is_exit_2_with_a_location() {
+    let out = sim(&["check", "fixtures/scenario-errors/"]);
+    let stdout = stdout(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout.contains(
+        "unknown-name-in-expect.jsonc:20:49: expect.never[0].toolRegistered.document: unknown navigable \"chld\" (declared: tab, child)"
+    ), "{stdout}");
+    assert!(stdout.contains("hint: did you mean \"search\"?"), "{stdout}");
+}
