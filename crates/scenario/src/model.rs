@@ -111,6 +111,9 @@ pub enum Predicate {
     ToolRegistered(ToolRegistered),
     /// A spec assert failed: `""` for any, else text the finding's `algorithm step: message` contains.
     Finding(String),
+    /// `{"count": {"logged": "changed", "times": 1, "document": "tab"}}`: the console line was
+    /// logged exactly `times` times (by the navigable's documents, when `document` is given).
+    Count(Count),
     /// An uncaught exception whose text contains this (`""` for any).
     Uncaught(String),
     /// The predicate does not hold.
@@ -129,10 +132,26 @@ pub struct PromiseIs {
     pub name: String,
     /// `fulfilled`, `rejected` or `pending`.
     pub is: PromiseState,
-    /// For `fulfilled`: the value as the outcome renders it (e.g. `"\"{}\""`, `undefined`);
-    /// for `rejected`: the error name (`AbortError`, `TypeError`). Absent: any.
+    /// The value, as a JavaScript value written in JSON (`[]`, `"\"sunny\""` for the string
+    /// `"sunny"` with its quotes, `{"$js": "undefined"}`); for a promise rejected with a
+    /// `DOMException` or an `Error`, its name as a string (`"AbortError"`, `"TypeError"`).
+    /// Absent: any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub with: Option<String>,
+    pub with: Option<JsValueText>,
+}
+
+/// `{"count": {"logged": "changed", "times": 1, "document": "tab"}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Count {
+    /// The console line.
+    pub logged: String,
+    /// How many times, exactly.
+    pub times: u32,
+    /// Count only lines logged by this navigable's documents (its id; `id@N` for the document
+    /// after its N-th navigation). Absent: every document's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
 }
 
 /// A promise's final state.

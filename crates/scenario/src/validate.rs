@@ -203,6 +203,12 @@ impl<'s> Validator<'s> {
                 v.within("document", |v| v.uses(Wants::Navigable, navigable));
                 v.within("tool", |v| v.uses(Wants::Tool, &t.tool));
             }),
+            P::Count(c) => self.within("count", |v| {
+                if let Some(document) = &c.document {
+                    let navigable = document.split_once('@').map_or(document.as_str(), |(id, _)| id);
+                    v.within("document", |v| v.uses(Wants::Navigable, navigable));
+                }
+            }),
             P::Not(inner) => self.within("not", |v| v.predicate(inner)),
             P::AllOf(list) => self.each("allOf", list, |v, p| v.predicate(p)),
             P::AnyOf(list) => self.each("anyOf", list, |v, p| v.predicate(p)),
