@@ -9,6 +9,7 @@ use webmcp::{Limits, Program, RunError};
 
 pub mod diff;
 pub mod options;
+pub mod prefix;
 pub mod report;
 pub mod snapshot;
 
@@ -16,6 +17,8 @@ pub mod snapshot;
 pub enum Driver {
     Seed(u64),
     Replay(Schedule),
+    /// Replay a schedule prefix, then complete it with `prefix::DEFAULT`.
+    Prefix(Schedule),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

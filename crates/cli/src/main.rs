@@ -56,6 +56,11 @@ enum Command {
         scenario: PathBuf,
         #[arg(long)]
         schedule: String,
+        /// Complete a schedule that is only a prefix: `first` picks the first runnable lane, in
+        /// the order the run lists them, at every later choice (the output says so). Without it,
+        /// a schedule that runs out is an error.
+        #[arg(long, value_parser = ["first"])]
+        complete: Option<String>,
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
         #[arg(long, default_value_t = 10_000)]
@@ -306,7 +311,7 @@ fn main() -> ExitCode {
             let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
             one_run(&scenario, &changes, Driver::Seed(seed), format, max_units)
         }
-        Command::Replay { scenario, schedule, format, max_units, spec } => {
+        Command::Replay { scenario, schedule, complete, format, max_units, spec } => {
             let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
             let schedule = match sched::Schedule::parse(&schedule) {
                 Ok(s) => s,
@@ -315,7 +320,8 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            one_run(&scenario, &changes, Driver::Replay(schedule), format, max_units)
+            let driver = if complete.is_some() { Driver::Prefix(schedule) } else { Driver::Replay(schedule) };
+            one_run(&scenario, &changes, driver, format, max_units)
         }
         Command::Audit { scenarios, max_states, max_units } => {
             let mut violated = false;
@@ -424,6 +430,11 @@ fn one_run(path: &Path, changes: &[Change], driver: Driver, format: RunFormatArg
         Ok(text) => {
             out(&text);
             if format == Format::Text {
+                if let Driver::Prefix(prefix) = &driver {
+                    let full = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")).unwrap_or("");
+                    let total = sched::Schedule::parse(full).map(|s| s.picks.len()).unwrap_or(0);
+                    out(&cli::prefix::statement(prefix.picks.len(), total.saturating_sub(prefix.picks.len())));
+                }
                 if let Some(schedule) = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")) {
                     out(&format!("replay: webmcp-sim replay {}{flags} --schedule '{schedule}'\n", path.display()));
                 }
@@ -432,6 +443,9 @@ fn one_run(path: &Path, changes: &[Change], driver: Driver, format: RunFormatArg
         }
         Err(e) => {
             eprintln!("error: {}: {e}", path.display());
+            if matches!(driver, Driver::Replay(_)) && e.to_string().contains("schedule ended") {
+                eprintln!("  hint: to replay a prefix and complete it, add --complete first");
+            }
             ExitCode::from(1)
         }
     }

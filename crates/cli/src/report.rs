@@ -39,6 +39,17 @@ pub fn run_trace(program: &Program, driver: &Driver, max_units: usize) -> Result
     let limits = Limits { max_units };
     match driver {
         Driver::Seed(seed) => webmcp::run(program, &mut RandomChooser::new(*seed), limits),
+        Driver::Prefix(prefix) => {
+            let mut chooser = crate::prefix::PrefixChooser::new(prefix);
+            let trace = webmcp::run(program, &mut chooser, limits)?;
+            if chooser.remaining() > 0 {
+                return Err(RunError::Scenario(format!(
+                    "the run finished with {} prefix choice(s) unused: the schedule is not from this scenario",
+                    chooser.remaining()
+                )));
+            }
+            Ok(trace)
+        }
         Driver::Replay(schedule) => {
             let mut chooser = ReplayChooser::new(schedule);
             let trace = webmcp::run(program, &mut chooser, limits)?;
@@ -82,6 +93,9 @@ pub fn render_run_with(
             let runs = match driver {
                 Driver::Seed(seed) => format!("seed {seed}"),
                 Driver::Replay(_) => "replayed schedule".to_string(),
+                Driver::Prefix(_) => {
+                    format!("replayed schedule prefix, completed by the default: {}", crate::prefix::DEFAULT)
+                }
             };
             trace::markdown::render_markdown(
                 trace,

@@ -234,3 +234,25 @@ fn a_misspelled_name_in_expect_is_exit_2_with_a_location() {
     ), "{stdout}");
     assert!(stdout.contains("hint: did you mean \"search\"?"), "{stdout}");
 }
+
+#[test]
+fn replay_completes_a_schedule_prefix_with_a_stated_default() {
+    let out = sim(&["replay", CANCEL, "--schedule", "par:el0.net/0", "--complete", "first"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("schedule: par:el0.net/0,el0.webmcp*2,par:el0.webmcp/0,el0.webmcp\n"), "{text}");
+    assert!(
+        text.contains("completed: the 1 given choice(s), then 4 choice(s) by the default: the first runnable lane, in the order the run lists them\n"),
+        "{text}"
+    );
+    // The printed full schedule replays strictly.
+    let out = sim(&["replay", CANCEL, "--schedule", "par:el0.net/0,el0.webmcp*2,par:el0.webmcp/0,el0.webmcp"]);
+    assert_eq!(out.status.code(), Some(0));
+    // Without --complete a prefix is an error that points at it.
+    let out = sim(&["replay", CANCEL, "--schedule", "par:el0.net/0"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("add --complete first"));
+    // A prefix that is not this scenario's is still an error.
+    let out = sim(&["replay", CANCEL, "--schedule", "nowhere", "--complete", "first"]);
+    assert_eq!(out.status.code(), Some(1));
+}
