@@ -327,6 +327,14 @@ pub struct Execute {
     /// Statements run when the callback's `signal` fires `abort`.
     #[serde(default)]
     pub on_abort: Vec<Action>,
+    /// Log the callback's input first, as `input: <its JSON>` (`console.log("input: " +
+    /// JSON.stringify(inputObject))`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log_input: bool,
+    /// When the callback's `signal` aborts, log `signal aborted: <reason>` (a DOMException's or
+    /// Error's name, else the reason's value).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log_abort: bool,
     /// How the returned promise settles.
     #[serde(default)]
     pub result: ExecuteResult,

@@ -958,7 +958,7 @@ impl Sim<'_> {
             self.fire_tool_event(target_document, crate::program::ToolEvent::Activated, (a, "8"));
         }
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
-        let tool_promise = self.invoke_execute_callback(tool, target_document, controller);
+        let tool_promise = self.invoke_execute_callback(tool, target_document, controller, input_arguments);
         // Step 9. React to toolPromise: …
         self.world.react(
             tool_promise,
@@ -968,11 +968,24 @@ impl Sim<'_> {
 
     /// WebIDL "invoke a callback function" for the tool's `execute`: runs the scenario's `do`
     /// statements, wires `onAbort`, and returns the callback's promise.
-    fn invoke_execute_callback(&mut self, tool: ToolDictId, doc: DocId, controller: SignalId) -> PromiseId {
+    fn invoke_execute_callback(
+        &mut self,
+        tool: ToolDictId,
+        doc: DocId,
+        controller: SignalId,
+        input_arguments: &str,
+    ) -> PromiseId {
         let program = self.program;
         let dict = &program.tool_dicts[tool.0 as usize];
         let tool_promise = self.world.new_promise(doc, None);
         note!(self, (IMPERATIVE, "8"), "invoke execute of tool {:?}", dict.name);
+        if dict.log_input {
+            let line = trace::ConsoleLine { document: self.label(doc), text: format!("input: {input_arguments}") };
+            self.console_line(("console", "log"), line, false);
+        }
+        if dict.log_abort {
+            self.world.signals[controller].listeners.push(Work::LogAbortReason { doc, signal: controller });
+        }
         if !self.program.ops(dict.on_abort).is_empty() {
             self.world.signals[controller].listeners.push(Work::AbortListener { doc, script: dict.on_abort });
         }
@@ -1346,6 +1359,16 @@ impl Sim<'_> {
                 self.settle(promise, Err(reason), ("tool", "execute: reject with signal.reason"));
             }
             Work::AbortListener { doc, script } => self.run_script(doc, script),
+            Work::LogAbortReason { doc, signal } => {
+                let reason = self.world.signals[signal].reason.clone();
+                let mut text = String::from("signal aborted: ");
+                match reason.error_name() {
+                    Some(name) => text.push_str(name),
+                    None => self.render_into(&mut text, &reason),
+                }
+                let line = trace::ConsoleLine { document: self.label(doc), text };
+                self.console_line(("console", "log"), line, false);
+            }
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::AgentResult { call, result, success } => {
@@ -1406,7 +1429,9 @@ impl Sim<'_> {
             Work::AbortUnregister { .. } => ("abort steps: unregister the tool".into(), (REGISTER_TOOL, "18.3")),
             Work::AbortExecution { .. } => ("abort steps: reject and cancel".into(), (EXECUTE_TOOL, "14.4")),
             Work::AbortRejectsToolPromise { .. } => ("the tool rejects on abort".into(), ("tool", "execute")),
-            Work::AbortListener { .. } => ("abort event listener".into(), ("DOM", "signal abort 4.3")),
+            Work::AbortListener { .. } | Work::LogAbortReason { .. } => {
+                ("abort event listener".into(), ("DOM", "signal abort 4.3"))
+            }
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
             Work::AgentResult { call, .. } => {

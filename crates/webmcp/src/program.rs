@@ -105,6 +105,9 @@ pub struct ToolDict {
     pub annotations: Option<sc::ToolAnnotations>,
     pub execute_body: ScriptId,
     pub on_abort: ScriptId,
+    /// `execute.logInput` and `execute.logAbort`.
+    pub log_input: bool,
+    pub log_abort: bool,
     pub result: Settle,
 }
 
@@ -351,6 +354,8 @@ impl Compiler {
                     annotations: t.annotations.clone(),
                     execute_body: self.script(&t.execute.do_)?,
                     on_abort: self.script(&t.execute.on_abort)?,
+                    log_input: t.execute.log_input,
+                    log_abort: t.execute.log_abort,
                     result: self.settle(&t.execute.result)?,
                 };
                 let tool = ToolDictId(self.tool_dicts.len() as u32);

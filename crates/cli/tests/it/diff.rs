@@ -256,3 +256,18 @@ fn replay_completes_a_schedule_prefix_with_a_stated_default() {
     let out = sim(&["replay", CANCEL, "--schedule", "nowhere", "--complete", "first"]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn a_tool_can_log_its_input_and_its_signals_abort_reason() {
+    // The caller aborts with "stop"; the tool's own signal aborts with an AbortError (cancel 6.5).
+    let out = sim(&["check", "fixtures/expect/"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("expectations: 4 hold, 0 violated, 0 unknown"), "{text}");
+    let out = sim(&["explore", "fixtures/expect/tool-logs.jsonc"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("  console tab: input: {\"q\":\"x\"}\n  console tab: signal aborted: AbortError\n"),
+        "{text}"
+    );
+}
