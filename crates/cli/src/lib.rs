@@ -8,6 +8,9 @@ use sched::{RandomChooser, Schedule};
 use trace::escape::terminal;
 use webmcp::{Limits, Program, RunError};
 
+pub mod diff;
+pub mod options;
+pub mod prefix;
 pub mod report;
 pub mod snapshot;
 
@@ -15,6 +18,8 @@ pub mod snapshot;
 pub enum Driver {
     Seed(u64),
     Replay(Schedule),
+    /// Replay a schedule prefix, then complete it with `prefix::DEFAULT`.
+    Prefix(Schedule),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -41,10 +46,9 @@ pub fn load_program(path: &Path) -> Result<Program, LoadError> {
 }
 
 /// Reads a scenario file once (at most [`scenario::MAX_INPUT_BYTES`] + 1 bytes, whatever the
-/// file is: a FIFO, `/dev/zero` or a sparse file cost no more), validates and compiles it; the
-/// scenario comes back too, for its description. Diagnostics are rendered against the text
-/// that was read and escaped for the terminal.
-pub fn load_scenario(path: &Path) -> Result<(Program, scenario::Scenario), LoadError> {
+/// file is: a FIFO, `/dev/zero` or a sparse file cost no more) and validates it. Diagnostics are
+/// rendered against the text that was read and escaped for the terminal.
+pub fn read_scenario(path: &Path) -> Result<scenario::Scenario, LoadError> {
     let render = |diags: &[scenario::Diagnostic], text: &str| {
         // A hostile file can hold tens of thousands of problems: show the first ones.
         const SHOWN: usize = 50;
@@ -66,7 +70,12 @@ pub fn load_scenario(path: &Path) -> Result<(Program, scenario::Scenario), LoadE
         LoadError { rendered }
     };
     let text = scenario::read_source(path).map_err(|failed| render(std::slice::from_ref(&failed.0), &failed.1))?;
-    let scenario = scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))?;
+    scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))
+}
+
+/// [`read_scenario`], then compiled; the scenario comes back too, for its description.
+pub fn load_scenario(path: &Path) -> Result<(Program, scenario::Scenario), LoadError> {
+    let scenario = read_scenario(path)?;
     let program = webmcp::compile(&scenario)
         .map_err(|e| LoadError { rendered: format!("error: {}\n", terminal(&format!("{}: {e}", path.display()))) })?;
     Ok((program, scenario))
@@ -124,6 +133,16 @@ pub struct CheckReport {
 /// expectation is violated, cannot be decided (the search hit a bound), or a run fails; 2 when a
 /// scenario does not load.
 pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Result<CheckReport> {
+    check_dir_with(dir, options, &[])
+}
+
+/// [`check_dir`] with every scenario's options changed (`check --parallel fifo`); the witness
+/// commands carry the flags that reproduce the change.
+pub fn check_dir_with(
+    dir: &Path,
+    options: &webmcp::ExploreOptions,
+    changes: &[options::Change],
+) -> std::io::Result<CheckReport> {
     let files = scenario_files(dir)?;
     if files.is_empty() {
         return Err(no_scenario());
@@ -143,8 +162,8 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
     let (mut total_states, mut violated, mut unknown, mut held) = (0u64, 0, 0, 0);
     for file in &files {
         let name = terminal(&file.strip_prefix(dir).unwrap_or(file).display().to_string());
-        let program = match load_program(file) {
-            Ok(p) => p,
+        let (program, flags) = match options::load_with(file, changes) {
+            Ok(l) => (l.program, l.flags),
             Err(e) => {
                 text.push_str(&format!(
                     "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  INVALID scenario\n",
@@ -171,7 +190,10 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
             }
         };
         total_states += ex.states;
-        let verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, &ex)).unwrap_or_default();
+        let mut verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, &ex)).unwrap_or_default();
+        if let Some(expect) = &program.expect {
+            verdicts.extend(diff::check_expectations(file, changes, &ex, expect, options));
+        }
         let mut result =
             if ex.complete { "ok".to_string() } else { format!("incomplete ({})", ex.bounds_hit.join(", ")) };
         let findings = ex.outcomes.iter().filter(|o| !o.outcome.findings.is_empty()).count();
@@ -200,7 +222,7 @@ pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Resul
                         terminal(reason)
                     ));
                     if !witness.is_empty() {
-                        let replay = trace::render::replay_command(&file.display().to_string(), witness);
+                        let replay = trace::render::replay_command_with(&file.display().to_string(), &flags, witness);
                         details.push_str(&format!("  witness: {}\n", terminal(&replay)));
                     }
                 }

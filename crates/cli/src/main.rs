@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use cli::{check_dir, load_program, run_program, Driver, Format, LoadError};
+use cli::options::{Change, SpecArgs};
+use cli::{check_dir_with, load_program, run_program, Driver, Format, LoadError};
 use trace::escape::terminal;
 
 mod allocator;
@@ -60,6 +61,8 @@ enum Command {
         /// Stop after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
+        #[command(flatten)]
+        spec: SpecArgs,
     },
     /// Replay a schedule printed by `run` (its `schedule:` line), reproducing the run exactly.
     Replay {
@@ -68,12 +71,19 @@ enum Command {
         /// The schedule to replay, as printed on a trace's `schedule:` line (e.g. `el0.net,par#1`).
         #[arg(long)]
         schedule: String,
+        /// Complete a schedule that is only a prefix: `first` picks the first runnable lane, in
+        /// the order the run lists them, at every later choice (the output says so). Without it,
+        /// a schedule that runs out is an error.
+        #[arg(long, value_parser = ["first"])]
+        complete: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
         /// Stop after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
+        #[command(flatten)]
+        spec: SpecArgs,
     },
     /// Explore every schedule of SCENARIO: each distinct outcome with a shortest replayable schedule.
     Explore {
@@ -84,6 +94,8 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
+        #[command(flatten)]
+        spec: SpecArgs,
     },
     /// Combine the JSON results of `explore --shard K/N --format json` into one report.
     Merge {
@@ -135,6 +147,8 @@ enum Command {
         /// Stop each run after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
+        #[command(flatten)]
+        spec: SpecArgs,
     },
     /// Write or check golden snapshots (insta's `.snap` format) of every scenario under DIR, in
     /// DIR/snapshots/; exit 1 on a new or changed one, written beside it as `.snap.new`.
@@ -160,7 +174,17 @@ enum Command {
         dir: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
+        #[command(flatten)]
+        spec: SpecArgs,
     },
+    /// List every variant (an opt-in reading that models a proposed spec change) with the spec
+    /// issue or finding it models, and the two in-parallel models.
+    Variants,
+    /// Explore SCENARIO under two sets of options and compare the outcome sets: the outcomes only
+    /// in the base, only with the change (each with a fewest-choice witness and a replay command
+    /// carrying its options), and the common ones. Exit 1 when the sets differ or a search is
+    /// incomplete, 0 when they are equal.
+    Diff(cli::diff::DiffArgs),
     /// Generate a scenario per seed and check every invariant under random and exhaustive
     /// schedules; write each simulator bug and spec finding, shrunk, as a scenario file.
     Fuzz(fuzz::FuzzArgs),
@@ -254,7 +278,12 @@ fn main() -> ExitCode {
     match args.command {
         Command::Fuzz(args) => fuzz::fuzz(&args),
         Command::FuzzParser(args) => fuzz::fuzz_parser(&args),
-        Command::Explore { scenario, bounds, format } => {
+        Command::Variants => {
+            out(&webmcp::variants::listing());
+            ExitCode::SUCCESS
+        }
+        Command::Diff(args) => cli::diff::diff_command(&args),
+        Command::Explore { scenario, bounds, format, spec } => {
             let options = match bounds.options() {
                 Ok(o) => o,
                 Err(e) => {
@@ -262,10 +291,12 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let (program, description) = match cli::load_scenario(&scenario) {
-                Ok((p, s)) => (p, s.description),
+            let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
+            let loaded = match cli::report::load_with(&scenario, &changes) {
+                Ok(l) => l,
                 Err(e) => return report_load_error(e),
             };
+            let program = loaded.program;
             let started = std::time::Instant::now();
             let result = cli::with_progress(options, |options| webmcp::explore(&program, options));
             // Wall-clock time on stderr: the report itself stays byte-identical across machines.
@@ -278,10 +309,16 @@ fn main() -> ExitCode {
                         return ExitCode::from(2);
                     }
                     match format {
-                        FormatArg::Text => out(&ex.render_text(&ex.file)),
+                        FormatArg::Text => out(&ex.render_text_with(&ex.file, &loaded.flags)),
                         FormatArg::Json => out(&ex.render_json()),
                         FormatArg::Markdown => {
-                            match cli::report::render_exploration_markdown(&program, &ex, &scenario, &description) {
+                            match cli::report::render_exploration_markdown_with(
+                                &program,
+                                &ex,
+                                &scenario,
+                                &loaded.flags,
+                                &loaded.description,
+                            ) {
                                 Ok(text) => out(&text),
                                 Err(e) => {
                                     eprintln!("error: {}: {e}", shown(&scenario));
@@ -330,14 +367,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Command::Report { scenario, output, seeds, explore, max_units } => {
-            write_report(&scenario, &output, (!explore).then_some(seeds.as_str()), max_units)
+        Command::Report { scenario, output, seeds, explore, max_units, spec } => {
+            let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
+            write_report(&scenario, &changes, &output, (!explore).then_some(seeds.as_str()), max_units)
         }
         Command::Snapshot { dir, review } => {
             finish_dir_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
         }
-        Command::Run { scenario, seed, format, max_units } => one_run(&scenario, Driver::Seed(seed), format, max_units),
-        Command::Replay { scenario, schedule, format, max_units } => {
+        Command::Run { scenario, seed, format, max_units, spec } => {
+            let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
+            one_run(&scenario, &changes, Driver::Seed(seed), format, max_units)
+        }
+        Command::Replay { scenario, schedule, complete, format, max_units, spec } => {
+            let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
             let schedule = match sched::Schedule::parse(&schedule) {
                 Ok(s) => s,
                 Err(e) => {
@@ -346,7 +388,8 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            one_run(&scenario, Driver::Replay(schedule), format, max_units)
+            let driver = if complete.is_some() { Driver::Prefix(schedule) } else { Driver::Replay(schedule) };
+            one_run(&scenario, &changes, driver, format, max_units)
         }
         Command::Audit { scenarios, max_states, max_units } => {
             let mut violated = false;
@@ -415,7 +458,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Check { dir, bounds } => {
+        Command::Check { dir, bounds, spec } => {
             let options = match bounds.options() {
                 Ok(o) => o,
                 Err(e) => {
@@ -423,28 +466,45 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            finish_dir_report(&dir, check_dir(&dir, &options).map(|r| (r.text, r.exit_code)))
+            let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
+            finish_dir_report(&dir, check_dir_with(&dir, &options, &changes).map(|r| (r.text, r.exit_code)))
         }
     }
 }
 
-fn one_run(path: &Path, driver: Driver, format: RunFormatArg, max_units: usize) -> ExitCode {
+/// `--parallel` and `--variant` as changes to a scenario's options; `None` after printing why not.
+fn spec_changes(spec: &SpecArgs) -> Option<Vec<Change>> {
+    match spec.changes() {
+        Ok(c) => Some(c),
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
+
+fn one_run(path: &Path, changes: &[Change], driver: Driver, format: RunFormatArg, max_units: usize) -> ExitCode {
     let format = match format {
         RunFormatArg::Text => Format::Text,
         RunFormatArg::Json => Format::Json,
-        RunFormatArg::Markdown => return one_view(path, &driver, cli::report::View::Markdown, max_units),
-        RunFormatArg::Perfetto => return one_view(path, &driver, cli::report::View::Perfetto, max_units),
+        RunFormatArg::Markdown => return one_view(path, changes, &driver, cli::report::View::Markdown, max_units),
+        RunFormatArg::Perfetto => return one_view(path, changes, &driver, cli::report::View::Perfetto, max_units),
     };
-    let program = match load_program(path) {
-        Ok(p) => p,
+    let (program, flags) = match cli::options::load_with(path, changes) {
+        Ok(l) => (l.program, l.flags),
         Err(e) => return report_load_error(e),
     };
     match run_program(&program, &driver, format, max_units) {
         Ok(text) => {
             out(&text);
             if format == Format::Text {
+                if let Driver::Prefix(prefix) = &driver {
+                    let full = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")).unwrap_or("");
+                    let total = sched::Schedule::parse(full).map(|s| s.picks.len()).unwrap_or(0);
+                    out(&cli::prefix::statement(prefix.picks.len(), total.saturating_sub(prefix.picks.len())));
+                }
                 if let Some(schedule) = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")) {
-                    let replay = trace::render::replay_command(&path.display().to_string(), schedule);
+                    let replay = trace::render::replay_command_with(&path.display().to_string(), &flags, schedule);
                     out(&format!("replay: {}\n", terminal(&replay)));
                 }
             }
@@ -459,20 +519,24 @@ fn run_failed(path: &Path, e: &webmcp::RunError, driver: &Driver) -> ExitCode {
     eprintln!("error: {}: {}", shown(path), terminal(&e.to_string()));
     let code = cli::report::run_exit_code(e, driver);
     if code == 2 {
-        eprintln!("  hint: replay the `schedule:` line that a run of this same scenario printed");
+        if e.to_string().contains("schedule ended") {
+            eprintln!("  hint: to replay a prefix and complete it, add --complete first");
+        } else {
+            eprintln!("  hint: replay the `schedule:` line that a run of this same scenario printed");
+        }
     }
     ExitCode::from(code)
 }
 
 /// One run rendered for people (Markdown) or their tools (Perfetto).
-fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: usize) -> ExitCode {
-    let loaded = match cli::report::load(path) {
+fn one_view(path: &Path, changes: &[Change], driver: &Driver, view: cli::report::View, max_units: usize) -> ExitCode {
+    let loaded = match cli::report::load_with(path, changes) {
         Ok(l) => l,
         Err(e) => return report_load_error(e),
     };
     match cli::report::run_trace(&loaded.program, driver, max_units) {
         Ok(trace) => {
-            out(&cli::report::render_run(&trace, view, path, &loaded.description, driver));
+            out(&cli::report::render_run_with(&trace, view, path, &loaded.flags, &loaded.description, driver));
             ExitCode::SUCCESS
         }
         Err(e) => run_failed(path, &e, driver),
@@ -481,7 +545,7 @@ fn one_view(path: &Path, driver: &Driver, view: cli::report::View, max_units: us
 
 /// `report`: groups the runs of a range of seeds (or, without seeds, an exploration) by outcome
 /// and writes the HTML report.
-fn write_report(path: &Path, output: &Path, seeds: Option<&str>, max_units: usize) -> ExitCode {
+fn write_report(path: &Path, changes: &[Change], output: &Path, seeds: Option<&str>, max_units: usize) -> ExitCode {
     let seeds = match seeds.map(cli::report::parse_seeds).transpose() {
         Ok(s) => s,
         Err(e) => {
@@ -489,7 +553,7 @@ fn write_report(path: &Path, output: &Path, seeds: Option<&str>, max_units: usiz
             return ExitCode::from(2);
         }
     };
-    let loaded = match cli::report::load(path) {
+    let loaded = match cli::report::load_with(path, changes) {
         Ok(l) => l,
         Err(e) => return report_load_error(e),
     };
@@ -507,7 +571,7 @@ fn write_report(path: &Path, output: &Path, seeds: Option<&str>, max_units: usiz
             return ExitCode::from(1);
         }
     };
-    let html = cli::report::render_report(&groups, path, &loaded.description, &runs, counted);
+    let html = cli::report::render_report_with(&groups, path, &loaded.flags, &loaded.description, &runs, counted);
     let line = format!("{}: {} outcomes ({})", shown(path), groups.len(), terminal(&runs));
     if output == Path::new("-") {
         // `-o -`: the page on stdout, the summary on stderr.

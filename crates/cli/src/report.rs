@@ -12,18 +12,25 @@ use trace::render::{About, OutcomeGroup};
 use trace::Trace;
 use webmcp::{Limits, Program, RunError};
 
-use crate::{load_scenario, Driver, LoadError};
+use crate::{Driver, LoadError};
 
 /// A scenario ready to run: its program and its description.
 pub struct Loaded {
     pub program: Program,
     pub description: String,
+    /// The flags replay commands carry for options changed from the file's (see `options::flags`).
+    pub flags: String,
 }
 
 /// Reads, validates and compiles a scenario file, keeping its description for the renderers.
 pub fn load(path: &Path) -> Result<Loaded, LoadError> {
-    let (program, scenario) = load_scenario(path)?;
-    Ok(Loaded { program, description: scenario.description })
+    load_with(path, &[])
+}
+
+/// [`load`] with the scenario's options changed (`--parallel`, `--variant`).
+pub fn load_with(path: &Path, changes: &[crate::options::Change]) -> Result<Loaded, LoadError> {
+    let loaded = crate::options::load_with(path, changes)?;
+    Ok(Loaded { program: loaded.program, description: loaded.scenario.description, flags: loaded.flags })
 }
 
 /// How the error of a replayed schedule with choices left over ends.
@@ -47,6 +54,17 @@ pub fn run_trace(program: &Program, driver: &Driver, max_units: usize) -> Result
     let limits = Limits { max_units };
     match driver {
         Driver::Seed(seed) => webmcp::run(program, &mut RandomChooser::new(*seed), limits),
+        Driver::Prefix(prefix) => {
+            let mut chooser = crate::prefix::PrefixChooser::new(prefix);
+            let trace = webmcp::run(program, &mut chooser, limits)?;
+            if chooser.remaining() > 0 {
+                return Err(RunError::Scenario(format!(
+                    "the run finished with {} prefix choice(s) unused: the schedule is not from this scenario",
+                    chooser.remaining()
+                )));
+            }
+            Ok(trace)
+        }
         Driver::Replay(schedule) => {
             let mut chooser = ReplayChooser::new(schedule);
             let trace = webmcp::run(program, &mut chooser, limits)?;
@@ -72,14 +90,32 @@ pub enum View {
 
 /// Renders one run of the scenario at `path`.
 pub fn render_run(trace: &Trace, view: View, path: &Path, description: &str, driver: &Driver) -> String {
+    render_run_with(trace, view, path, "", description, driver)
+}
+
+/// [`render_run`] whose replay command carries `flags` (see `trace::render::About::flags`).
+pub fn render_run_with(
+    trace: &Trace,
+    view: View,
+    path: &Path,
+    flags: &str,
+    description: &str,
+    driver: &Driver,
+) -> String {
     match view {
         View::Markdown => {
             let path = path.display().to_string();
             let runs = match driver {
                 Driver::Seed(seed) => format!("seed {seed}"),
                 Driver::Replay(_) => "replayed schedule".to_string(),
+                Driver::Prefix(_) => {
+                    format!("replayed schedule prefix, completed by the default: {}", crate::prefix::DEFAULT)
+                }
             };
-            trace::markdown::render_markdown(trace, &About { path: &path, description, runs: &runs, counted: "" })
+            trace::markdown::render_markdown(
+                trace,
+                &About { path: &path, description, runs: &runs, counted: "", flags },
+            )
         }
         View::Perfetto => trace::perfetto::render_perfetto(trace),
     }
@@ -170,6 +206,17 @@ pub fn render_exploration_markdown(
     path: &Path,
     description: &str,
 ) -> Result<String, String> {
+    render_exploration_markdown_with(program, exploration, path, "", description)
+}
+
+/// [`render_exploration_markdown`] whose replay commands carry `flags`.
+pub fn render_exploration_markdown_with(
+    program: &Program,
+    exploration: &trace::Exploration,
+    path: &Path,
+    flags: &str,
+    description: &str,
+) -> Result<String, String> {
     let groups = exploration_groups(program, exploration, webmcp::ExploreOptions::default().max_units)?;
     let runs = if exploration.complete {
         "exhaustive exploration (complete)".to_string()
@@ -177,7 +224,7 @@ pub fn render_exploration_markdown(
         format!("exploration, incomplete: {}", exploration.bounds_hit.join(", "))
     };
     let path = path.display().to_string();
-    let about = About { path: &path, description, runs: &runs, counted: "end states" };
+    let about = About { path: &path, description, runs: &runs, counted: "end states", flags };
     Ok(trace::markdown::render_markdown_outcomes(&groups, &about))
 }
 
@@ -193,12 +240,24 @@ pub enum Counted {
 /// The self-contained HTML report of a scenario's outcome groups; `runs` says how the runs were
 /// made (e.g. `seeds 0..200`).
 pub fn render_report(groups: &[OutcomeGroup], path: &Path, description: &str, runs: &str, counted: Counted) -> String {
+    render_report_with(groups, path, "", description, runs, counted)
+}
+
+/// [`render_report`] whose replay commands carry `flags`.
+pub fn render_report_with(
+    groups: &[OutcomeGroup],
+    path: &Path,
+    flags: &str,
+    description: &str,
+    runs: &str,
+    counted: Counted,
+) -> String {
     let path = path.display().to_string();
     let counted = match counted {
         Counted::Runs => "runs",
         Counted::EndStates => "end states",
     };
-    trace::html::render_report(groups, &About { path: &path, description, runs, counted })
+    trace::html::render_report(groups, &About { path: &path, description, runs, counted, flags })
 }
 
 /// Reads `--seeds A..B` (B excluded, A < B).

@@ -456,7 +456,7 @@ impl Builder {
             title: t.title.then(|| "Title".to_string()),
             description: if t.description { "Does things.".into() } else { String::new() },
             input_schema: schema,
-            execute: Execute { do_, on_abort, result },
+            execute: Execute { do_, on_abort, result, log_input: false, log_abort: false },
             annotations: t.annotations.map(|[read_only_hint, untrusted_content_hint, consequential_hint]| {
                 ToolAnnotations { read_only_hint, untrusted_content_hint, consequential_hint }
             }),

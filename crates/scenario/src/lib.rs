@@ -18,7 +18,7 @@ mod parse;
 pub mod path;
 mod schema;
 mod source;
-mod suggest;
+pub mod suggest;
 pub mod validate;
 
 pub use diag::Diagnostic;

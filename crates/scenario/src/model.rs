@@ -63,6 +63,38 @@ pub struct Expect {
     /// The exact set of outcomes, as the `summary:` lines `webmcp-sim explore` prints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcomes: Option<Vec<String>>,
+    /// How the outcome set changes under other options (another spec reading), as
+    /// `webmcp-sim diff` computes it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diff: Vec<DiffExpect>,
+}
+
+/// `{"with": {"parallel": "fifo"}, "onlyInBase": [...], "onlyInWith": []}`: explore the scenario
+/// again with changed options and compare the outcome sets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DiffExpect {
+    /// The other side's options: each one given replaces the file's (`variants` replaces the
+    /// whole list).
+    pub with: DiffOptions,
+    /// The outcomes only in the base (the file's options): every one satisfies at least one of
+    /// these predicates, and each predicate holds in at least one of them. `[]`: there is none.
+    /// Absent: not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_in_base: Option<Vec<Predicate>>,
+    /// The outcomes only under `with`, described the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_in_with: Option<Vec<Predicate>>,
+}
+
+/// The options a `diff` expectation changes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DiffOptions {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<ParallelModel>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variants: Option<Vec<String>>,
 }
 
 /// A statement about one outcome.
@@ -79,6 +111,9 @@ pub enum Predicate {
     ToolRegistered(ToolRegistered),
     /// A spec assert failed: `""` for any, else text the finding's `algorithm step: message` contains.
     Finding(String),
+    /// `{"count": {"logged": "changed", "times": 1, "document": "tab"}}`: the console line was
+    /// logged exactly `times` times (by the navigable's documents, when `document` is given).
+    Count(Count),
     /// An uncaught exception whose text contains this (`""` for any).
     Uncaught(String),
     /// The predicate does not hold.
@@ -97,10 +132,26 @@ pub struct PromiseIs {
     pub name: String,
     /// `fulfilled`, `rejected` or `pending`.
     pub is: PromiseState,
-    /// For `fulfilled`: the value as the outcome renders it (e.g. `"\"{}\""`, `undefined`);
-    /// for `rejected`: the error name (`AbortError`, `TypeError`). Absent: any.
+    /// The value, as a JavaScript value written in JSON (`[]`, `"\"sunny\""` for the string
+    /// `"sunny"` with its quotes, `{"$js": "undefined"}`); for a promise rejected with a
+    /// `DOMException` or an `Error`, its name as a string (`"AbortError"`, `"TypeError"`).
+    /// Absent: any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub with: Option<String>,
+    pub with: Option<JsValueText>,
+}
+
+/// `{"count": {"logged": "changed", "times": 1, "document": "tab"}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Count {
+    /// The console line.
+    pub logged: String,
+    /// How many times, exactly.
+    pub times: u32,
+    /// Count only lines logged by this navigable's documents (its id; `id@N` for the document
+    /// after its N-th navigation). Absent: every document's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<String>,
 }
 
 /// A promise's final state.
@@ -276,6 +327,14 @@ pub struct Execute {
     /// Statements run when the callback's `signal` fires `abort`.
     #[serde(default)]
     pub on_abort: Vec<Action>,
+    /// Log the callback's input first, as `input: <its JSON>` (`console.log("input: " +
+    /// JSON.stringify(inputObject))`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log_input: bool,
+    /// When the callback's `signal` aborts, log `signal aborted: <reason>` (a DOMException's or
+    /// Error's name, else the reason's value).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log_abort: bool,
     /// How the returned promise settles.
     #[serde(default)]
     pub result: ExecuteResult,
@@ -446,9 +505,11 @@ pub struct Then {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct On {
-    /// The event type: `toolchange` (on a `ModelContext`) or `abort` (on a controller's signal).
+    /// The event type: `toolchange`, `toolactivated` or `toolcancel` (on a `ModelContext`; the
+    /// last two are issue #146's, fired only under the variant `tool-events`) or `abort` (on a
+    /// controller's signal).
     pub event: String,
-    /// For `toolchange`: the navigable whose document's `modelContext` gets the handler
+    /// For the `ModelContext` events: the navigable whose document's `modelContext` gets the handler
     /// (default: the script's own). For `abort`: the `AbortController` name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,

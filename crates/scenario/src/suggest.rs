@@ -9,7 +9,7 @@ const MAX_CANDIDATES: usize = 500;
 /// The candidate closest to `name` by edit distance, if one is close enough to be a likely typo;
 /// the first such candidate wins a tie. Only the first [`MAX_CANDIDATES`] candidates count, and
 /// names longer than [`MAX_NAME`] bytes get no suggestion, to bound the quadratic work.
-pub(crate) fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     if name.len() > MAX_NAME {
         return None;
     }

@@ -83,6 +83,8 @@ enum Wants {
     Promise,
     /// An `AbortController` made with `newAbortController`.
     Controller,
+    /// A tool some `registerTool` registers (by name).
+    Tool,
 }
 
 /// Names declared in one namespace, in declaration order.
@@ -127,6 +129,8 @@ struct Validator<'s> {
     navigables: Names<'s, Kind>,
     promises: Names<'s, ()>,
     controllers: Names<'s, ()>,
+    /// The names of the tools `registerTool` actions register (repeats allowed).
+    tools: Vec<&'s str>,
     uses: Vec<Use<'s>>,
     problems: Vec<Problem>,
     actions: usize,
@@ -167,6 +171,13 @@ impl<'s> Validator<'s> {
                 {
                     v.each(key, list, |v, p| v.predicate(p));
                 }
+                v.each("diff", &expect.diff, |v, diff| {
+                    for (key, list) in [("onlyInBase", &diff.only_in_base), ("onlyInWith", &diff.only_in_with)] {
+                        if let Some(list) = list {
+                            v.each(key, list, |v, p| v.predicate(p));
+                        }
+                    }
+                });
             });
         }
     }
@@ -186,6 +197,18 @@ impl<'s> Validator<'s> {
             P::Promise(p) if !p.name.contains('#') => {
                 self.within("promise", |v| v.within("name", |v| v.uses(Wants::Promise, &p.name)))
             }
+            P::ToolRegistered(t) => self.within("toolRegistered", |v| {
+                // A document label is the navigable's id, plus `@N` after navigations.
+                let navigable = t.document.split_once('@').map_or(t.document.as_str(), |(id, _)| id);
+                v.within("document", |v| v.uses(Wants::Navigable, navigable));
+                v.within("tool", |v| v.uses(Wants::Tool, &t.tool));
+            }),
+            P::Count(c) => self.within("count", |v| {
+                if let Some(document) = &c.document {
+                    let navigable = document.split_once('@').map_or(document.as_str(), |(id, _)| id);
+                    v.within("document", |v| v.uses(Wants::Navigable, navigable));
+                }
+            }),
             P::Not(inner) => self.within("not", |v| v.predicate(inner)),
             P::AllOf(list) => self.each("allOf", list, |v, p| v.predicate(p)),
             P::AnyOf(list) => self.each("anyOf", list, |v, p| v.predicate(p)),
@@ -267,6 +290,7 @@ impl<'s> Validator<'s> {
     }
 
     fn register_tool(&mut self, register: &'s RegisterTool) {
+        self.tools.push(&register.tool.name);
         self.optional_navigable("document", register.document.as_deref());
         self.within("tool", |v| {
             v.within("execute", |v| {
@@ -302,7 +326,7 @@ impl<'s> Validator<'s> {
 
     fn on(&mut self, on: &'s On) {
         match on.event.as_str() {
-            "toolchange" => self.optional_navigable("target", on.target.as_deref()),
+            "toolchange" | "toolactivated" | "toolcancel" => self.optional_navigable("target", on.target.as_deref()),
             "abort" => match &on.target {
                 Some(target) => self.within("target", |v| v.uses(Wants::Controller, target)),
                 None => self.problem_at(
@@ -313,7 +337,7 @@ impl<'s> Validator<'s> {
                 ),
             },
             other => {
-                let events = ["toolchange", "abort"];
+                let events = ["toolchange", "toolactivated", "toolcancel", "abort"];
                 let hint = match closest(other, events) {
                     Some(near) => format!("did you mean \"{near}\"? "),
                     None => String::new(),
@@ -323,7 +347,7 @@ impl<'s> Validator<'s> {
                     Anchor::Value,
                     format!("unknown event {}", quoted(other)),
                     Some(format!(
-                        "{hint}events are \"toolchange\" (on a modelContext) \
+                        "{hint}events are \"toolchange\", \"toolactivated\" and \"toolcancel\" (on a modelContext) \
                          and \"abort\" (on an AbortController's signal)"
                     )),
                 );
@@ -466,7 +490,13 @@ impl<'s> Validator<'s> {
                     let how = r#"make one with {"newAbortController": "name"}"#;
                     (message, Some(hint.unwrap_or_else(|| how.to_owned())))
                 }
-                Wants::Promise | Wants::Controller => continue,
+                Wants::Tool if !self.tools.contains(&name) => {
+                    let mut declared = self.tools.clone();
+                    declared.sort_unstable();
+                    declared.dedup();
+                    unknown("tool", name, &declared)
+                }
+                Wants::Promise | Wants::Controller | Wants::Tool => continue,
             };
             self.problems.push(Problem { path, message, hint, anchor: Anchor::Value });
         }

@@ -157,6 +157,12 @@ impl Exploration {
 
     /// The text report: one block per outcome with its witness.
     pub fn render_text(&self, scenario_path: &str) -> String {
+        self.render_text_with(scenario_path, "")
+    }
+
+    /// [`Exploration::render_text`] whose replay commands carry `flags` after the path
+    /// (options changed on the command line, see `render::About::flags`).
+    pub fn render_text_with(&self, scenario_path: &str, flags: &str) -> String {
         // Every string that can come from the scenario goes through the terminal's escaping, and
         // the replay command through the shell's.
         use crate::escape::terminal as t;
@@ -204,7 +210,7 @@ impl Exploration {
                 s,
                 "  witness ({} choices): {}",
                 o.witness_choices,
-                t(&crate::render::replay_command(scenario_path, &o.witness))
+                t(&crate::render::replay_command_with(scenario_path, flags, &o.witness))
             );
         }
         s

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::render::{outcome_lines, replay_command, About, OutcomeGroup};
+use crate::render::{outcome_lines, replay_command_with, About, OutcomeGroup};
 use crate::svg::render_svg;
 use crate::{render_event, EventKind, Unit};
 
@@ -184,7 +184,7 @@ pub fn render_report(groups: &[OutcomeGroup], about: &About) -> String {
                 s,
                 "<li value=\"{}\"><code>{}</code></li>",
                 i + 1,
-                escape(&replay_command(about.path, &g.witness.schedule))
+                escape(&replay_command_with(about.path, about.flags, &g.witness.schedule))
             );
         }
         s.push_str("</ol>\n");
@@ -276,7 +276,11 @@ fn outcome_section(s: &mut String, n: usize, g: &OutcomeGroup, total: u64, about
     row("findings", &l.findings, "finding");
     let _ = writeln!(s, "<dt>end</dt><dd>{}</dd>", escape(&l.end));
     let _ = writeln!(s, "<dt>witness</dt><dd>{}</dd>", escape(&g.found_by));
-    let _ = writeln!(s, "<dt>replay</dt><dd><code>{}</code></dd>", escape(&replay_command(about.path, &t.schedule)));
+    let _ = writeln!(
+        s,
+        "<dt>replay</dt><dd><code>{}</code></dd>",
+        escape(&replay_command_with(about.path, about.flags, &t.schedule))
+    );
     s.push_str("</dl>\n");
     s.push_str(
         "<p class=\"legend\"><span><i class=\"b-console\"></i>console</span><span><i class=\"b-promise\"></i>promise settled</span>\

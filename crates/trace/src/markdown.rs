@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::mermaid::render_mermaid;
-use crate::render::{outcome_lines, replay_command, About, OutcomeGroup, OutcomeLines};
+use crate::render::{outcome_lines, replay_command_with, About, OutcomeGroup, OutcomeLines};
 use crate::Trace;
 
 #[cfg(test)]
@@ -154,7 +154,7 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
                 .iter()
                 .enumerate()
                 .skip(shown)
-                .map(|(i, g)| format!("# outcome {}\n{}\n", i + 1, replay_command(about.path, &g.witness.schedule)))
+                .map(|(i, g)| format!("# outcome {}\n{}\n", i + 1, replay_command_with(about.path, about.flags, &g.witness.schedule)))
                 .collect();
             let fence = fence_for(&commands.concat());
             let _ = writeln!(s, "{fence}sh");
@@ -234,14 +234,14 @@ fn diagram(s: &mut String, trace: &Trace) {
 
 /// The command that replays a run, without the text trace.
 fn replay_command_only(s: &mut String, trace: &Trace, about: &About) {
-    let replay = replay_command(about.path, &trace.schedule);
+    let replay = replay_command_with(about.path, about.flags, &trace.schedule);
     let fence = fence_for(&replay);
     let _ = writeln!(s, "Replay it:\n\n{fence}sh\n{replay}\n{fence}\n");
 }
 
 /// The command that replays a run, and its text trace folded away.
 fn replay(s: &mut String, trace: &Trace, about: &About) {
-    let replay = replay_command(about.path, &trace.schedule);
+    let replay = replay_command_with(about.path, about.flags, &trace.schedule);
     let fence = fence_for(&replay);
     let _ = writeln!(s, "Replay it:\n\n{fence}sh\n{replay}\n{fence}\n");
     let text = trace.render_text();

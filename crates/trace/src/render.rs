@@ -14,6 +14,9 @@ pub struct About<'a> {
     pub runs: &'a str,
     /// What an outcome's count counts: `runs` (when empty) or, for an exploration, `end states`.
     pub counted: &'a str,
+    /// Command-line flags the `replay` command carries after the path (e.g. ` --parallel fifo`):
+    /// the options that differ from the scenario file's. Empty when the file's options ran.
+    pub flags: &'a str,
 }
 
 impl About<'_> {
@@ -40,8 +43,14 @@ pub struct OutcomeGroup {
 /// The command that replays a trace's schedule, each word quoted for a POSIX shell
 /// ([`crate::escape::shell`]); a path that starts with `-` gets `./` so it is not read as an option.
 pub fn replay_command(path: &str, schedule: &str) -> String {
+    replay_command_with(path, "", schedule)
+}
+
+/// [`replay_command`] with `flags` (see [`About::flags`]; written by the command line, never
+/// from user text) after the path.
+pub fn replay_command_with(path: &str, flags: &str, schedule: &str) -> String {
     let path = if path.starts_with('-') { format!("./{path}") } else { path.to_string() };
-    format!("webmcp-sim replay {} --schedule {}", crate::escape::shell(&path), quoted(schedule))
+    format!("webmcp-sim replay {}{flags} --schedule {}", crate::escape::shell(&path), quoted(schedule))
 }
 
 /// A word always single-quoted (as schedules have always been printed), the shell's way.

@@ -108,6 +108,18 @@ impl Sim<'_> {
             self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
             return;
         }
+        if self.program.has_variant("input-schema-validation") {
+            // Variant (issues #92, #289): the agent's input is validated like executeTool's.
+            let schema = self.model_contexts[target.index()].tool(name).map(|t| t.input_schema.clone());
+            if let Err(why) = crate::algorithms::validate_input_against_input_schema(
+                schema.as_deref().unwrap_or_default(),
+                &input_arguments,
+            ) {
+                note!(self, (a, "2"), "variant input-schema-validation (issues #92, #289): {why}: the call fails");
+                self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
+                return;
+            }
+        }
         let uuid = self.new_uuid(None);
         let completion = CompletionSteps::Agent { target, call, uuid };
         let traversable = self.world.traversable_of(target);

@@ -345,6 +345,33 @@ impl Sim<'_> {
         }
     }
 
+    /// Variant `tool-events` (issue #146, PR #245): fires `toolactivated` or `toolcancel` at
+    /// `doc`'s ModelContext, synchronously, in the running task.
+    pub fn fire_tool_event(
+        &mut self,
+        doc: DocId,
+        event: crate::program::ToolEvent,
+        step: (&'static str, &'static str),
+    ) {
+        let context = &self.model_contexts[doc.index()];
+        let handler = match event {
+            crate::program::ToolEvent::Activated => context.ontoolactivated,
+            crate::program::ToolEvent::Cancel => context.ontoolcancel,
+        };
+        if self.record {
+            std::hint::cold_path();
+            self.interpretation(
+                step,
+                "variant tool-events (issue #146): the event is fired at the target's ModelContext, synchronously, here",
+            );
+            let target = format!("{}.modelContext", self.label(doc));
+            self.event(step, EventKind::Fired { event: event.name().into(), target, handled: handler.is_some() });
+        }
+        if let Some((script_doc, script)) = handler {
+            self.run_script(script_doc, script);
+        }
+    }
+
     /// <https://webmachinelearning.github.io/webmcp/#tool-is-exposed-to-an-origin>
     #[inline]
     pub fn tool_is_exposed_to_an_origin(
@@ -681,6 +708,26 @@ impl Sim<'_> {
             self.note((a, "15.9"), "tool is not exposed to the caller's origin");
             return reject_unknown(self, "15.9");
         }
+        if self.program.has_variant("input-schema-validation") {
+            // Variant (issues #92, #289): "validate inputArguments against tool definition's input
+            // schema; if it is not valid, queue a global task … to reject promise with a
+            // "DataError" DOMException, and abort these steps."
+            if let Err(why) = validate_input_against_input_schema(&tool_definition.input_schema, &input_arguments) {
+                note!(self, (a, "15.9"), "variant input-schema-validation (issues #92, #289): {why}");
+                self.queue_global_task(
+                    TaskSource::WebMcp,
+                    caller_document,
+                    Work::SettlePromise {
+                        promise,
+                        result: Err(JsValue::dom_exception("DataError")),
+                        step: (a, "15.9"),
+                    },
+                    (a, "15.9"),
+                );
+                return;
+            }
+            self.note((a, "15.9"), "variant input-schema-validation (issues #92, #289): input is valid");
+        }
         // Step 15.10. Let completionSteps be an algorithm … (CompletionSteps::ExecuteTool).
         let completion_steps =
             CompletionSteps::ExecuteTool { target: target_document, caller: caller_document, promise, uuid };
@@ -691,6 +738,31 @@ impl Sim<'_> {
             tool_name: tool_name.clone(),
             completion_steps,
         };
+        if self.program.has_variant("execute-checks-target-fully-active") {
+            // Variant (finding 3's fix): "If targetDocument is not fully active, then queue a
+            // global task … to reject promise with an "UnknownError" DOMException, and abort these steps."
+            if !self.world.is_fully_active(target_document) {
+                let msg = format!(
+                    "variant execute-checks-target-fully-active (finding 3): {} is not fully active",
+                    self.label(target_document)
+                );
+                self.note((a, "15.12"), msg);
+                return reject_unknown(self, "15.12");
+            }
+        }
+        if self.program.has_variant("execute-checks-caller-fully-active") {
+            // Variant (finding P1's fix): "If callerDocument is not fully active, then abort these
+            // steps" (nobody is left to settle promise for).
+            self.touch_lifecycle_of(caller_document);
+            if !self.world.is_fully_active(caller_document) {
+                let msg = format!(
+                    "variant execute-checks-caller-fully-active (finding P1): {} is not fully active: abort these steps",
+                    self.label(caller_document)
+                );
+                self.note((a, "15.12"), msg);
+                return;
+            }
+        }
         // Step 15.12. Set targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] to execution.
         let traversable = self.world.traversable_of(target_document);
         self.pending_map(traversable).push((uuid, execution));
@@ -882,8 +954,11 @@ impl Sim<'_> {
         self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
         note!(self, (a, "6"), "local pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 7. Let options be a new ToolExecuteCallbackOptions dictionary, with signal: controller's signal.
+        if self.program.has_variant("tool-events") {
+            self.fire_tool_event(target_document, crate::program::ToolEvent::Activated, (a, "8"));
+        }
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
-        let tool_promise = self.invoke_execute_callback(tool, target_document, controller);
+        let tool_promise = self.invoke_execute_callback(tool, target_document, controller, input_arguments);
         // Step 9. React to toolPromise: …
         self.world.react(
             tool_promise,
@@ -893,11 +968,24 @@ impl Sim<'_> {
 
     /// WebIDL "invoke a callback function" for the tool's `execute`: runs the scenario's `do`
     /// statements, wires `onAbort`, and returns the callback's promise.
-    fn invoke_execute_callback(&mut self, tool: ToolDictId, doc: DocId, controller: SignalId) -> PromiseId {
+    fn invoke_execute_callback(
+        &mut self,
+        tool: ToolDictId,
+        doc: DocId,
+        controller: SignalId,
+        input_arguments: &str,
+    ) -> PromiseId {
         let program = self.program;
         let dict = &program.tool_dicts[tool.0 as usize];
         let tool_promise = self.world.new_promise(doc, None);
         note!(self, (IMPERATIVE, "8"), "invoke execute of tool {:?}", dict.name);
+        if dict.log_input {
+            let line = trace::ConsoleLine { document: self.label(doc), text: format!("input: {input_arguments}") };
+            self.console_line(("console", "log"), line, false);
+        }
+        if dict.log_abort {
+            self.world.signals[controller].listeners.push(Work::LogAbortReason { doc, signal: controller });
+        }
         if !self.program.ops(dict.on_abort).is_empty() {
             self.world.signals[controller].listeners.push(Work::AbortListener { doc, script: dict.on_abort });
         }
@@ -965,6 +1053,14 @@ impl Sim<'_> {
                     return;
                 }
                 // Step 9.1.4. Let serializedResult be the result of serializing a JavaScript value to a JSON string given v. If this throws an exception, run completionSteps given null and false, and abort these steps.
+                if matches!(v, JsValue::Undefined) && self.program.has_variant("undefined-result-is-null") {
+                    // Variant undefined-result-is-null (finding 6): "If v is undefined, let serializedResult be "null"".
+                    self.note(
+                        (a, "9.1.4"),
+                        "variant undefined-result-is-null (finding 6): undefined serializes as \"null\"",
+                    );
+                    return self.run_completion_steps(completion_steps, Some("null".into()), true, (a, "9.1.5"));
+                }
                 match serialize_a_javascript_value_to_a_json_string(v) {
                     Err(e) => {
                         note!(self, (a, "9.1.4"), "result {v} does not serialize: {e}");
@@ -1013,6 +1109,16 @@ impl Sim<'_> {
         let target_document = execution.target_document;
         self.touch_lifecycle_of(target_document);
         let alive = self.world.doc(target_document).state != browser::DocumentState::Destroyed;
+        if !alive && self.program.has_variant("cancel-tolerates-destroyed-target") {
+            // Variant (finding 2's second fix): the note is dropped and step 6 is skipped for a
+            // destroyed target, whose tasks would never run.
+            let msg = format!(
+                "variant cancel-tolerates-destroyed-target (finding 2): {} was destroyed: return",
+                self.label(target_document)
+            );
+            self.note((a, "5"), msg);
+            return;
+        }
         self.spec_assert(
             alive,
             (a, "5"),
@@ -1048,7 +1154,10 @@ impl Sim<'_> {
         // Step 6.5. Signal abort on localExecution's abort controller.
         self.note((a, "6.5"), "signal abort on the tool's abort controller");
         self.signal_abort(controller, None, (a, "6.5"));
-        // Issue #146: fire "toolcanceled" — not in today's text; not fired.
+        // Issue #146: fire "toolcancel" — not in today's text; fired only under the variant.
+        if self.program.has_variant("tool-events") {
+            self.fire_tool_event(target_document, crate::program::ToolEvent::Cancel, (a, "6.5"));
+        }
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#target-destroyed-cleanup>
@@ -1250,6 +1359,16 @@ impl Sim<'_> {
                 self.settle(promise, Err(reason), ("tool", "execute: reject with signal.reason"));
             }
             Work::AbortListener { doc, script } => self.run_script(doc, script),
+            Work::LogAbortReason { doc, signal } => {
+                let reason = self.world.signals[signal].reason.clone();
+                let mut text = String::from("signal aborted: ");
+                match reason.error_name() {
+                    Some(name) => text.push_str(name),
+                    None => self.render_into(&mut text, &reason),
+                }
+                let line = trace::ConsoleLine { document: self.label(doc), text };
+                self.console_line(("console", "log"), line, false);
+            }
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::AgentResult { call, result, success } => {
@@ -1310,7 +1429,9 @@ impl Sim<'_> {
             Work::AbortUnregister { .. } => ("abort steps: unregister the tool".into(), (REGISTER_TOOL, "18.3")),
             Work::AbortExecution { .. } => ("abort steps: reject and cancel".into(), (EXECUTE_TOOL, "14.4")),
             Work::AbortRejectsToolPromise { .. } => ("the tool rejects on abort".into(), ("tool", "execute")),
-            Work::AbortListener { .. } => ("abort event listener".into(), ("DOM", "signal abort 4.3")),
+            Work::AbortListener { .. } | Work::LogAbortReason { .. } => {
+                ("abort event listener".into(), ("DOM", "signal abort 4.3"))
+            }
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
             Work::AgentResult { call, .. } => {
@@ -1323,5 +1444,35 @@ impl Sim<'_> {
                 (format!("agent receives the result of {label}"), (AGENT_CALL, "result"))
             }
         }
+    }
+}
+
+/// Variant `input-schema-validation` (issues #92, #289): validates a serialized input against a
+/// tool's stringified input schema (JSON Schema draft 2020-12, with the `jsonschema` crate).
+/// `Err` says why the input is rejected. A tool without a schema accepts any input. PR #289's
+/// keyword subset (and registerTool's meta-validation) is not modelled: a schema the validator
+/// cannot compile validates nothing, and the error says so.
+pub fn validate_input_against_input_schema(input_schema: &str, input_arguments: &str) -> Result<(), String> {
+    if input_schema.is_empty() {
+        return Ok(());
+    }
+    let (Ok(schema), Ok(input)) = (
+        serde_json::from_str::<serde_json::Value>(input_schema),
+        serde_json::from_str::<serde_json::Value>(input_arguments),
+    ) else {
+        return Err("the input or the schema is not JSON".into());
+    };
+    let validator = match jsonschema::validator_for(&schema) {
+        Ok(v) => v,
+        Err(e) => {
+            return Err(format!(
+                "the input schema is not a valid JSON Schema ({e}): not modelled (PR #289 rejects it at registerTool)"
+            ))
+        }
+    };
+    let first_error = validator.iter_errors(&input).next().map(|e| e.to_string());
+    match first_error {
+        None => Ok(()),
+        Some(e) => Err(format!("input {input_arguments} does not match the input schema: {e}")),
     }
 }

@@ -26,6 +26,9 @@ pub struct Verdict {
     pub status: Status,
 }
 
+#[cfg(test)]
+mod tests;
+
 /// Does `predicate` hold in `outcome`?
 pub fn holds(predicate: &Predicate, outcome: &Outcome) -> bool {
     let first = |line: &str| outcome.console.iter().position(|c| c.text == line);
@@ -39,14 +42,16 @@ pub fn holds(predicate: &Predicate, outcome: &Outcome) -> bool {
             o.promise == p.name
                 && match p.is {
                     PromiseState::Pending => o.state == "pending",
-                    PromiseState::Fulfilled => {
-                        o.state.starts_with("fulfilled(")
-                            && p.with.as_ref().is_none_or(|w| o.state == format!("fulfilled({w})"))
-                    }
-                    PromiseState::Rejected => {
-                        o.state.starts_with("rejected(")
-                            && p.with.as_ref().is_none_or(|w| o.state == format!("rejected({w})"))
-                    }
+                    PromiseState::Fulfilled => o
+                        .state
+                        .strip_prefix("fulfilled(")
+                        .and_then(|v| v.strip_suffix(')'))
+                        .is_some_and(|v| p.with.as_ref().is_none_or(|w| settled_with(w, v, false))),
+                    PromiseState::Rejected => o
+                        .state
+                        .strip_prefix("rejected(")
+                        .and_then(|v| v.strip_suffix(')'))
+                        .is_some_and(|v| p.with.as_ref().is_none_or(|w| settled_with(w, v, true))),
                 }
         }),
         Predicate::ToolRegistered(t) => {
@@ -55,11 +60,33 @@ pub fn holds(predicate: &Predicate, outcome: &Outcome) -> bool {
         Predicate::Finding(text) => {
             outcome.findings.iter().any(|f| format!("{}: {}", f.cite, f.message).contains(text.as_str()))
         }
+        Predicate::Count(c) => {
+            let by = |document: &str| match &c.document {
+                None => true,
+                // `tab` counts `tab` and `tab@1`; `tab@1` counts only itself.
+                Some(d) => {
+                    document == d || (!d.contains('@') && document.split_once('@').is_some_and(|(id, _)| id == d))
+                }
+            };
+            outcome.console.iter().filter(|l| l.text == c.logged && by(&l.document)).count() == c.times as usize
+        }
         Predicate::Uncaught(text) => outcome.uncaught.iter().any(|u| u.text.contains(text.as_str())),
         Predicate::Not(inner) => !holds(inner, outcome),
         Predicate::AllOf(list) => list.iter().all(|p| holds(p, outcome)),
         Predicate::AnyOf(list) => list.iter().any(|p| holds(p, outcome)),
     }
+}
+
+/// Does a promise's settlement value, as the outcome renders it, match `with`? A rejection with a
+/// `DOMException` or `Error` renders as its bare name and matches that name as a string; any other
+/// value matches the JavaScript value `with` writes in JSON (so `"with": "\"ok\""` is the string
+/// `"ok"` with its quotes, escaped once).
+fn settled_with(with: &serde_json::Value, rendered: &str, rejected: bool) -> bool {
+    let error_name = rendered.ends_with("Error") && rendered.chars().all(|c| c.is_ascii_alphanumeric());
+    if rejected && error_name && with.as_str() == Some(rendered) {
+        return true;
+    }
+    browser::JsValue::from_json_text(with).is_ok_and(|v| v.to_string() == rendered)
 }
 
 fn text(predicate: &Predicate) -> String {

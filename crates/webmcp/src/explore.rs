@@ -935,7 +935,7 @@ impl<'o> Explorer<'o> {
         Exploration {
             version: trace::VERSION,
             scenario: program.name.clone(),
-            options: options.describe(),
+            options: program.spec_options().into_iter().chain(options.describe()).collect(),
             shard: "1/1".into(),
             work_items: 1,
             states: self.states,

@@ -36,6 +36,7 @@ pub mod lifecycle;
 pub mod program;
 pub mod script;
 pub mod sim;
+pub mod variants;
 
 pub use explore::{explore, ExploreOptions, LaneOrder, Reduction};
 pub use program::{compile, Program};
@@ -97,14 +98,7 @@ impl Sim<'_> {
                     .collect(),
             })
             .collect();
-        let mut options = vec![format!(
-            "parallel={}",
-            match self.program.parallel {
-                scenario::ParallelModel::Unordered => "unordered",
-                scenario::ParallelModel::Fifo => "fifo",
-            }
-        )];
-        options.extend(self.program.variants.iter().map(|v| format!("variant={v}")));
+        let options = self.program.spec_options();
         trace::Trace {
             version: trace::VERSION,
             scenario: self.program.name.clone(),

@@ -65,6 +65,12 @@ pub enum Op {
         target: Option<String>,
         body: ScriptId,
     },
+    /// `modelContext.ontoolactivated` / `ontoolcancel` (issue #146).
+    OnToolEvent {
+        event: ToolEvent,
+        target: Option<String>,
+        body: ScriptId,
+    },
     OnAbort {
         controller: ControllerSlot,
         body: ScriptId,
@@ -99,6 +105,9 @@ pub struct ToolDict {
     pub annotations: Option<sc::ToolAnnotations>,
     pub execute_body: ScriptId,
     pub on_abort: ScriptId,
+    /// `execute.logInput` and `execute.logAbort`.
+    pub log_input: bool,
+    pub log_abort: bool,
     pub result: Settle,
 }
 
@@ -157,6 +166,22 @@ pub enum AgentStep {
     CallTool { tab: String, navigable: String, name: String, input: String, as_: Option<PromiseSlot> },
 }
 
+/// The tool execution events of issue #146 (Chromium's `ontoolactivated`, `ontoolcancel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ToolEvent {
+    Activated,
+    Cancel,
+}
+
+impl ToolEvent {
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolEvent::Activated => "toolactivated",
+            ToolEvent::Cancel => "toolcancel",
+        }
+    }
+}
+
 /// A compiled scenario.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -176,13 +201,6 @@ pub struct Program {
     pub container_policies: Vec<(String, Policy)>,
 }
 
-/// The variants (opt-in proposals) this engine knows.
-pub const VARIANTS: &[(&str, &str)] = &[
-    ("completion-steps-in-parallel", "tool execute steps 3 and the imperative execute steps run completionSteps in a new in-parallel block instead of on the event loop (today's text asserts in parallel, see docs/model.md)"),
-    ("title-undefined", "issue #224: getTools leaves `title` out (undefined) instead of defaulting it to the empty string"),
-    ("cross-traversable-execution", "issue #227: executeTool across top-level traversables is allowed (step 15.1 does not reject)"),
-];
-
 /// Compiling fails only for things the scenario validator cannot see (bad `$js` values).
 pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let mut c = Compiler::default();
@@ -201,10 +219,10 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
             },
         });
     }
-    for v in &s.options.variants {
-        if !VARIANTS.iter().any(|(name, _)| name == v) {
-            let known: Vec<_> = VARIANTS.iter().map(|(n, _)| *n).collect();
-            return Err(format!("unknown variant \"{v}\" (known: {})", known.join(", ")));
+    let diff_variants = s.expect.iter().flat_map(|e| &e.diff).flat_map(|d| d.with.variants.iter().flatten());
+    for v in s.options.variants.iter().chain(diff_variants) {
+        if crate::variants::variant(v).is_none() {
+            return Err(format!("unknown variant \"{v}\" (known: {})", crate::variants::names().join(", ")));
         }
     }
     Ok(Program {
@@ -225,6 +243,20 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
 }
 
 impl Program {
+    /// The spec options the program runs with, as trace and exploration headers show them:
+    /// `parallel=fifo`, then `variant=NAME` for each variant.
+    pub fn spec_options(&self) -> Vec<String> {
+        let mut options = vec![format!(
+            "parallel={}",
+            match self.parallel {
+                sc::ParallelModel::Unordered => "unordered",
+                sc::ParallelModel::Fifo => "fifo",
+            }
+        )];
+        options.extend(self.variants.iter().map(|v| format!("variant={v}")));
+        options
+    }
+
     pub fn has_variant(&self, name: &str) -> bool {
         self.variants.iter().any(|v| v == name)
     }
@@ -322,6 +354,8 @@ impl Compiler {
                     annotations: t.annotations.clone(),
                     execute_body: self.script(&t.execute.do_)?,
                     on_abort: self.script(&t.execute.on_abort)?,
+                    log_input: t.execute.log_input,
+                    log_abort: t.execute.log_abort,
                     result: self.settle(&t.execute.result)?,
                 };
                 let tool = ToolDictId(self.tool_dicts.len() as u32);
@@ -373,6 +407,8 @@ impl Compiler {
                 let body = self.script(&on.do_)?;
                 match on.event.as_str() {
                     "abort" => Op::OnAbort { controller: self.controller(on.target.as_deref().unwrap_or("")), body },
+                    "toolactivated" => Op::OnToolEvent { event: ToolEvent::Activated, target: on.target.clone(), body },
+                    "toolcancel" => Op::OnToolEvent { event: ToolEvent::Cancel, target: on.target.clone(), body },
                     _ => Op::OnToolchange { target: on.target.clone(), body },
                 }
             }

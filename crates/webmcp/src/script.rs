@@ -82,6 +82,22 @@ impl Sim<'_> {
                 let this = self.model_context_of(doc, target.as_deref(), "ontoolchange")?;
                 self.model_contexts[this.index()].ontoolchange = Some((doc, *body));
             }
+            Op::OnToolEvent { event, target, body } => {
+                let this = self.model_context_of(doc, target.as_deref(), &format!("on{}", event.name()))?;
+                let context = &mut self.model_contexts[this.index()];
+                match event {
+                    crate::program::ToolEvent::Activated => context.ontoolactivated = Some((doc, *body)),
+                    crate::program::ToolEvent::Cancel => context.ontoolcancel = Some((doc, *body)),
+                }
+                if !self.program.has_variant("tool-events") {
+                    note!(
+                        self,
+                        ("webmcp-sim", "issue #146"),
+                        "on{} is not in today's text: the handler is set but never called (variant tool-events fires it)",
+                        event.name()
+                    );
+                }
+            }
             Op::OnAbort { controller, body } => {
                 let signal = self.controller_or_throw(doc, *controller)?;
                 self.world.signals[signal].listeners.push(Work::AbortListener { doc, script: *body });

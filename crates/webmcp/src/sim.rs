@@ -82,6 +82,10 @@ pub struct ModelContext {
     pub uuids_created: u32,
     /// `ontoolchange`.
     pub ontoolchange: Option<(DocId, ScriptId)>,
+    /// `ontoolactivated` (issue #146; fired only under the variant `tool-events`).
+    pub ontoolactivated: Option<(DocId, ScriptId)>,
+    /// `ontoolcancel` (issue #146; fired only under the variant `tool-events`).
+    pub ontoolcancel: Option<(DocId, ScriptId)>,
 }
 
 impl ModelContext {
@@ -178,6 +182,8 @@ pub enum Work {
     AbortRejectsToolPromise { promise: PromiseId, signal: SignalId },
     /// An `abort` event listener running a script in `doc`.
     AbortListener { doc: DocId, script: ScriptId },
+    /// A tool's `execute.logAbort` listener: logs its signal's reason.
+    LogAbortReason { doc: DocId, signal: SignalId },
     /// A user step.
     User { script: ScriptId, index: u32 },
     /// An agent step.
@@ -1442,7 +1448,7 @@ impl Sim<'_> {
         out
     }
 
-    fn render_into(&self, out: &mut String, value: &JsValue) {
+    pub(crate) fn render_into(&self, out: &mut String, value: &JsValue) {
         value.render_into(out, &|doc, out| match self.world.get_doc_info(DocId(doc)) {
             Some(d) => out.push_str(&d.label),
             None => {

@@ -2,9 +2,11 @@
 
 mod corpus;
 mod coverage;
+mod diff;
 mod errors;
 mod explore;
 mod outputs;
+mod findings_diff;
 mod render;
 mod spec_example;
 

@@ -187,12 +187,14 @@ fn events_are_toolchange_or_abort_with_a_target() {
     let text = script(
         r#"{"on": {"event": "toolchnage", "do": []}},
 {"on": {"event": "abort", "do": []}},
-{"on": {"event": "toolchange", "do": []}}"#,
+{"on": {"event": "toolchange", "do": []}},
+{"on": {"event": "toolactivated", "do": []}},
+{"on": {"event": "toolcancel", "do": []}}"#,
     );
     assert_eq!(
         problems(&text),
         [
-            "4:29: tabs[0].script[0].on.event: unknown event \"toolchnage\"\n  hint: did you mean \"toolchange\"? events are \"toolchange\" (on a modelContext) and \"abort\" (on an AbortController's signal)",
+            "4:29: tabs[0].script[0].on.event: unknown event \"toolchnage\"\n  hint: did you mean \"toolchange\"? events are \"toolchange\", \"toolactivated\" and \"toolcancel\" (on a modelContext) and \"abort\" (on an AbortController's signal)",
             "5:8: tabs[0].script[1].on.target: an `abort` handler needs a `target`\n  hint: name the AbortController whose signal it listens to: \"target\": \"controller\"",
         ]
     );

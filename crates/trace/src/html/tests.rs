@@ -33,6 +33,7 @@ fn a_report_has_a_section_diagram_and_step_through_per_outcome() {
         description: "A race.",
         runs: "seeds 0..200",
         counted: "",
+        flags: "",
     };
     let html = render_report(&groups(), &about);
     assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"));
@@ -57,7 +58,7 @@ fn a_report_has_a_section_diagram_and_step_through_per_outcome() {
 #[test]
 fn hostile_strings_are_escaped_everywhere() {
     let groups = vec![OutcomeGroup { count: 1, found_by: HOSTILE[1].into(), witness: hostile() }];
-    let about = About { path: HOSTILE[0], description: HOSTILE[1], runs: HOSTILE[4], counted: HOSTILE[3] };
+    let about = About { path: HOSTILE[0], description: HOSTILE[1], runs: HOSTILE[4], counted: HOSTILE[3], flags: "" };
     let html = render_report(&groups, &about);
     // Strings with a character HTML gives meaning to never appear as they are.
     for h in HOSTILE.iter().filter(|h| h.contains(['<', '>', '&', '"', '\''])) {

@@ -9,6 +9,7 @@ const ABOUT: About = About {
     description: "registerTool queues toolchange tasks in parallel; a setTimeout task races them.",
     runs: "seed 3",
     counted: "",
+    flags: "",
 };
 
 #[test]
@@ -61,7 +62,13 @@ fn hostile_strings_stay_in_their_cell_and_fences() {
     let t = hostile();
     let md = render_markdown(
         &t,
-        &About { path: "we'ird `dir`/x.jsonc", description: HOSTILE[0], runs: HOSTILE[5], counted: HOSTILE[6] },
+        &About {
+            path: "we'ird `dir`/x.jsonc",
+            description: HOSTILE[0],
+            runs: HOSTILE[5],
+            counted: HOSTILE[6],
+            flags: "",
+        },
     );
     // Every table row has as many unescaped pipes as the header.
     let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();

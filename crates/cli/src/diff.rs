@@ -1,0 +1,361 @@
+//! `webmcp-sim diff`: explore one scenario under two sets of options (two spec readings) and
+//! compare the outcome sets, for a spec author asking "does my proposed text remove the bad
+//! outcome, and does it add any other?". Also the `diff` expectations `check` evaluates.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use trace::{Exploration, OutcomeClass};
+
+use crate::options::{self, Change};
+
+/// `webmcp-sim diff SCENARIO [--base OPTIONS] --with OPTIONS`.
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    pub scenario: PathBuf,
+    /// The base side's options, as changes to the file's: comma-separated `parallel=unordered|fifo`,
+    /// `variant=NAME` (add), `no-variant=NAME` (remove), `variants=A+B` or `variants=none`
+    /// (exactly these). Default: the file's own options.
+    #[arg(long, default_value = "")]
+    pub base: String,
+    /// The other side's options, as changes to the file's (same syntax as `--base`).
+    #[arg(long)]
+    pub with: String,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: DiffFormat,
+    /// Choice points visited per work item before a search stops (reported as incomplete).
+    #[arg(long, default_value_t = 2_000_000)]
+    pub max_states: u64,
+    /// Choices along one schedule before that branch stops.
+    #[arg(long, default_value_t = 500)]
+    pub max_depth: usize,
+    /// Units along one schedule before that branch stops.
+    #[arg(long, default_value_t = 5_000)]
+    pub max_units: usize,
+    /// Threads.
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    /// A block to paste into a spec pull request.
+    Markdown,
+}
+
+/// One side of a diff: its options and its exploration.
+pub struct Side {
+    /// The effective options, as trace headers write them (`parallel=fifo, variant=X`).
+    pub options: String,
+    /// The flags its replay commands carry (options that differ from the file's).
+    pub flags: String,
+    pub exploration: Exploration,
+}
+
+/// Two explorations of one scenario, compared.
+pub struct Diff {
+    pub path: String,
+    pub base: Side,
+    pub with: Side,
+    /// Indices into `base.exploration.outcomes` of the outcomes the other side does not have.
+    pub only_in_base: Vec<usize>,
+    /// Indices into `with.exploration.outcomes` of the outcomes the base does not have.
+    pub only_in_with: Vec<usize>,
+    /// Indices into `base.exploration.outcomes` of the outcomes both have.
+    pub common: Vec<usize>,
+}
+
+impl Diff {
+    /// Both searches covered every schedule: only then are the sets, and so the diff, exact.
+    pub fn complete(&self) -> bool {
+        self.base.exploration.complete && self.with.exploration.complete
+    }
+
+    pub fn equal(&self) -> bool {
+        self.only_in_base.is_empty() && self.only_in_with.is_empty()
+    }
+
+    pub fn base_only(&self) -> impl Iterator<Item = &OutcomeClass> {
+        self.only_in_base.iter().map(|&i| &self.base.exploration.outcomes[i])
+    }
+
+    pub fn with_only(&self) -> impl Iterator<Item = &OutcomeClass> {
+        self.only_in_with.iter().map(|&i| &self.with.exploration.outcomes[i])
+    }
+
+    /// `0` when complete and equal, `1` otherwise (different, or a search was incomplete).
+    pub fn exit_code(&self) -> u8 {
+        if self.complete() && self.equal() {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// One line: EQUAL, DIFFERENT, or why nothing can be claimed.
+    pub fn verdict(&self) -> String {
+        let counts = format!(
+            "{} only in base, {} only with the change, {} common",
+            self.only_in_base.len(),
+            self.only_in_with.len(),
+            self.common.len()
+        );
+        let incomplete: Vec<String> = [("base", &self.base), ("with", &self.with)]
+            .iter()
+            .filter(|(_, s)| !s.exploration.complete)
+            .map(|(name, s)| format!("{name}: {}", s.exploration.bounds_hit.join(", ")))
+            .collect();
+        match (self.complete(), self.equal()) {
+            (true, true) => format!("EQUAL: the same outcomes ({counts})"),
+            (true, false) => format!("DIFFERENT: {counts}"),
+            (false, _) => format!(
+                "INCOMPLETE: a search hit a bound ({}); the outcomes below were seen, others may exist, so nothing is claimed equal ({counts})",
+                incomplete.join("; ")
+            ),
+        }
+    }
+
+    pub fn render_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "webmcp-sim diff: {}", self.path);
+        for (name, side) in [("base", &self.base), ("with", &self.with)] {
+            let ex = &side.exploration;
+            let _ = writeln!(
+                s,
+                "{name}: {}  ({} outcomes, {} states, {})",
+                side.options,
+                ex.outcomes.len(),
+                ex.states,
+                if ex.complete { "complete".to_string() } else { format!("INCOMPLETE: {}", ex.bounds_hit.join(", ")) }
+            );
+        }
+        let _ = writeln!(s, "result: {}", self.verdict());
+        let sections = [
+            ("only in base", self.base_only().collect::<Vec<_>>(), &self.base),
+            ("only with the change", self.with_only().collect(), &self.with),
+            ("common", self.common.iter().map(|&i| &self.base.exploration.outcomes[i]).collect(), &self.base),
+        ];
+        for (title, classes, side) in sections {
+            let _ = writeln!(s, "\n{title} ({}):", classes.len());
+            for c in classes {
+                let _ = writeln!(s, "  summary: {}", c.summary);
+                let _ = writeln!(
+                    s,
+                    "    witness ({} choices): {}",
+                    c.witness_choices,
+                    trace::render::replay_command_with(&self.path, &side.flags, &c.witness)
+                );
+            }
+        }
+        s
+    }
+
+    /// A block to paste into a spec pull request: the verdict, then each outcome that differs
+    /// with its replay command.
+    pub fn render_markdown(&self, command: &str) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "#### `webmcp-sim diff` on `{}`\n", self.path);
+        let _ = writeln!(s, "| | options | outcomes | search |\n| --- | --- | --- | --- |");
+        for (name, side) in [("base", &self.base), ("with", &self.with)] {
+            let ex = &side.exploration;
+            let search =
+                if ex.complete { "complete".to_string() } else { format!("incomplete ({})", ex.bounds_hit.join(", ")) };
+            let _ = writeln!(s, "| {name} | `{}` | {} | {search} |", side.options, ex.outcomes.len());
+        }
+        let _ = writeln!(s, "\n**{}**\n", self.verdict());
+        for (title, classes, side) in [
+            ("Only in base", self.base_only().collect::<Vec<_>>(), &self.base),
+            ("Only with the change", self.with_only().collect(), &self.with),
+        ] {
+            if classes.is_empty() {
+                let _ = writeln!(s, "{title}: none.\n");
+                continue;
+            }
+            let _ = writeln!(s, "{title}:\n");
+            for c in classes {
+                let _ = writeln!(s, "- `{}`", c.summary.replace('`', "'"));
+                let _ = writeln!(
+                    s,
+                    "  ```sh\n  {}\n  ```",
+                    trace::render::replay_command_with(&self.path, &side.flags, &c.witness)
+                );
+            }
+            s.push('\n');
+        }
+        if !self.common.is_empty() {
+            let _ = writeln!(s, "<details><summary>{} common outcome(s)</summary>\n", self.common.len());
+            for &i in &self.common {
+                let _ = writeln!(s, "- `{}`", self.base.exploration.outcomes[i].summary.replace('`', "'"));
+            }
+            let _ = writeln!(s, "\n</details>\n");
+        }
+        let _ = writeln!(s, "Generated by `{command}`.");
+        s
+    }
+}
+
+/// Compares two explorations' outcome sets (outcomes compare canonically, as `explore` groups them).
+pub fn compare(path: &str, base: Side, with: Side) -> Diff {
+    let outcomes = |ex: &Exploration| ex.outcomes.iter().map(|c| c.outcome.clone()).collect::<Vec<_>>();
+    let (b, w) = (outcomes(&base.exploration), outcomes(&with.exploration));
+    let only_in_base = (0..b.len()).filter(|&i| !w.contains(&b[i])).collect();
+    let only_in_with = (0..w.len()).filter(|&i| !b.contains(&w[i])).collect();
+    let common = (0..b.len()).filter(|&i| w.contains(&b[i])).collect();
+    Diff { path: path.to_string(), base, with, only_in_base, only_in_with, common }
+}
+
+/// Explores the scenario at `path` with `changes` applied to its options.
+pub fn explore_side(path: &Path, changes: &[Change], explore: &webmcp::ExploreOptions) -> Result<Side, String> {
+    let loaded = options::load_with(path, changes).map_err(|e| e.rendered)?;
+    let exploration = webmcp::explore(&loaded.program, explore).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Side { options: options::describe(&loaded.scenario.options), flags: loaded.flags, exploration })
+}
+
+/// Explores both sides and compares them.
+pub fn diff(path: &Path, base: &[Change], with: &[Change], explore: &webmcp::ExploreOptions) -> Result<Diff, String> {
+    let base = explore_side(path, base, explore)?;
+    let with = explore_side(path, with, explore)?;
+    Ok(compare(&path.display().to_string(), base, with))
+}
+
+/// The `diff` command: exit 0 when equal (both searches complete), 1 when different or
+/// incomplete, 2 on bad input.
+pub fn diff_command(args: &DiffArgs) -> ExitCode {
+    let parse = |flag: &str, text: &str| {
+        options::parse_changes(text).map_err(|e| {
+            eprintln!("error: --{flag}: {e}");
+            ExitCode::from(2)
+        })
+    };
+    let base = match parse("base", &args.base) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let with = match parse("with", &args.with) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let explore = webmcp::ExploreOptions {
+        max_states: args.max_states,
+        max_depth: args.max_depth,
+        max_units: args.max_units,
+        jobs: args.jobs.max(1),
+        ..Default::default()
+    };
+    // Bad input (a scenario that does not load, an unknown variant) is exit 2; a run that fails
+    // while exploring is exit 1.
+    if let Err(e) = options::load_with(&args.scenario, &base).and(options::load_with(&args.scenario, &with)) {
+        eprint!("{e}");
+        return ExitCode::from(2);
+    }
+    match diff(&args.scenario, &base, &with, &explore) {
+        Ok(d) => {
+            let text = match args.format {
+                DiffFormat::Text => d.render_text(),
+                DiffFormat::Markdown => d.render_markdown(&command_line(args)),
+            };
+            print!("{text}");
+            ExitCode::from(d.exit_code())
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The command that produced a diff, for the Markdown block's last line.
+fn command_line(args: &DiffArgs) -> String {
+    let mut s = format!("webmcp-sim diff {}", args.scenario.display());
+    if !args.base.is_empty() {
+        let _ = write!(s, " --base {}", args.base);
+    }
+    let _ = write!(s, " --with {}", args.with);
+    s
+}
+
+/// The changes a scenario's `diff` expectation makes to the options.
+pub fn expect_changes(with: &scenario::DiffOptions) -> Vec<Change> {
+    let mut changes = Vec::new();
+    if let Some(p) = with.parallel {
+        changes.push(Change::Parallel(p));
+    }
+    if let Some(v) = &with.variants {
+        changes.push(Change::Variants(v.clone()));
+    }
+    changes
+}
+
+/// Checks one side of a `diff` expectation: every outcome only on that side satisfies one of
+/// `predicates`, and each predicate holds in one of them (`[]`: no such outcome).
+fn check_side(side: &str, outcomes: &[&OutcomeClass], predicates: &[scenario::Predicate]) -> Result<(), String> {
+    if let Some(c) = outcomes.iter().find(|c| !predicates.iter().any(|p| webmcp::expect::holds(p, &c.outcome))) {
+        return Err(format!("an outcome only in {side} that no predicate describes: {}", c.summary));
+    }
+    if let Some(p) = predicates.iter().find(|p| !outcomes.iter().any(|c| webmcp::expect::holds(p, &c.outcome))) {
+        let p = serde_json::to_string(p).unwrap_or_default();
+        return Err(format!("no outcome only in {side} satisfies {p}"));
+    }
+    Ok(())
+}
+
+/// Evaluates a scenario's `diff` expectations: each explores the scenario again with its `with`
+/// options (applied after `changes`, the command line's) and compares with `base`, the
+/// exploration under `changes`. A search that hit a bound decides nothing (`Unknown`).
+pub fn check_expectations(
+    path: &Path,
+    changes: &[Change],
+    base: &Exploration,
+    expect: &scenario::Expect,
+    explore: &webmcp::ExploreOptions,
+) -> Vec<webmcp::expect::Verdict> {
+    use webmcp::expect::{Status, Verdict};
+    let mut verdicts = Vec::new();
+    for d in &expect.diff {
+        let expectation = format!("diff with {}", serde_json::to_string(&d.with).unwrap_or_default());
+        let mut with_changes = changes.to_vec();
+        with_changes.extend(expect_changes(&d.with));
+        let status =
+            match explore_side(path, &with_changes, explore) {
+                Err(e) => {
+                    Status::Violated { reason: format!("the other side does not explore: {e}"), witness: String::new() }
+                }
+                Ok(with) => {
+                    let flags = with.flags.clone();
+                    let side = Side { options: String::new(), flags: String::new(), exploration: base.clone() };
+                    let diff = compare(&path.display().to_string(), side, with);
+                    let base_only: Vec<&OutcomeClass> = diff.base_only().collect();
+                    let with_only: Vec<&OutcomeClass> = diff.with_only().collect();
+                    let problem =
+                        d.only_in_base.as_ref().map(|ps| check_side("the base", &base_only, ps)).transpose().and_then(
+                            |_| d.only_in_with.as_ref().map(|ps| check_side("with", &with_only, ps)).transpose(),
+                        );
+                    match problem {
+                        Err(reason) if diff.complete() => {
+                            // A base outcome replays with check's own witness line; a with-side one
+                            // needs its flags, so its command goes in the reason.
+                            if reason.contains("only in with") {
+                                let command = with_only.first().map(|c| {
+                                    trace::render::replay_command_with(&path.display().to_string(), &flags, &c.witness)
+                                });
+                                let reason = match command {
+                                    Some(command) => format!("{reason}\n  with-side witness: {command}"),
+                                    None => reason,
+                                };
+                                Status::Violated { reason, witness: String::new() }
+                            } else {
+                                let witness = base_only.first().map(|c| c.witness.clone()).unwrap_or_default();
+                                Status::Violated { reason, witness }
+                            }
+                        }
+                        Ok(_) if diff.complete() => Status::Holds,
+                        _ => Status::Unknown,
+                    }
+                }
+            };
+        verdicts.push(Verdict { expectation, status });
+    }
+    verdicts
+}

@@ -1,0 +1,64 @@
+//! Predicates on hand-made outcomes: `with` by name or by JSON value, and `count`.
+
+use scenario::Predicate;
+use trace::{ConsoleLine, Outcome, PromiseOutcome};
+
+use super::holds;
+
+fn outcome(promises: &[(&str, &str)], console: &[(&str, &str)]) -> Outcome {
+    Outcome {
+        console: console.iter().map(|(d, t)| ConsoleLine { document: d.to_string(), text: t.to_string() }).collect(),
+        promises: promises
+            .iter()
+            .map(|(p, s)| PromiseOutcome { promise: p.to_string(), document: "tab".into(), state: s.to_string() })
+            .collect(),
+        tool_maps: Vec::new(),
+        uncaught: Vec::new(),
+        findings: Vec::new(),
+        agent: Vec::new(),
+        end: "quiescent".into(),
+    }
+}
+
+fn predicate(json: &str) -> Predicate {
+    serde_json::from_str(json).unwrap()
+}
+
+#[test]
+fn with_matches_an_error_by_name_and_any_other_value_by_its_json() {
+    let o = outcome(
+        &[
+            ("a", "rejected(AbortError)"),
+            ("b", "fulfilled(\"\\\"sunny\\\"\")"),
+            ("c", "fulfilled([])"),
+            ("d", "rejected(\"AbortError\")"),
+            ("e", "fulfilled(undefined)"),
+        ],
+        &[],
+    );
+    let is = |name: &str, state: &str, with: &str| {
+        holds(&predicate(&format!(r#"{{"promise": {{"name": "{name}", "is": "{state}", "with": {with}}}}}"#)), &o)
+    };
+    assert!(is("a", "rejected", r#""AbortError""#));
+    assert!(!is("a", "rejected", r#""TypeError""#));
+    // The string "sunny" with its quotes, escaped once.
+    assert!(is("b", "fulfilled", r#""\"sunny\"""#));
+    assert!(!is("b", "fulfilled", r#""sunny""#));
+    assert!(is("c", "fulfilled", "[]"));
+    assert!(!is("c", "fulfilled", r#""[]""#));
+    // A rejection with the string "AbortError" is not an AbortError.
+    assert!(is("d", "rejected", r#""AbortError""#) && !is("a", "rejected", r#"{"$js": "undefined"}"#));
+    assert!(is("e", "fulfilled", r#"{"$js": "undefined"}"#));
+}
+
+#[test]
+fn count_is_exact_and_can_be_per_document() {
+    let o = outcome(&[], &[("tab", "changed"), ("child", "changed"), ("child@1", "changed"), ("tab", "other")]);
+    let count = |json: &str| holds(&predicate(&format!(r#"{{"count": {json}}}"#)), &o);
+    assert!(count(r#"{"logged": "changed", "times": 3}"#));
+    assert!(!count(r#"{"logged": "changed", "times": 2}"#));
+    assert!(count(r#"{"logged": "changed", "times": 1, "document": "tab"}"#));
+    assert!(count(r#"{"logged": "changed", "times": 2, "document": "child"}"#));
+    assert!(count(r#"{"logged": "changed", "times": 1, "document": "child@1"}"#));
+    assert!(count(r#"{"logged": "missing", "times": 0}"#));
+}
