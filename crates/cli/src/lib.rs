@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use sched::{RandomChooser, Schedule};
 use webmcp::{Limits, Program, RunError};
 
+pub mod chromium;
 pub mod report;
 pub mod snapshot;
 

@@ -133,6 +133,30 @@ impl Sim<'_> {
         // Step 7. Let tool name be tool's name.
         // Step 8. Let tool title be tool's title.
         let tool_name = &dict.name;
+        // Deviation (chromium profile): Chromium 156 checks the name's validity (steps 10 and 11)
+        // before the duplicate check (step 9); docs/chromium.md.
+        if self.program.has_variant("chromium-name-before-duplicate") {
+            if tool_name.is_empty() || dict.description.is_empty() {
+                self.note((a, "10"), "variant chromium-name-before-duplicate: step 10 before step 9");
+                return self.rejected_promise(
+                    this,
+                    a,
+                    args.as_,
+                    JsValue::dom_exception("InvalidStateError"),
+                    (a, "10"),
+                );
+            }
+            if tool_name_is_invalid(tool_name) {
+                self.note((a, "11"), "variant chromium-name-before-duplicate: step 11 before step 9");
+                return self.rejected_promise(
+                    this,
+                    a,
+                    args.as_,
+                    JsValue::dom_exception("InvalidStateError"),
+                    (a, "11"),
+                );
+            }
+        }
         // Step 9. If tool map[tool name] exists, then return a promise rejected with an InvalidStateError DOMException.
         if self.model_contexts[this.index()].tool(tool_name).is_some() {
             note!(self, (a, "9"), "tool map[{tool_name:?}] exists");
@@ -965,6 +989,14 @@ impl Sim<'_> {
                     return;
                 }
                 // Step 9.1.4. Let serializedResult be the result of serializing a JavaScript value to a JSON string given v. If this throws an exception, run completionSteps given null and false, and abort these steps.
+                // Deviation (chromium profile): Chromium 156 passes a string result on raw instead
+                // of its JSON serialization (`success`, not `"success"`); docs/chromium.md.
+                if let (true, JsValue::String(raw)) = (self.program.has_variant("chromium-raw-string-result"), v) {
+                    let raw = raw.clone();
+                    self.note((a, "9.1.4"), "variant chromium-raw-string-result: the string result is not serialized");
+                    self.run_completion_steps(completion_steps, Some(raw), true, (a, "9.1.5"));
+                    return;
+                }
                 match serialize_a_javascript_value_to_a_json_string(v) {
                     Err(e) => {
                         note!(self, (a, "9.1.4"), "result {v} does not serialize: {e}");
