@@ -107,18 +107,46 @@ async function runOnce(browser, plan, run) {
       if (!groups.has(s.group)) groups.set(s.group, []);
       groups.get(s.group).push(s);
     }
+    // The documents of one event loop start as consecutive tasks of that loop (0 ms timers set
+    // by its first document, so they keep tree order and no later timer comes between them);
+    // a document the first one cannot reach is started by the driver right after.
     const chains = [...groups.values()].map(async (docs) => {
       await sleep(jitter());
-      for (const s of docs) {
-        const frame = findFrame(s.navigable);
+      const ids = docs.map((s) => s.navigable);
+      const busies = docs.map(() => Math.floor(random() * (plan.jitterMs / 4 + 1)));
+      let left = ids;
+      const first = findFrame(ids[0]);
+      if (first) {
+        left = await first
+          .evaluate(({ ids, busies }) => {
+            const left = [];
+            ids.forEach((id, i) => {
+              let w;
+              try {
+                w = i === 0 ? window : window.__wmcp.win(id);
+                if (!w || typeof w.__wmcp_start !== 'function') throw new Error('unreachable');
+              } catch {
+                left.push(id);
+                return;
+              }
+              setTimeout(() => w.__wmcp_start(busies[i]), 0);
+            });
+            return left;
+          }, { ids, busies })
+          .catch((e) => {
+            log.push(`${at()} starting ${ids[0]}'s event loop: ${e.message}`);
+            return ids;
+          });
+      }
+      for (const id of left) {
+        const frame = findFrame(id);
         if (!frame) {
-          log.push(`${at()} no frame for ${s.navigable}: its script did not start`);
+          log.push(`${at()} no frame for ${id}: its script did not start`);
           continue;
         }
-        const busy = Math.floor(random() * (plan.jitterMs / 4 + 1));
         await frame
-          .evaluate((busy) => window.__wmcp_start(busy), busy)
-          .catch((e) => log.push(`${at()} starting ${s.navigable}: ${e.message}`));
+          .evaluate((busy) => window.__wmcp_start(busy), busies[ids.indexOf(id)])
+          .catch((e) => log.push(`${at()} starting ${id}: ${e.message}`));
       }
     });
     const user = (async () => {

@@ -321,7 +321,7 @@ pub struct Args {
     #[arg(long, default_value_t = 20)]
     pub jitter: u64,
     /// Real milliseconds per virtual millisecond of the scenario's timers.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 20.0)]
     pub time_scale: f64,
     /// Seed of the driver's jitter choices (the timing Chromium adds is not seeded).
     #[arg(long, default_value_t = 0)]

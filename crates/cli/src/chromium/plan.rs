@@ -237,6 +237,22 @@ impl Compiler {
         self.frame(tab, &dummy, Some(n), true)
     }
 
+    /// Fails when `id` names a navigable of another tab than `tab`: the pages of two tabs here
+    /// have no reference to each other's windows (no opener).
+    fn same_tab(&self, tab: usize, id: &str) -> Result<(), String> {
+        let other = match self.tab_ids.iter().position(|t| t == id) {
+            Some(t) => Some(t),
+            None => self.locate(id).map(|(t, _)| t),
+        };
+        match other {
+            Some(t) if t != tab => Err(format!(
+                "a script of tab {} reaches navigable {id} of tab {}: pages of two tabs have no reference to each other's windows here",
+                self.tab_ids[tab], self.tab_ids[t]
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn tab_index(&self, id: &str) -> usize {
         self.tab_ids.iter().position(|t| t == id).unwrap_or(0)
     }
@@ -255,6 +271,23 @@ impl Compiler {
     }
 
     fn action(&mut self, tab: usize, a: &sc::Action) -> Result<String, String> {
+        let reached = match a {
+            sc::Action::RegisterTool(r) => r.document.clone(),
+            sc::Action::GetTools(g) => g.document.clone(),
+            sc::Action::ExecuteTool(e) => match &e.tool {
+                sc::ToolRef::Dictionary(d) => Some(d.window.clone()),
+                _ => e.document.clone(),
+            },
+            sc::Action::On(o) if o.event == "toolchange" => o.target.clone(),
+            sc::Action::Navigate(n) => Some(n.navigable.clone()),
+            _ => None,
+        };
+        if let Some(id) = reached {
+            self.same_tab(tab, &id)?;
+        }
+        if let sc::Action::ExecuteTool(sc::ExecuteTool { document: Some(id), .. }) = a {
+            self.same_tab(tab, id)?;
+        }
         Ok(match a {
             sc::Action::Log(t) => format!("W.log({});", q(t)),
             sc::Action::RegisterTool(r) => {
@@ -281,10 +314,10 @@ impl Compiler {
                 if let Some(s) = &r.options.signal {
                     options.push(format!("signal: W.lookup('C', {}).signal", q(s)));
                 }
+                let d = opt_q(&r.document);
                 format!(
-                    "W.prom({}, W.doc({}).modelContext.registerTool({tool}, {{{}}}));",
+                    "W.prom({}, {d}, W.doc({d}).modelContext.registerTool({tool}, {{{}}}));",
                     opt_q(&r.as_),
-                    opt_q(&r.document),
                     options.join(", ")
                 )
             }
@@ -293,7 +326,11 @@ impl Compiler {
                     Some(o) => format!("{{fromOrigins: {}}}", strings(o)),
                     None => "{}".into(),
                 };
-                format!("W.prom({}, W.doc({}).modelContext.getTools({options}));", opt_q(&g.as_), opt_q(&g.document))
+                format!(
+                    "W.prom({}, {d}, W.doc({d}).modelContext.getTools({options}));",
+                    opt_q(&g.as_),
+                    d = opt_q(&g.document)
+                )
             }
             sc::Action::ExecuteTool(e) => {
                 let tool = match &e.tool {
@@ -314,9 +351,9 @@ impl Compiler {
                     None => "{}".into(),
                 };
                 format!(
-                    "W.prom({}, W.doc({}).modelContext.executeTool({tool}, {input}, {options}));",
+                    "W.prom({}, {d}, W.doc({d}).modelContext.executeTool({tool}, {input}, {options}));",
                     opt_q(&e.as_),
-                    opt_q(&e.document)
+                    d = opt_q(&e.document)
                 )
             }
             sc::Action::NewAbortController(n) => format!("W.C[{}] = new AbortController();", q(n)),

@@ -10,9 +10,9 @@
   const DOM_NAMES = ['AbortError', 'DataError', 'InvalidStateError', 'NotAllowedError', 'NotFoundError',
     'NotSupportedError', 'SecurityError', 'TimeoutError', 'UnknownError'];
   const specials = new WeakMap();
-  const W = { P: {}, V: {}, C: {}, timers: 0 };
+  const W = { P: {}, V: {}, C: {}, timers: 0, label: cfg.label };
   const rec = (k, o = {}) => {
-    o.d = cfg.label;
+    o.d = o.d ?? cfg.label;
     o.k = k;
     debug(MARK + JSON.stringify(o));
   };
@@ -78,13 +78,25 @@
     realSetTimeout(() => { W.timers--; rec('timers', { n: W.timers }); f(); }, ms * cfg.scale);
   };
   // A promise the scenario names with `as`: record it, and its settlement.
-  W.prom = (name, p) => {
+  // A promise the scenario names with `as`, made in the realm of the document whose
+  // modelContext made it (`target`, a navigable id, or null for this document): record it, and
+  // its settlement, under that document's label.
+  W.prom = (name, target, p) => {
     if (name === null) return p;
+    const d = W.labelOf(target);
     W.P[name] = p;
-    rec('promise', { p: name });
-    p.then((v) => { W.V[name] = v; rec('settle', { p: name, s: 'fulfilled(' + W.render(v) + ')' }); },
-      (e) => rec('settle', { p: name, s: 'rejected(' + settled(e) + ')' }));
+    rec('promise', { p: name, d });
+    p.then((v) => { W.V[name] = v; rec('settle', { p: name, d, s: 'fulfilled(' + W.render(v) + ')' }); },
+      (e) => rec('settle', { p: name, d, s: 'rejected(' + settled(e) + ')' }));
     return p;
+  };
+  W.labelOf = (id) => {
+    if (id === null || id === cfg.nav) return cfg.label;
+    try {
+      const w = W.win(id);
+      if (w) return w.__wmcp.label;
+    } catch {}
+    return (gone[id] && gone[id][2]) ?? id;
   };
   // A promise or controller a script names: its own, or one made in a same-origin document of
   // the tab (the simulator's "same agent"); otherwise a ReferenceError, as an unshared variable.
@@ -115,10 +127,21 @@
     return null;
   };
   // `document.modelContext` of this document or of another one (`iframe.contentDocument`).
+  // A removed iframe's window and document stay reachable through references taken before
+  // (as the simulator keeps a navigable's last active document): remember the iframes' ones.
+  const gone = {};
+  const remember = () => {
+    for (const f of document.querySelectorAll('iframe')) {
+      try { gone[f.name] = [f.contentWindow, f.contentDocument, f.contentWindow.__wmcp.label]; } catch {}
+    }
+  };
   W.doc = (id) => {
     if (id === null || id === cfg.nav) return document;
     const w = W.win(id);
-    if (!w) throw new TypeError('navigable ' + id + ' has no document');
+    if (!w) {
+      if (gone[id] && gone[id][1]) return gone[id][1];
+      throw new TypeError('navigable ' + id + ' has no document');
+    }
     return w.document;
   };
   W.fromGetTools = (promise, name) => {
@@ -131,7 +154,7 @@
     return t;
   };
   W.window = (id) => {
-    const w = W.win(id);
+    const w = W.win(id) ?? (gone[id] && gone[id][0]);
     if (!w) throw new TypeError('navigable ' + id + ' has no window');
     return w;
   };
@@ -148,11 +171,13 @@
   W.removeIframe = (id) => {
     const f = [...document.querySelectorAll('iframe')].find((f) => f.name === id);
     if (!f) throw new TypeError('iframe ' + id + ' is not in this document');
+    remember();
     f.remove();
   };
   W.start = (busy, f) => {
     const end = performance.now() + busy;
     while (performance.now() < end) {}
+    remember();
     W.body(f);
   };
   addEventListener('pagehide', () => rec('gone'));
