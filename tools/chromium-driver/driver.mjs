@@ -49,7 +49,10 @@ async function runOnce(browser, plan, run) {
   const ctx = await browser.newContext();
   await ctx.route('**/*', (route) => {
     const url = route.request().url();
-    const page = plan.pages[url];
+    // Each served document's URL carries `wmcp=N`; look it up by that (the browser may
+    // re-encode the rest of a hostile URL).
+    const n = /[?&]wmcp=(\d+)/.exec(url);
+    const page = plan.pages[url] ?? (n ? byNumber.get(n[1]) : undefined);
     if (page) {
       return route.fulfill({
         status: 200,
@@ -149,6 +152,9 @@ async function runOnce(browser, plan, run) {
           .catch((e) => log.push(`${at()} starting ${id}: ${e.message}`));
       }
     });
+    // The user's steps start once every initial script has been started (a subset of the
+    // simulator's interleavings, where the user's lane may also go first).
+    await Promise.all(chains);
     const user = (async () => {
       for (const step of plan.user) {
         await sleep(jitter());
@@ -175,7 +181,7 @@ async function runOnce(browser, plan, run) {
         lastActivity = Date.now();
       }
     })();
-    await Promise.all([...chains, user]);
+    await user;
     lastActivity = Date.now();
     // Wait for quiescence: no record for quietMs and no scenario timer pending in any document
     // still alive; or the timeout.
@@ -204,6 +210,11 @@ async function runOnce(browser, plan, run) {
 }
 
 const plan = await readStdin();
+const byNumber = new Map();
+for (const [url, page] of Object.entries(plan.pages)) {
+  const n = /[?&]wmcp=(\d+)/.exec(url);
+  if (n) byNumber.set(n[1], page);
+}
 const browser = await chromium.launch({
   executablePath: plan.chromium,
   headless: true,

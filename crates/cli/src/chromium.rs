@@ -19,7 +19,8 @@ mod tests;
 use view::View;
 
 /// The variants that model Chromium's known divergences from the spec text (docs/chromium.md).
-pub const CHROMIUM_PROFILE: &[&str] = &["chromium-raw-string-result", "chromium-name-before-duplicate"];
+pub const CHROMIUM_PROFILE: &[&str] =
+    &["chromium-raw-string-result", "chromium-name-before-duplicate", "chromium-annotations-debugging"];
 
 /// How to run.
 #[derive(Clone, Debug)]
@@ -107,7 +108,7 @@ impl ScenarioResult {
 }
 
 /// The simulated event loop of each initial document, from one run's legend.
-fn event_loops(program: &webmcp::Program) -> Result<BTreeMap<String, String>, String> {
+pub fn event_loops(program: &webmcp::Program) -> Result<BTreeMap<String, String>, String> {
     let trace = webmcp::run(program, &mut sched::FirstChooser, webmcp::Limits::default()).map_err(|e| e.to_string())?;
     Ok(trace.documents.iter().map(|d| (d.label.clone(), d.event_loop.clone())).collect())
 }

@@ -527,14 +527,17 @@ impl Sim<'_> {
         members.push(("window".into(), JsValue::Window(target_document.0)));
         members.push(("origin".into(), JsValue::string(target_origin.serialize())));
         if let Some(an) = &def.annotations {
-            members.push((
-                "annotations".into(),
-                JsValue::Object(vec![
-                    ("readOnlyHint".into(), JsValue::Bool(an.read_only_hint)),
-                    ("untrustedContentHint".into(), JsValue::Bool(an.untrusted_content_hint)),
-                    ("consequentialHint".into(), JsValue::Bool(an.consequential_hint)),
-                ]),
-            ));
+            let mut hints = vec![
+                ("readOnlyHint".into(), JsValue::Bool(an.read_only_hint)),
+                ("untrustedContentHint".into(), JsValue::Bool(an.untrusted_content_hint)),
+                ("consequentialHint".into(), JsValue::Bool(an.consequential_hint)),
+            ];
+            // Deviation (chromium profile): Chromium 156's ToolAnnotations has a fourth member,
+            // `debugging` (false unless set), that the spec text does not define; docs/chromium.md.
+            if self.program.has_variant("chromium-annotations-debugging") {
+                hints.push(("debugging".into(), JsValue::Bool(false)));
+            }
+            members.push(("annotations".into(), JsValue::Object(hints)));
         }
         JsValue::Object(members)
     }

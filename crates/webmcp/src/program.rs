@@ -182,6 +182,7 @@ pub const VARIANTS: &[(&str, &str)] = &[
     ("title-undefined", "issue #224: getTools leaves `title` out (undefined) instead of defaulting it to the empty string"),
     ("cross-traversable-execution", "issue #227: executeTool across top-level traversables is allowed (step 15.1 does not reject)"),
     ("chromium-raw-string-result", "chromium profile: a tool's string result reaches the caller raw, not JSON-serialized (imperative execute steps 9.1.4; docs/chromium.md)"),
+    ("chromium-annotations-debugging", "chromium profile: getTools' annotations carry a fourth member, `debugging: false`, that the spec does not define (docs/chromium.md)"),
     ("chromium-name-before-duplicate", "chromium profile: registerTool checks the name's validity (steps 10, 11) before the duplicate check (step 9; docs/chromium.md)"),
 ];
 
