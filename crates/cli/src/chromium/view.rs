@@ -37,7 +37,7 @@ impl View {
         }
         for p in &o.promises {
             // Unnamed promises (`promise#N@doc`) are not observable by name.
-            if p.promise.contains('#') {
+            if p.promise.starts_with("promise#") {
                 continue;
             }
             docs.entry(p.document.clone()).or_default().promises.insert(p.promise.clone(), canonical_state(&p.state));

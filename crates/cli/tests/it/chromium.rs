@@ -43,7 +43,8 @@ fn every_page_script_parses() {
         };
         for (url, page) in plan.json["pages"].as_object().unwrap() {
             let body = page["body"].as_str().unwrap();
-            let Some(script) = body.split("<script>").nth(1).and_then(|s| s.split("</script>").next()) else {
+            let Some(script) = body.split_once("<script>\n").and_then(|(_, s)| s.split_once("\n</script>")).map(|(s, _)| s)
+            else {
                 continue;
             };
             let js = dir.join(format!("page{checked}.js"));
