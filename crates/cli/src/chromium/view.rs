@@ -36,8 +36,8 @@ impl View {
             docs.entry(line.document.clone()).or_default().uncaught.push(canonical(&line.text));
         }
         for p in &o.promises {
-            // Unnamed promises (`promise#N@doc`) are not observable by name.
-            if p.promise.starts_with("promise#") {
+            // Unnamed promises (`registerTool#1@app`, `promise#2@tab`) are not observable by name.
+            if is_unnamed(&p.promise) {
                 continue;
             }
             docs.entry(p.document.clone()).or_default().promises.insert(p.promise.clone(), canonical_state(&p.state));
@@ -106,6 +106,16 @@ impl View {
         }
         d
     }
+}
+
+/// The simulator's label of a promise without `as`: `<word>#<digits>@<document>`.
+fn is_unnamed(label: &str) -> bool {
+    let Some((word, rest)) = label.split_once('#') else { return false };
+    let Some((digits, _)) = rest.split_once('@') else { return false };
+    !word.is_empty()
+        && word.chars().all(|c| c.is_ascii_alphabetic())
+        && !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
 }
 
 /// A promise state in canonical form: `fulfilled(v)` with `v` canonical.

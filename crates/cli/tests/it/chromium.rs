@@ -43,7 +43,8 @@ fn every_page_script_parses() {
         };
         for (url, page) in plan.json["pages"].as_object().unwrap() {
             let body = page["body"].as_str().unwrap();
-            let Some(script) = body.split_once("<script>\n").and_then(|(_, s)| s.split_once("\n</script>")).map(|(s, _)| s)
+            let Some(script) =
+                body.split_once("<script>\n").and_then(|(_, s)| s.split_once("\n</script>")).map(|(s, _)| s)
             else {
                 continue;
             };
