@@ -143,8 +143,12 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Str
         Err(reason) => return done(Result_::CannotRun(reason)),
     };
     let explore_options = webmcp::ExploreOptions::default();
-    let spec = webmcp::explore(&program, &explore_options).map_err(|e| e.to_string())?;
-    let chromium = webmcp::explore(&profile(&program), &explore_options).map_err(|e| e.to_string())?;
+    let explored = webmcp::explore(&program, &explore_options)
+        .and_then(|spec| Ok((spec, webmcp::explore(&profile(&program), &explore_options)?)));
+    let (spec, chromium) = match explored {
+        Ok(both) => both,
+        Err(e) => return done(Result_::CannotRun(format!("the simulator cannot explore it: {e}"))),
+    };
     let spec_views: Vec<(View, String)> =
         spec.outcomes.iter().map(|o| (View::of_outcome(&o.outcome), o.witness.clone())).collect();
     let profile_views: Vec<View> = chromium.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect();
