@@ -6,6 +6,7 @@ use std::process::Command;
 
 use cli::chromium::{self, plan, Options, Result_, Verdict};
 
+use crate::render::tool_present;
 use crate::workspace_root;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -25,6 +26,10 @@ fn options(runs: u32) -> Options {
 /// and the scenarios that cannot run say why.
 #[test]
 fn every_page_script_parses() {
+    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !tool_present(node, "Node.js (node)", "apt-get install -y nodejs") {
+        return;
+    }
     let root = workspace_root();
     let dir = std::env::temp_dir().join(format!("webmcp-sim-chromium-pages-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

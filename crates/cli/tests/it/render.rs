@@ -33,7 +33,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Whether an external tool is there. Without it a test skips with a notice, but under
 /// `CI=true` it fails: CI must install what the tests need.
-fn tool_present(present: bool, what: &str, install: &str) -> bool {
+pub fn tool_present(present: bool, what: &str, install: &str) -> bool {
     if present {
         return true;
     }
