@@ -8,6 +8,7 @@ use sched::{RandomChooser, Schedule};
 use trace::escape::terminal;
 use webmcp::{Limits, Program, RunError};
 
+pub mod chromium;
 pub mod diff;
 pub mod options;
 pub mod prefix;

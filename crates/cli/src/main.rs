@@ -152,6 +152,10 @@ enum Command {
     },
     /// Write or check golden snapshots (insta's `.snap` format) of every scenario under DIR, in
     /// DIR/snapshots/; exit 1 on a new or changed one, written beside it as `.snap.new`.
+    /// Run scenarios in real headless Chromium (WebMCP enabled) and check every observed outcome
+    /// against the explored set (docs/chromium.md); exit 1 when one is outside the spec's set and
+    /// the chromium profile's.
+    Chromium(cli::chromium::Args),
     Snapshot {
         /// The directory of scenarios; snapshots go to DIR/snapshots/.
         dir: PathBuf,
@@ -371,6 +375,7 @@ fn main() -> ExitCode {
             let Some(changes) = spec_changes(&spec) else { return ExitCode::from(2) };
             write_report(&scenario, &changes, &output, (!explore).then_some(seeds.as_str()), max_units)
         }
+        Command::Chromium(args) => ExitCode::from(cli::chromium::command(args)),
         Command::Snapshot { dir, review } => {
             finish_dir_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
         }

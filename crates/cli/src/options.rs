@@ -176,10 +176,12 @@ pub struct Loaded {
 pub fn load_with(path: &Path, changes: &[Change]) -> Result<Loaded, LoadError> {
     let mut scenario = crate::read_scenario(path)?;
     let file_options = scenario.options.clone();
-    scenario.options = apply(&file_options, changes)
-        .map_err(|e| LoadError { rendered: format!("error: {}\n", trace::escape::terminal(&format!("{}: {e}", path.display()))) })?;
+    scenario.options = apply(&file_options, changes).map_err(|e| LoadError {
+        rendered: format!("error: {}\n", trace::escape::terminal(&format!("{}: {e}", path.display()))),
+    })?;
     let flags = flags(&file_options, &scenario.options);
-    let program =
-        webmcp::compile(&scenario).map_err(|e| LoadError { rendered: format!("error: {}\n", trace::escape::terminal(&format!("{}: {e}", path.display()))) })?;
+    let program = webmcp::compile(&scenario).map_err(|e| LoadError {
+        rendered: format!("error: {}\n", trace::escape::terminal(&format!("{}: {e}", path.display()))),
+    })?;
     Ok(Loaded { program, scenario, file_options, flags })
 }

@@ -154,7 +154,13 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
                 .iter()
                 .enumerate()
                 .skip(shown)
-                .map(|(i, g)| format!("# outcome {}\n{}\n", i + 1, replay_command_with(about.path, about.flags, &g.witness.schedule)))
+                .map(|(i, g)| {
+                    format!(
+                        "# outcome {}\n{}\n",
+                        i + 1,
+                        replay_command_with(about.path, about.flags, &g.witness.schedule)
+                    )
+                })
                 .collect();
             let fence = fence_for(&commands.concat());
             let _ = writeln!(s, "{fence}sh");

@@ -133,6 +133,30 @@ impl Sim<'_> {
         // Step 7. Let tool name be tool's name.
         // Step 8. Let tool title be tool's title.
         let tool_name = &dict.name;
+        // Deviation (chromium profile): Chromium 156 checks the name's validity (steps 10 and 11)
+        // before the duplicate check (step 9); docs/chromium.md.
+        if self.program.has_variant("chromium-name-before-duplicate") {
+            if tool_name.is_empty() || dict.description.is_empty() {
+                self.note((a, "10"), "variant chromium-name-before-duplicate: step 10 before step 9");
+                return self.rejected_promise(
+                    this,
+                    a,
+                    args.as_,
+                    JsValue::dom_exception("InvalidStateError"),
+                    (a, "10"),
+                );
+            }
+            if tool_name_is_invalid(tool_name) {
+                self.note((a, "11"), "variant chromium-name-before-duplicate: step 11 before step 9");
+                return self.rejected_promise(
+                    this,
+                    a,
+                    args.as_,
+                    JsValue::dom_exception("InvalidStateError"),
+                    (a, "11"),
+                );
+            }
+        }
         // Step 9. If tool map[tool name] exists, then return a promise rejected with an InvalidStateError DOMException.
         if self.model_contexts[this.index()].tool(tool_name).is_some() {
             note!(self, (a, "9"), "tool map[{tool_name:?}] exists");
@@ -530,14 +554,17 @@ impl Sim<'_> {
         members.push(("window".into(), JsValue::Window(target_document.0)));
         members.push(("origin".into(), JsValue::string(target_origin.serialize())));
         if let Some(an) = &def.annotations {
-            members.push((
-                "annotations".into(),
-                JsValue::Object(vec![
-                    ("readOnlyHint".into(), JsValue::Bool(an.read_only_hint)),
-                    ("untrustedContentHint".into(), JsValue::Bool(an.untrusted_content_hint)),
-                    ("consequentialHint".into(), JsValue::Bool(an.consequential_hint)),
-                ]),
-            ));
+            let mut hints = vec![
+                ("readOnlyHint".into(), JsValue::Bool(an.read_only_hint)),
+                ("untrustedContentHint".into(), JsValue::Bool(an.untrusted_content_hint)),
+                ("consequentialHint".into(), JsValue::Bool(an.consequential_hint)),
+            ];
+            // Deviation (chromium profile): Chromium 156's ToolAnnotations has a fourth member,
+            // `debugging` (false unless set), that the spec text does not define; docs/chromium.md.
+            if self.program.has_variant("chromium-annotations-debugging") {
+                hints.push(("debugging".into(), JsValue::Bool(false)));
+            }
+            members.push(("annotations".into(), JsValue::Object(hints)));
         }
         JsValue::Object(members)
     }
@@ -1060,6 +1087,14 @@ impl Sim<'_> {
                         "variant undefined-result-is-null (finding 6): undefined serializes as \"null\"",
                     );
                     return self.run_completion_steps(completion_steps, Some("null".into()), true, (a, "9.1.5"));
+                }
+                // Deviation (chromium profile): Chromium 156 passes a string result on raw instead
+                // of its JSON serialization (`success`, not `"success"`); docs/chromium.md.
+                if let (true, JsValue::String(raw)) = (self.program.has_variant("chromium-raw-string-result"), v) {
+                    let raw = raw.clone();
+                    self.note((a, "9.1.4"), "variant chromium-raw-string-result: the string result is not serialized");
+                    self.run_completion_steps(completion_steps, Some(raw), true, (a, "9.1.5"));
+                    return;
                 }
                 match serialize_a_javascript_value_to_a_json_string(v) {
                     Err(e) => {

@@ -59,6 +59,21 @@ pub const VARIANTS: &[Variant] = &[
         models: "issue #146 (PR #245; Chromium 156's ontoolactivated, ontoolcancel)",
         change: "the target's ModelContext fires toolactivated just before the imperative execute steps invoke execute (step 8), and toolcancel after cancel step 6.5 signals abort; scripts set the handlers with {\"on\": {\"event\": \"toolactivated\"}}",
     },
+    Variant {
+        name: "chromium-raw-string-result",
+        models: "chromium profile (docs/chromium.md)",
+        change: "a tool's string result reaches the caller raw, not JSON-serialized (imperative execute steps 9.1.4), as Chromium 156 does",
+    },
+    Variant {
+        name: "chromium-annotations-debugging",
+        models: "chromium profile (docs/chromium.md)",
+        change: "getTools' annotations carry a fourth member, `debugging: false`, that the spec does not define, as Chromium 156 does",
+    },
+    Variant {
+        name: "chromium-name-before-duplicate",
+        models: "chromium profile (docs/chromium.md)",
+        change: "registerTool checks the name's validity (steps 10, 11) before the duplicate check (step 9), as Chromium 156 does",
+    },
 ];
 
 /// The variant named `name`, if the engine knows it.

@@ -1,12 +1,13 @@
 //! Integration tests of the `webmcp-sim` command line and the shipped scenario corpus.
 
+mod chromium;
 mod corpus;
 mod coverage;
 mod diff;
 mod errors;
 mod explore;
-mod outputs;
 mod findings_diff;
+mod outputs;
 mod render;
 mod spec_example;
 

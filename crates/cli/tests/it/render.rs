@@ -35,7 +35,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Fails when an external tool is missing: the tests that need one are `#[ignore]`d, so they
 /// run only when asked for (`-- --ignored`, as CI does), and then checking nothing is no pass.
 #[track_caller]
-fn require_tool(present: bool, what: &str, install: &str) {
+pub fn require_tool(present: bool, what: &str, install: &str) {
     assert!(present, "{what} is missing; install it with: {install}");
 }
 

@@ -1,0 +1,414 @@
+//! `webmcp-sim chromium`: runs scenarios in real headless Chromium (WebMCP enabled) and checks
+//! each observed run against the explored outcome set, projected onto what each document can
+//! observe (`view`). A run outside the spec's set but inside the `chromium` profile's set (the
+//! simulator with the variants that model Chromium's known divergences) is a documented
+//! divergence; one outside both is a finding. docs/chromium.md explains it and holds the table.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub mod plan;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use view::View;
+
+/// The variants that model Chromium's known divergences from the spec text (docs/chromium.md).
+pub const CHROMIUM_PROFILE: &[&str] =
+    &["chromium-raw-string-result", "chromium-name-before-duplicate", "chromium-annotations-debugging"];
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub runs: u32,
+    pub jitter_ms: u64,
+    /// Real milliseconds per virtual millisecond.
+    pub scale: f64,
+    pub chromium: PathBuf,
+    pub driver: PathBuf,
+    pub seed: u64,
+}
+
+/// The driver shipped with the workspace.
+pub fn default_driver() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/chromium-driver/driver.mjs")
+}
+
+/// Where one observed outcome falls.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Verdict {
+    InsideSpec,
+    /// Outside the spec's set, inside the chromium profile's: a documented Chromium divergence.
+    InsideProfile,
+    Outside,
+}
+
+impl Verdict {
+    fn text(self) -> &'static str {
+        match self {
+            Verdict::InsideSpec => "inside spec",
+            Verdict::InsideProfile => "outside spec, inside chromium profile",
+            Verdict::Outside => "OUTSIDE spec and chromium profile",
+        }
+    }
+}
+
+/// One distinct observed outcome of a scenario's runs.
+pub struct Observed {
+    pub view: View,
+    pub runs: u32,
+    pub verdict: Verdict,
+    /// For an outside one: the nearest simulated outcome (spec set) and its replay schedule.
+    pub nearest: Option<(View, String)>,
+    /// The Chromium log of its first run.
+    pub log: Vec<String>,
+}
+
+/// What happened to one scenario.
+pub enum Result_ {
+    CannotRun(String),
+    Ran {
+        observed: Vec<Observed>,
+        runs: u32,
+        quiescent: u32,
+        timeouts: u32,
+        errors: u32,
+        spec_outcomes: usize,
+        complete: bool,
+        quiet_ms: u64,
+        timeout_ms: u64,
+    },
+}
+
+pub struct ScenarioResult {
+    pub path: PathBuf,
+    pub result: Result_,
+}
+
+impl ScenarioResult {
+    /// Counts of runs per verdict.
+    pub fn counts(&self) -> (u32, u32, u32) {
+        let mut c = (0, 0, 0);
+        if let Result_::Ran { observed, .. } = &self.result {
+            for o in observed {
+                match o.verdict {
+                    Verdict::InsideSpec => c.0 += o.runs,
+                    Verdict::InsideProfile => c.1 += o.runs,
+                    Verdict::Outside => c.2 += o.runs,
+                }
+            }
+        }
+        c
+    }
+}
+
+/// The simulated event loop of each initial document, from one run's legend.
+pub fn event_loops(program: &webmcp::Program) -> Result<BTreeMap<String, String>, String> {
+    let trace = webmcp::run(program, &mut sched::FirstChooser, webmcp::Limits::default()).map_err(|e| e.to_string())?;
+    Ok(trace.documents.iter().map(|d| (d.label.clone(), d.event_loop.clone())).collect())
+}
+
+/// The program with the chromium profile's variants on.
+pub fn profile(program: &webmcp::Program) -> webmcp::Program {
+    let mut p = program.clone();
+    for v in CHROMIUM_PROFILE {
+        if !p.has_variant(v) {
+            p.variants.push(v.to_string());
+        }
+    }
+    p
+}
+
+/// Runs one scenario in Chromium and classifies what it observed. `Err` is a setup problem
+/// (no Chromium, no driver): the caller stops with exit 2.
+pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, String> {
+    let done = |result| Ok(ScenarioResult { path: path.to_path_buf(), result });
+    let (scenario, _) = scenario::load(path).map_err(|d| {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        d.iter().map(|d| format!("error: {}\n", d.render(&text))).collect::<String>()
+    })?;
+    let program = crate::load_program(path).map_err(|e| e.rendered)?;
+    let loops = match event_loops(&program) {
+        Ok(l) => l,
+        Err(e) => return done(Result_::CannotRun(format!("the simulator cannot run it: {e}"))),
+    };
+    let timing = plan::Timing { scale: opts.scale, jitter_ms: opts.jitter_ms };
+    let plan = match plan::compile(&scenario, &loops, timing) {
+        Ok(p) => p,
+        Err(reason) => return done(Result_::CannotRun(reason)),
+    };
+    let explore_options = webmcp::ExploreOptions::default();
+    let explored = webmcp::explore(&program, &explore_options)
+        .and_then(|spec| Ok((spec, webmcp::explore(&profile(&program), &explore_options)?)));
+    let (spec, chromium) = match explored {
+        Ok(both) => both,
+        Err(e) => return done(Result_::CannotRun(format!("the simulator cannot explore it: {e}"))),
+    };
+    let spec_views: Vec<(View, String)> =
+        spec.outcomes.iter().map(|o| (View::of_outcome(&o.outcome), o.witness.clone())).collect();
+    let profile_views: Vec<View> = chromium.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect();
+
+    let mut json = plan.json;
+    json["chromium"] = opts.chromium.display().to_string().into();
+    json["runs"] = opts.runs.into();
+    json["seed"] = opts.seed.into();
+    let output = drive(&opts.driver, &json)?;
+    let runs = output["runs"].as_array().cloned().unwrap_or_default();
+    let mut by_view: BTreeMap<View, (u32, Vec<String>)> = BTreeMap::new();
+    let (mut quiescent, mut timeouts, mut errors) = (0, 0, 0);
+    for run in &runs {
+        match run["end"]["kind"].as_str() {
+            Some("quiescent") => quiescent += 1,
+            Some("timeout") => timeouts += 1,
+            _ => errors += 1,
+        }
+        let records = run["records"].as_array().cloned().unwrap_or_default();
+        let view = View::of_records(&records);
+        let log: Vec<String> = run["log"]
+            .as_array()
+            .map(|l| l.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        let entry = by_view.entry(view).or_insert_with(|| (0, log));
+        entry.0 += 1;
+    }
+    let observed = by_view
+        .into_iter()
+        .map(|(view, (runs, log))| {
+            let verdict = if spec_views.iter().any(|(v, _)| *v == view) {
+                Verdict::InsideSpec
+            } else if profile_views.contains(&view) {
+                Verdict::InsideProfile
+            } else {
+                Verdict::Outside
+            };
+            let nearest = (verdict != Verdict::InsideSpec)
+                .then(|| spec_views.iter().min_by_key(|(v, _)| v.distance(&view)).cloned())
+                .flatten();
+            Observed { view, runs, verdict, nearest, log }
+        })
+        .collect();
+    done(Result_::Ran {
+        observed,
+        runs: runs.len() as u32,
+        quiescent,
+        timeouts,
+        errors,
+        spec_outcomes: spec.outcomes.len(),
+        complete: spec.complete && chromium.complete,
+        quiet_ms: plan.quiet_ms,
+        timeout_ms: plan.timeout_ms,
+    })
+}
+
+/// Runs the Node driver with `plan` on stdin; its JSON result.
+fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, String> {
+    if !driver.exists() {
+        return Err(format!("the Chromium driver {} does not exist", driver.display()));
+    }
+    let modules = driver.parent().map(|d| d.join("node_modules/playwright-core")).unwrap_or_default();
+    if !modules.exists() {
+        return Err(format!(
+            "{} is missing\n  hint: install the driver's dependencies: npm ci --prefix {}",
+            modules.display(),
+            driver.parent().map(|d| d.display().to_string()).unwrap_or_default()
+        ));
+    }
+    let mut child = Command::new("node")
+        .arg(driver)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start node: {e}\n  hint: install Node.js (apt-get install nodejs npm)"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(plan.to_string().as_bytes()).map_err(|e| format!("writing the plan to the driver: {e}"))?;
+    }
+    let out = child.wait_with_output().map_err(|e| format!("the driver: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("the Chromium driver failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr)));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("the driver's output is not JSON ({e})"))
+}
+
+/// The text report of one scenario.
+pub fn render(r: &ScenarioResult, opts: &Options) -> String {
+    let mut out = String::new();
+    let name = r.path.display();
+    match &r.result {
+        Result_::CannotRun(reason) => {
+            let _ = writeln!(out, "{name}: cannot run: {reason} (skipped, not counted as passed)");
+        }
+        Result_::Ran { observed, runs, quiescent, timeouts, errors, spec_outcomes, complete, quiet_ms, timeout_ms } => {
+            let (spec, prof, outside) = r.counts();
+            let _ = writeln!(
+                out,
+                "{name}: {runs} runs, {} distinct observed outcome(s); inside spec {spec}, outside spec but inside chromium profile {prof}, outside both {outside}",
+                observed.len()
+            );
+            let _ = writeln!(
+                out,
+                "  explored: {spec_outcomes} outcome(s) under the spec{}; time: 1 virtual ms = {} real ms; jitter up to {} ms",
+                if *complete { "" } else { " (search INCOMPLETE: \"outside\" may be a bound)" },
+                opts.scale,
+                opts.jitter_ms
+            );
+            let _ = writeln!(
+                out,
+                "  ends: {quiescent} quiescent (no record for {quiet_ms} ms, no timer pending), {timeouts} at the {timeout_ms} ms timeout, {errors} driver error(s)"
+            );
+            for o in observed {
+                let _ = writeln!(out, "  [{} run(s)] {}:", o.runs, o.verdict.text());
+                for line in o.view.render().lines() {
+                    let _ = writeln!(out, "      {line}");
+                }
+                if let Some((near, witness)) = &o.nearest {
+                    if o.verdict == Verdict::Outside {
+                        let _ = writeln!(
+                            out,
+                            "    nearest simulated outcome (replay: webmcp-sim replay {name} --schedule '{witness}'):"
+                        );
+                        for line in near.render().lines() {
+                            let _ = writeln!(out, "      {line}");
+                        }
+                        let _ = writeln!(out, "    Chromium log of the first such run:");
+                        for line in &o.log {
+                            let _ = writeln!(out, "      {line}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The Markdown table of docs/chromium.md.
+pub fn table(results: &[ScenarioResult], root: &Path) -> String {
+    let mut out = String::from(
+        "| scenario | runs | outcomes seen | inside spec | inside chromium profile | outside |\n| --- | --- | --- | --- | --- | --- |\n",
+    );
+    for r in results {
+        let name = r.path.strip_prefix(root).unwrap_or(&r.path).display().to_string();
+        match &r.result {
+            Result_::CannotRun(reason) => {
+                let _ = writeln!(out, "| `{name}` | cannot run: {} | | | | |", reason.replace('|', "\\|"));
+            }
+            Result_::Ran { observed, runs, .. } => {
+                let (a, b, c) = r.counts();
+                let _ = writeln!(out, "| `{name}` | {runs} | {} | {a} | {b} | {c} |", observed.len());
+            }
+        }
+    }
+    out
+}
+
+/// 0 when every observed outcome is inside the spec's set or the chromium profile's.
+pub fn exit_code(results: &[ScenarioResult]) -> u8 {
+    u8::from(results.iter().any(|r| r.counts().2 > 0))
+}
+
+/// `webmcp-sim chromium`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Scenario files or directories (every `.jsonc` under a directory).
+    #[arg(required = true)]
+    pub scenarios: Vec<PathBuf>,
+    /// Runs per scenario, each in a fresh browser context.
+    #[arg(long, default_value_t = 5)]
+    pub runs: u32,
+    /// Upper bound in real ms of the random delays added to each run (event loops' starts, user
+    /// steps) and of the busy-wait (a quarter of it) at the start of each document's script.
+    #[arg(long, default_value_t = 20)]
+    pub jitter: u64,
+    /// Real milliseconds per virtual millisecond of the scenario's timers.
+    #[arg(long, default_value_t = 20.0)]
+    pub time_scale: f64,
+    /// Seed of the driver's jitter choices (the timing Chromium adds is not seeded).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[arg(long, default_value = "/usr/bin/chromium")]
+    pub chromium: PathBuf,
+    /// The Node driver (tools/chromium-driver/driver.mjs by default).
+    #[arg(long)]
+    pub driver: Option<PathBuf>,
+    /// Also write the Markdown table (docs/chromium.md's) to this file.
+    #[arg(long)]
+    pub table: Option<PathBuf>,
+}
+
+/// Runs the subcommand; the process's exit code (2 for a setup or input problem).
+pub fn command(args: Args) -> u8 {
+    if !args.chromium.exists() {
+        eprintln!(
+            "error: {} does not exist\n  hint: install Chromium with `apt-get install chromium`, or pass --chromium PATH",
+            args.chromium.display()
+        );
+        return 2;
+    }
+    if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
+        eprintln!("error: --time-scale {}: write a positive number of real ms per virtual ms, e.g. 1", args.time_scale);
+        return 2;
+    }
+    let opts = Options {
+        runs: args.runs,
+        jitter_ms: args.jitter,
+        scale: args.time_scale,
+        chromium: args.chromium.clone(),
+        driver: args.driver.clone().unwrap_or_else(default_driver),
+        seed: args.seed,
+    };
+    let mut files = Vec::new();
+    for p in &args.scenarios {
+        if p.is_dir() {
+            match crate::scenario_files(p) {
+                Ok(f) => files.extend(f),
+                Err(e) => {
+                    eprintln!("error: {}: {e}", p.display());
+                    return 2;
+                }
+            }
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let mut results = Vec::new();
+    for f in &files {
+        match check_scenario(f, &opts) {
+            Ok(r) => {
+                print!("{}", render(&r, &opts));
+                let _ = std::io::stdout().flush();
+                results.push(r);
+            }
+            Err(e) => {
+                eprint!("{e}");
+                if !e.ends_with('\n') {
+                    eprintln!();
+                }
+                return 2;
+            }
+        }
+    }
+    let ran = results.iter().filter(|r| matches!(r.result, Result_::Ran { .. })).count();
+    let (a, b, c) = results.iter().fold((0, 0, 0), |t, r| {
+        let (x, y, z) = r.counts();
+        (t.0 + x, t.1 + y, t.2 + z)
+    });
+    println!(
+        "\n{} scenario(s): {ran} ran in Chromium, {} cannot run; runs: {a} inside spec, {b} outside spec but inside chromium profile, {c} outside both",
+        results.len(),
+        results.len() - ran
+    );
+    if let Some(t) = &args.table {
+        let root = std::env::current_dir().unwrap_or_default();
+        if let Err(e) = std::fs::write(t, table(&results, &root)) {
+            eprintln!("error: {}: {e}", t.display());
+            return 2;
+        }
+    }
+    exit_code(&results)
+}

@@ -1,0 +1,465 @@
+//! Turns a scenario into real pages: each document's script becomes JavaScript that calls the
+//! real `document.modelContext` API, and the whole scenario becomes the plan the Node driver
+//! (tools/chromium-driver/driver.mjs) runs in Chromium.
+
+use std::collections::BTreeMap;
+
+use scenario::model as sc;
+use serde_json::{json, Value};
+
+/// The in-page runtime every served document starts with.
+const RUNTIME: &str = include_str!("runtime.js");
+
+/// The page a tab shows while its document is in the back/forward cache.
+pub const AWAY_URL: &str = "https://webmcp-sim.invalid/away";
+
+/// Timing of the real runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Real milliseconds per virtual millisecond of a scenario's timers.
+    pub scale: f64,
+    /// Upper bound of the random delays (event loops' starts, user steps) and busy-waits (a
+    /// quarter of it) added to each run.
+    pub jitter_ms: u64,
+}
+
+/// A scenario compiled for Chromium: the driver's plan (without run count and paths).
+pub struct Plan {
+    pub json: Value,
+    /// Real milliseconds without a record before a run counts as quiescent.
+    pub quiet_ms: u64,
+    /// Real milliseconds after which a run stops unfinished.
+    pub timeout_ms: u64,
+}
+
+/// Compiles `s` into a plan, or says why it cannot run in Chromium. `loops` maps each initial
+/// document's label to its simulated event loop (documents sharing one keep tree order).
+pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timing) -> Result<Plan, String> {
+    if !s.agent.is_empty() {
+        return Err(
+            "agent steps (observe, callTool): driving them through the CDP WebMCP domain is not supported yet".into()
+        );
+    }
+    let mut c = Compiler {
+        pages: BTreeMap::new(),
+        served: 0,
+        generations: BTreeMap::new(),
+        paths: BTreeMap::new(),
+        tab_ids: s.tabs.iter().map(|t| t.id.clone()).collect(),
+        scale: timing.scale,
+    };
+    for (t, tab) in s.tabs.iter().enumerate() {
+        c.paths_of(t, tab, "");
+    }
+    let mut tabs = Vec::new();
+    let mut starts = Vec::new();
+    for (t, tab) in s.tabs.iter().enumerate() {
+        tabs.push(Value::String(c.frame(t, tab, None, false)?));
+        c.starts(tab, loops, &mut starts);
+    }
+    let mut user = Vec::new();
+    for action in &s.user {
+        user.push(match action {
+            sc::Action::Navigate(n) => {
+                let url = c.navigation(n)?;
+                json!({"kind": "navigate", "navigable": n.navigable, "url": url})
+            }
+            sc::Action::RemoveIframe(id) => json!({"kind": "removeIframe", "navigable": id}),
+            sc::Action::EnterBfcache(id) => json!({"kind": "enterBfcache", "navigable": id}),
+            sc::Action::RestoreFromBfcache(id) => json!({"kind": "restoreFromBfcache", "navigable": id}),
+            _ => return Err("a user step that is a script statement".into()),
+        });
+    }
+    c.pages.insert(AWAY_URL.to_string(), json!({"headers": {}, "body": "<!doctype html><title>away</title>"}));
+    let total_ms = total_ms(s);
+    let scaled = (total_ms as f64 * timing.scale).ceil() as u64;
+    let quiet_ms = 250 + scaled;
+    let timeout_ms = 10_000 + 2 * scaled + timing.jitter_ms * (2 + s.user.len() as u64);
+    let tab_ids: Vec<&str> = s.tabs.iter().map(|t| t.id.as_str()).collect();
+    let json = json!({
+        "pages": c.pages,
+        "tabs": tabs,
+        "tabIds": tab_ids,
+        "starts": starts,
+        "user": user,
+        "awayUrl": AWAY_URL,
+        "jitterMs": timing.jitter_ms,
+        "quietMs": quiet_ms,
+        "timeoutMs": timeout_ms,
+    });
+    Ok(Plan { json, quiet_ms, timeout_ms })
+}
+
+/// Every virtual millisecond the scenario's timers can add up to (an upper bound of its length).
+fn total_ms(s: &sc::Scenario) -> u64 {
+    fn actions(list: &[sc::Action]) -> u64 {
+        list.iter().map(action).sum()
+    }
+    fn result(r: &sc::ExecuteResult) -> u64 {
+        match r {
+            sc::ExecuteResult::After(a) => a.ms + result(&a.then),
+            _ => 0,
+        }
+    }
+    fn action(a: &sc::Action) -> u64 {
+        match a {
+            sc::Action::RegisterTool(r) => {
+                actions(&r.tool.execute.do_) + actions(&r.tool.execute.on_abort) + result(&r.tool.execute.result)
+            }
+            sc::Action::SetTimeout(t) => t.ms + actions(&t.do_),
+            sc::Action::Then(t) => actions(&t.on_fulfilled) + actions(&t.on_rejected),
+            sc::Action::On(o) => actions(&o.do_),
+            sc::Action::Navigate(n) => actions(&n.script) + frames(&n.frames),
+            _ => 0,
+        }
+    }
+    fn frames(list: &[sc::Frame]) -> u64 {
+        list.iter().map(|f| actions(&f.script) + frames(&f.frames)).sum()
+    }
+    frames(&s.tabs) + actions(&s.user)
+}
+
+struct Compiler {
+    /// Served URL → `{headers, body}`.
+    pages: BTreeMap<String, Value>,
+    served: usize,
+    /// Documents created so far per navigable (for `name@N` labels, as the simulator counts).
+    generations: BTreeMap<String, usize>,
+    /// Per tab: frame path (`0/1`) → navigable id, for rendering a `Window`.
+    paths: BTreeMap<usize, BTreeMap<String, String>>,
+    tab_ids: Vec<String>,
+    scale: f64,
+}
+
+impl Compiler {
+    fn paths_of(&mut self, tab: usize, frame: &sc::Frame, path: &str) {
+        for (i, child) in frame.frames.iter().enumerate() {
+            let p = if path.is_empty() { i.to_string() } else { format!("{path}/{i}") };
+            self.paths.entry(tab).or_default().insert(p.clone(), child.id.clone());
+            self.paths_of(tab, child, &p);
+        }
+    }
+
+    /// The tab holding navigable `id` and its frame path.
+    fn locate(&self, id: &str) -> Option<(usize, String)> {
+        for (tab, paths) in &self.paths {
+            if let Some((p, _)) = paths.iter().find(|(_, n)| n.as_str() == id) {
+                return Some((*tab, p.clone()));
+            }
+        }
+        None
+    }
+
+    fn starts(&self, frame: &sc::Frame, loops: &BTreeMap<String, String>, out: &mut Vec<Value>) {
+        let group = loops.get(&frame.id).cloned().unwrap_or_else(|| frame.id.clone());
+        out.push(json!({"navigable": frame.id, "group": group}));
+        for child in &frame.frames {
+            self.starts(child, loops, out);
+        }
+    }
+
+    /// Serves one document (and, recursively, its iframes' initial documents); returns its URL.
+    fn frame(
+        &mut self,
+        tab: usize,
+        frame: &sc::Frame,
+        nav: Option<&sc::Navigate>,
+        autostart: bool,
+    ) -> Result<String, String> {
+        let (id, url, headers, script, frames) = match nav {
+            None => (&frame.id, &frame.url, &frame.headers, &frame.script, &frame.frames),
+            Some(n) => (&n.navigable, &n.url, &n.headers, &n.script, &n.frames),
+        };
+        let scheme = url.split(':').next().unwrap_or_default();
+        if scheme != "https" && scheme != "http" {
+            return Err(format!("{id}'s URL {url}: only http and https documents can be served to Chromium"));
+        }
+        let generation = self.generations.entry(id.clone()).or_insert(0);
+        *generation += 1;
+        let label = if *generation == 1 { id.clone() } else { format!("{id}@{generation}") };
+        self.served += 1;
+        let served = served_url(url, self.served);
+        let mut iframes = String::new();
+        for child in frames {
+            let src = self.frame(tab, child, None, autostart)?;
+            iframes.push_str(&format!("<iframe name=\"{}\" src=\"{}\"", attr(&child.id), attr(&src)));
+            if let Some(a) = &child.allow {
+                iframes.push_str(&format!(" allow=\"{}\"", attr(a)));
+            }
+            if let Some(s) = &child.sandbox {
+                iframes.push_str(&format!(" sandbox=\"{}\"", attr(s)));
+            }
+            iframes.push_str("></iframe>");
+        }
+        let body = self.actions(tab, script, false)?;
+        let cfg = json!({
+            "label": label,
+            "nav": id,
+            "tab": self.tab_ids.get(tab).cloned().unwrap_or_default(),
+            "scale": self.scale,
+            "frames": self.paths.get(&tab).cloned().unwrap_or_default(),
+        });
+        let mut headers: BTreeMap<String, String> = headers.clone();
+        // `setsDocumentDomain`: such a page must be served site-keyed (docs/model.md).
+        if nav.is_none() && frame.sets_document_domain {
+            headers.entry("Origin-Agent-Cluster".into()).or_insert_with(|| "?0".into());
+        }
+        let start = if autostart { "addEventListener('load', () => window.__wmcp_start(0));" } else { "" };
+        let script = format!(
+            "const __wmcpW = ({RUNTIME})({cfg});\nwindow.__wmcp_start = (busy) => __wmcpW.start(busy, () => {{ const W = __wmcpW; {body} }});\n{start}"
+        );
+        let page = format!(
+            "<!doctype html><meta charset=\"utf-8\"><title>{}</title><script>\n{}\n</script>{iframes}",
+            attr(&label),
+            script.replace("</", "<\\/")
+        );
+        self.pages.insert(served.clone(), json!({"headers": headers, "body": page}));
+        Ok(served)
+    }
+
+    /// A navigation's new document, served at its own URL (its script starts at its load event).
+    fn navigation(&mut self, n: &sc::Navigate) -> Result<String, String> {
+        let (tab, path) = self.locate(&n.navigable).unwrap_or((self.tab_index(&n.navigable), String::new()));
+        let dummy = sc::Frame {
+            id: n.navigable.clone(),
+            url: n.url.clone(),
+            allow: None,
+            sandbox: None,
+            headers: n.headers.clone(),
+            sets_document_domain: false,
+            script: Vec::new(),
+            frames: n.frames.clone(),
+        };
+        for (i, child) in n.frames.iter().enumerate() {
+            let p = if path.is_empty() { i.to_string() } else { format!("{path}/{i}") };
+            self.paths.entry(tab).or_default().insert(p, child.id.clone());
+        }
+        self.frame(tab, &dummy, Some(n), true)
+    }
+
+    /// Fails when `id` names a navigable of another tab than `tab`: the pages of two tabs here
+    /// have no reference to each other's windows (no opener).
+    fn same_tab(&self, tab: usize, id: &str) -> Result<(), String> {
+        let other = match self.tab_ids.iter().position(|t| t == id) {
+            Some(t) => Some(t),
+            None => self.locate(id).map(|(t, _)| t),
+        };
+        match other {
+            Some(t) if t != tab => Err(format!(
+                "a script of tab {} reaches navigable {id} of tab {}: pages of two tabs have no reference to each other's windows here",
+                self.tab_ids[tab], self.tab_ids[t]
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn tab_index(&self, id: &str) -> usize {
+        self.tab_ids.iter().position(|t| t == id).unwrap_or(0)
+    }
+
+    fn actions(&mut self, tab: usize, list: &[sc::Action], _nested: bool) -> Result<String, String> {
+        let mut out = String::new();
+        for a in list {
+            out.push_str(&self.action(tab, a)?);
+            out.push('\n');
+        }
+        Ok(out)
+    }
+
+    fn body(&mut self, tab: usize, list: &[sc::Action]) -> Result<String, String> {
+        Ok(format!("() => W.body(() => {{ {} }})", self.actions(tab, list, true)?))
+    }
+
+    fn action(&mut self, tab: usize, a: &sc::Action) -> Result<String, String> {
+        let reached = match a {
+            sc::Action::RegisterTool(r) => r.document.clone(),
+            sc::Action::GetTools(g) => g.document.clone(),
+            sc::Action::ExecuteTool(e) => match &e.tool {
+                sc::ToolRef::Dictionary(d) => Some(d.window.clone()),
+                _ => e.document.clone(),
+            },
+            sc::Action::On(o) if o.event == "toolchange" => o.target.clone(),
+            sc::Action::Navigate(n) => Some(n.navigable.clone()),
+            _ => None,
+        };
+        if let Some(id) = reached {
+            self.same_tab(tab, &id)?;
+        }
+        if let sc::Action::ExecuteTool(sc::ExecuteTool { document: Some(id), .. }) = a {
+            self.same_tab(tab, id)?;
+        }
+        Ok(match a {
+            sc::Action::Log(t) => format!("W.log({});", q(t)),
+            sc::Action::RegisterTool(r) => {
+                let t = &r.tool;
+                let mut tool = format!("{{name: {}", q(&t.name));
+                if let Some(title) = &t.title {
+                    tool.push_str(&format!(", title: {}", q(title)));
+                }
+                tool.push_str(&format!(", description: {}", q(&t.description)));
+                if let Some(schema) = &t.input_schema {
+                    tool.push_str(&format!(", inputSchema: {}", value(schema)));
+                }
+                if let Some(an) = &t.annotations {
+                    tool.push_str(&format!(
+                        ", annotations: {{readOnlyHint: {}, untrustedContentHint: {}, consequentialHint: {}}}",
+                        an.read_only_hint, an.untrusted_content_hint, an.consequential_hint
+                    ));
+                }
+                tool.push_str(&format!(", execute: {}}}", self.execute(tab, &t.execute)?));
+                let mut options = Vec::new();
+                if let Some(e) = &r.options.exposed_to {
+                    options.push(format!("exposedTo: {}", strings(e)));
+                }
+                if let Some(s) = &r.options.signal {
+                    options.push(format!("signal: W.lookup('C', {}).signal", q(s)));
+                }
+                let d = opt_q(&r.document);
+                format!(
+                    "W.prom({}, {d}, W.doc({d}).modelContext.registerTool({tool}, {{{}}}));",
+                    opt_q(&r.as_),
+                    options.join(", ")
+                )
+            }
+            sc::Action::GetTools(g) => {
+                let options = match &g.options.from_origins {
+                    Some(o) => format!("{{fromOrigins: {}}}", strings(o)),
+                    None => "{}".into(),
+                };
+                format!(
+                    "W.prom({}, {d}, W.doc({d}).modelContext.getTools({options}));",
+                    opt_q(&g.as_),
+                    d = opt_q(&g.document)
+                )
+            }
+            sc::Action::ExecuteTool(e) => {
+                let tool = match &e.tool {
+                    sc::ToolRef::FromGetTools { promise, name } => {
+                        format!("W.fromGetTools({}, {})", q(promise), q(name))
+                    }
+                    sc::ToolRef::Dictionary(d) => format!(
+                        "{{name: {}, description: {}, origin: {}, window: W.window({})}}",
+                        q(&d.name),
+                        q(&d.description),
+                        q(&d.origin),
+                        q(&d.window)
+                    ),
+                };
+                let input = e.input_object.as_ref().map(value).unwrap_or_else(|| "{}".into());
+                let options = match &e.options.signal {
+                    Some(s) => format!("{{signal: W.lookup('C', {}).signal}}", q(s)),
+                    None => "{}".into(),
+                };
+                format!(
+                    "W.prom({}, {d}, W.doc({d}).modelContext.executeTool({tool}, {input}, {options}));",
+                    opt_q(&e.as_),
+                    d = opt_q(&e.document)
+                )
+            }
+            sc::Action::NewAbortController(n) => format!("W.C[{}] = new AbortController();", q(n)),
+            sc::Action::Abort(ab) => match &ab.reason {
+                Some(r) => format!("W.lookup('C', {}).abort({});", q(&ab.controller), value(r)),
+                None => format!("W.lookup('C', {}).abort();", q(&ab.controller)),
+            },
+            sc::Action::SetTimeout(t) => format!("W.timer({}, {});", t.ms, self.body(tab, &t.do_)?),
+            sc::Action::Then(t) => format!(
+                "W.lookup('P', {}).then({}, {});",
+                q(&t.promise),
+                self.body(tab, &t.on_fulfilled)?,
+                self.body(tab, &t.on_rejected)?
+            ),
+            sc::Action::On(o) => match o.event.as_str() {
+                "toolchange" => {
+                    format!("W.doc({}).modelContext.ontoolchange = {};", opt_q(&o.target), self.body(tab, &o.do_)?)
+                }
+                "abort" => format!(
+                    "W.lookup('C', {}).signal.addEventListener('abort', {});",
+                    q(o.target.as_deref().unwrap_or_default()),
+                    self.body(tab, &o.do_)?
+                ),
+                other => return Err(format!("the event {other:?} has no Chromium counterpart here")),
+            },
+            sc::Action::Throw(t) => format!("W.throw({}, {});", q(&t.name), q(&t.message)),
+            sc::Action::Navigate(n) => {
+                let url = self.navigation(n)?;
+                format!("W.navigate({}, {});", q(&n.navigable), q(&url))
+            }
+            sc::Action::RemoveIframe(id) => format!("W.removeIframe({});", q(id)),
+            sc::Action::EnterBfcache(_) | sc::Action::RestoreFromBfcache(_) => {
+                "throw new TypeError(\"the back/forward cache is the user's: use it in `user` steps\");".into()
+            }
+        })
+    }
+
+    /// A tool's `execute` callback: `onAbort` listener, `do` statements, then the result.
+    fn execute(&mut self, tab: usize, e: &sc::Execute) -> Result<String, String> {
+        let mut out = String::from("(input, client) => { const signal = client && client.signal; ");
+        if !e.on_abort.is_empty() {
+            out.push_str(&format!("if (signal) signal.addEventListener('abort', {}); ", self.body(tab, &e.on_abort)?));
+        }
+        out.push_str(&self.actions(tab, &e.do_, true)?);
+        match &e.result {
+            sc::ExecuteResult::Throw(m) => out.push_str(&format!("throw new TypeError({}); }}", q(m))),
+            r => out.push_str(&format!("return new Promise((res, rej) => {{ {} }}); }}", settle(r))),
+        }
+        Ok(out)
+    }
+}
+
+/// Statements that settle `res`/`rej` as a tool's `result` says.
+fn settle(r: &sc::ExecuteResult) -> String {
+    match r {
+        sc::ExecuteResult::Resolve(v) => format!("res({});", value(v)),
+        sc::ExecuteResult::Reject(v) => format!("rej({});", value(v)),
+        sc::ExecuteResult::Throw(m) => format!("rej(new TypeError({}));", q(m)),
+        sc::ExecuteResult::Never => String::new(),
+        sc::ExecuteResult::After(a) => format!("W.timer({}, () => {{ {} }});", a.ms, settle(&a.then)),
+        sc::ExecuteResult::RejectOnAbort => {
+            "if (signal) signal.addEventListener('abort', () => rej(signal.reason));".into()
+        }
+    }
+}
+
+/// A served URL: the scenario's URL with a query naming the served document, so two documents
+/// at one URL stay apart (only the path and query change; the origin is the scenario's).
+fn served_url(url: &str, n: usize) -> String {
+    let (base, fragment) = match url.find('#') {
+        Some(i) => (&url[..i], &url[i..]),
+        None => (url, ""),
+    };
+    let base = if base.matches('/').count() < 3 { format!("{base}/") } else { base.to_string() };
+    let sep = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{sep}wmcp={n}{fragment}")
+}
+
+fn q(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn opt_q(s: &Option<String>) -> String {
+    s.as_deref().map(q).unwrap_or_else(|| "null".into())
+}
+
+fn strings(list: &[String]) -> String {
+    format!("[{}]", list.iter().map(|s| q(s)).collect::<Vec<_>>().join(", "))
+}
+
+fn attr(s: &str) -> String {
+    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+}
+
+/// A scenario's JavaScript value as a JavaScript expression (`{"$js": …}` escapes included).
+pub fn value(v: &Value) -> String {
+    match v {
+        Value::Object(m) if m.len() == 1 && m.contains_key("$js") => match m["$js"].as_str() {
+            Some("undefined") | None => "undefined".into(),
+            Some(other) => format!("W.special({})", q(other)),
+        },
+        Value::Object(m) => {
+            let members: Vec<String> = m.iter().map(|(k, v)| format!("{}: {}", q(k), value(v))).collect();
+            format!("{{{}}}", members.join(", "))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(value).collect::<Vec<_>>().join(", ")),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,323 @@
+//! What each document can observe of a run: its console lines in order, its uncaught
+//! exceptions in order, and its named promises' final states. Both a simulated outcome and a
+//! Chromium run are projected onto it, so the two compare without a global order (documents on
+//! different event loops cannot observe each other's interleaving).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// One document's observations.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
+pub struct DocView {
+    pub console: Vec<String>,
+    pub uncaught: Vec<String>,
+    /// Promise name → `pending`, `fulfilled(value)` or `rejected(name or value)`, canonical.
+    pub promises: BTreeMap<String, String>,
+}
+
+impl DocView {
+    fn is_empty(&self) -> bool {
+        self.console.is_empty() && self.uncaught.is_empty() && self.promises.is_empty()
+    }
+}
+
+/// Every document's observations, by document label; documents that observed nothing are left out.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
+pub struct View(pub BTreeMap<String, DocView>);
+
+impl View {
+    /// The view of a simulated outcome.
+    pub fn of_outcome(o: &trace::Outcome) -> View {
+        let mut docs: BTreeMap<String, DocView> = BTreeMap::new();
+        for line in &o.console {
+            docs.entry(line.document.clone()).or_default().console.push(line.text.clone());
+        }
+        for line in &o.uncaught {
+            docs.entry(line.document.clone()).or_default().uncaught.push(canonical(&line.text));
+        }
+        for p in &o.promises {
+            // Unnamed promises (`registerTool#1@app`, `promise#2@tab`) are not observable by name.
+            if is_unnamed(&p.promise) {
+                continue;
+            }
+            docs.entry(p.document.clone()).or_default().promises.insert(p.promise.clone(), canonical_state(&p.state));
+        }
+        View::from(docs)
+    }
+
+    /// The view of one Chromium run, from the driver's records.
+    pub fn of_records(records: &[serde_json::Value]) -> View {
+        let mut docs: BTreeMap<String, DocView> = BTreeMap::new();
+        for r in records {
+            let field = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+            let doc = docs.entry(field("d")).or_default();
+            match field("k").as_str() {
+                "log" => doc.console.push(field("t")),
+                "uncaught" => doc.uncaught.push(canonical(&field("t"))),
+                "promise" => {
+                    doc.promises.entry(field("p")).or_insert_with(|| "pending".into());
+                }
+                "settle" => {
+                    doc.promises.insert(field("p"), canonical_state(&field("s")));
+                }
+                _ => {}
+            }
+        }
+        View::from(docs)
+    }
+
+    fn from(mut docs: BTreeMap<String, DocView>) -> View {
+        docs.retain(|_, d| !d.is_empty());
+        View(docs)
+    }
+
+    /// One line per document: `doc: console=[…] uncaught=[…] promises=[…]`.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for (doc, v) in &self.0 {
+            let _ = write!(out, "{doc}: console=[{}]", v.console.join(" | "));
+            if !v.uncaught.is_empty() {
+                let _ = write!(out, " uncaught=[{}]", v.uncaught.join(" | "));
+            }
+            let promises: Vec<String> = v.promises.iter().map(|(k, s)| format!("{k}:{s}")).collect();
+            let _ = writeln!(out, " promises=[{}]", promises.join(", "));
+        }
+        if out.is_empty() {
+            out.push_str("(nothing observed)\n");
+        }
+        out
+    }
+
+    /// How far apart two views are: the number of documents' fields (console, uncaught, each
+    /// promise) that differ.
+    pub fn distance(&self, other: &View) -> usize {
+        let empty = DocView::default();
+        let mut docs: Vec<&String> = self.0.keys().chain(other.0.keys()).collect();
+        docs.sort();
+        docs.dedup();
+        let mut d = 0;
+        for doc in docs {
+            let (a, b) = (self.0.get(doc).unwrap_or(&empty), other.0.get(doc).unwrap_or(&empty));
+            d += usize::from(a.console != b.console) + usize::from(a.uncaught != b.uncaught);
+            let mut names: Vec<&String> = a.promises.keys().chain(b.promises.keys()).collect();
+            names.sort();
+            names.dedup();
+            d += names.iter().filter(|n| a.promises.get(**n) != b.promises.get(**n)).count();
+        }
+        d
+    }
+}
+
+/// The simulator's label of a promise without `as`: `<word>#<digits>@<document>`.
+fn is_unnamed(label: &str) -> bool {
+    let Some((word, rest)) = label.split_once('#') else { return false };
+    let Some((digits, _)) = rest.split_once('@') else { return false };
+    !word.is_empty()
+        && word.chars().all(|c| c.is_ascii_alphabetic())
+        && !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// A promise state in canonical form: `fulfilled(v)` with `v` canonical.
+fn canonical_state(state: &str) -> String {
+    for prefix in ["fulfilled(", "rejected("] {
+        if let Some(inner) = state.strip_prefix(prefix).and_then(|s| s.strip_suffix(')')) {
+            return format!("{prefix}{})", canonical(inner));
+        }
+    }
+    state.to_string()
+}
+
+/// A rendered value (`browser::JsValue::render` notation) in canonical form: object members
+/// sorted by key (a WebIDL dictionary converts to an object with its members in lexicographic
+/// order; the simulator writes them in the spec's order), exception messages left out (a browser
+/// words its own), and a `Window` named by its navigable (`<Window of child>`, not `child@2`).
+/// Text that does not parse is kept as it is.
+pub fn canonical(text: &str) -> String {
+    let mut p = Parser { s: text.as_bytes(), i: 0 };
+    match p.value() {
+        Some(v) if p.i == p.s.len() => {
+            let mut out = String::new();
+            v.write(&mut out);
+            out
+        }
+        _ => text.to_string(),
+    }
+}
+
+enum Val {
+    Atom(String),
+    Array(Vec<Val>),
+    Object(Vec<(String, Val)>),
+}
+
+impl Val {
+    fn write(&self, out: &mut String) {
+        match self {
+            Val::Atom(a) => out.push_str(a),
+            Val::Array(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    v.write(out);
+                }
+                out.push(']');
+            }
+            Val::Object(members) => {
+                let mut sorted: Vec<&(String, Val)> = members.iter().collect();
+                sorted.sort_by(|a, b| a.0.cmp(&b.0));
+                out.push('{');
+                for (i, (k, v)) in sorted.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(k);
+                    out.push_str(": ");
+                    v.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn eat(&mut self, t: &str) -> bool {
+        if self.s[self.i..].starts_with(t.as_bytes()) {
+            self.i += t.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn value(&mut self) -> Option<Val> {
+        match self.peek()? {
+            b'"' => self.string().map(Val::Atom),
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                if self.eat("]") {
+                    return Some(Val::Array(items));
+                }
+                loop {
+                    items.push(self.value()?);
+                    if self.eat("]") {
+                        return Some(Val::Array(items));
+                    }
+                    if !self.eat(", ") {
+                        return None;
+                    }
+                }
+            }
+            b'{' => {
+                self.i += 1;
+                let mut members = Vec::new();
+                if self.eat("}") {
+                    return Some(Val::Object(members));
+                }
+                loop {
+                    let start = self.i;
+                    while self.peek()? != b':' {
+                        self.i += 1;
+                    }
+                    let key = String::from_utf8(self.s[start..self.i].to_vec()).ok()?;
+                    if !self.eat(": ") {
+                        return None;
+                    }
+                    members.push((key, self.value()?));
+                    if self.eat("}") {
+                        return Some(Val::Object(members));
+                    }
+                    if !self.eat(", ") {
+                        return None;
+                    }
+                }
+            }
+            b'<' => {
+                let start = self.i;
+                while self.peek()? != b'>' {
+                    self.i += 1;
+                }
+                self.i += 1;
+                let text = std::str::from_utf8(&self.s[start..self.i]).ok()?;
+                Some(Val::Atom(match text.strip_prefix("<Window of ") {
+                    Some(rest) => {
+                        let label = rest.trim_end_matches('>');
+                        format!("<Window of {}>", label.split('@').next().unwrap_or(label))
+                    }
+                    None => text.to_string(),
+                }))
+            }
+            _ => {
+                // A word: a literal, a number, a BigInt, or an exception `Name(…)`.
+                let start = self.i;
+                while let Some(c) = self.peek() {
+                    if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.' | b'_') {
+                        self.i += 1;
+                    } else {
+                        break;
+                    }
+                }
+                let word = std::str::from_utf8(&self.s[start..self.i]).ok()?.to_string();
+                if word.is_empty() {
+                    return None;
+                }
+                if self.peek() == Some(b'(') {
+                    // `DOMException(Name: message)` or `Name("message")`: keep the name.
+                    self.i += 1;
+                    if word == "DOMException" {
+                        let name_start = self.i;
+                        while self.peek()?.is_ascii_alphanumeric() {
+                            self.i += 1;
+                        }
+                        let name = std::str::from_utf8(&self.s[name_start..self.i]).ok()?.to_string();
+                        let mut depth = 1;
+                        while depth > 0 {
+                            match self.peek()? {
+                                b'(' => depth += 1,
+                                b')' => depth -= 1,
+                                _ => {}
+                            }
+                            self.i += 1;
+                        }
+                        return Some(Val::Atom(format!("DOMException({name})")));
+                    }
+                    self.string()?;
+                    if !self.eat(")") {
+                        return None;
+                    }
+                    return Some(Val::Atom(word));
+                }
+                Some(Val::Atom(word))
+            }
+        }
+    }
+
+    /// A JSON string literal, returned with its quotes.
+    fn string(&mut self) -> Option<String> {
+        let start = self.i;
+        self.i += 1;
+        loop {
+            match self.peek()? {
+                b'\\' => self.i += 2,
+                b'"' => {
+                    self.i += 1;
+                    return String::from_utf8(self.s[start..self.i].to_vec()).ok();
+                }
+                _ => self.i += 1,
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! `webmcp-sim chromium`: the plan's JavaScript, the chromium profile, and (with Chromium
+//! installed, run explicitly by .ci/run) real runs and the table in docs/chromium.md.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use cli::chromium::{self, plan, Options, Result_, Verdict};
+
+use crate::render::require_tool;
+use crate::workspace_root;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn options(runs: u32) -> Options {
+    Options {
+        runs,
+        jitter_ms: 20,
+        scale: 20.0,
+        chromium: PathBuf::from(CHROMIUM),
+        driver: chromium::default_driver(),
+        seed: 0,
+    }
+}
+
+/// Every page of every shipped scenario Chromium can run is valid JavaScript (`node --check`),
+/// and the scenarios that cannot run say why.
+#[test]
+#[ignore = "needs Node.js (node); .ci/run runs it"]
+fn every_page_script_parses() {
+    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    require_tool(node, "Node.js (node)", "apt-get install -y nodejs");
+    let root = workspace_root();
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-chromium-pages-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for file in cli::scenario_files(&root.join("scenarios")).unwrap() {
+        let (scenario, _) = scenario::load(&file).unwrap();
+        let program = cli::load_program(&file).unwrap();
+        let loops = chromium::event_loops(&program).unwrap();
+        let timing = plan::Timing { scale: 20.0, jitter_ms: 20 };
+        let plan = match plan::compile(&scenario, &loops, timing) {
+            Ok(p) => p,
+            Err(reason) => {
+                assert!(!reason.is_empty(), "{}: a scenario that cannot run says why", file.display());
+                continue;
+            }
+        };
+        for (url, page) in plan.json["pages"].as_object().unwrap() {
+            let body = page["body"].as_str().unwrap();
+            let Some(script) =
+                body.split_once("<script>\n").and_then(|(_, s)| s.split_once("\n</script>")).map(|(s, _)| s)
+            else {
+                continue;
+            };
+            let js = dir.join(format!("page{checked}.js"));
+            std::fs::write(&js, script.replace("<\\/", "</")).unwrap();
+            let out =
+                Command::new("node").arg("--check").arg(&js).output().expect("node runs (apt-get install nodejs)");
+            assert!(
+                out.status.success(),
+                "{}: the page served at {url} is not valid JavaScript:\n{}\n{script}",
+                file.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(checked > 60, "only {checked} pages checked");
+}
+
+/// The chromium profile's raw-string variant changes the explored outcome; the spec's set keeps
+/// the JSON serialization.
+#[test]
+fn chromium_profile_returns_a_string_result_raw() {
+    let file = workspace_root().join("scenarios/execute/success-string-result.jsonc");
+    let program = cli::load_program(&file).unwrap();
+    let state = |p: &webmcp::Program| {
+        let ex = webmcp::explore(p, &webmcp::ExploreOptions::default()).unwrap();
+        assert_eq!(ex.outcomes.len(), 1);
+        let call = ex.outcomes[0].outcome.promises.iter().find(|p| p.promise == "call").unwrap();
+        call.state.clone()
+    };
+    assert_eq!(state(&program), r#"fulfilled("\"success\"")"#);
+    assert_eq!(state(&chromium::profile(&program)), r#"fulfilled("success")"#);
+}
+
+/// Without Chromium the subcommand stops with exit 2 and a hint, never a pass.
+#[test]
+fn missing_chromium_is_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+        .args(["chromium", "scenarios/spec/notify-task-ordering.jsonc", "--chromium", "/nonexistent/chromium"])
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hint: install Chromium"));
+}
+
+fn run(path: &str, runs: u32) -> chromium::ScenarioResult {
+    chromium::check_scenario(&workspace_root().join(path), &options(runs)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The raw-string divergence: outside the spec's set, inside the chromium profile's.
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_string_result_is_a_profile_divergence() {
+    let r = run("scenarios/execute/success-string-result.jsonc", 2);
+    let Result_::Ran { observed, .. } = &r.result else { panic!("cannot run") };
+    assert!(!observed.is_empty());
+    assert!(observed.iter().all(|o| o.verdict == Verdict::InsideProfile), "{}", chromium::render(&r, &options(2)));
+}
+
+/// The spec's own example runs in Chromium; its orders are inside the explored set (or a
+/// documented divergence of the chromium profile).
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_notify_task_ordering() {
+    let r = run("scenarios/spec/notify-task-ordering.jsonc", 5);
+    let Result_::Ran { runs, .. } = &r.result else { panic!("cannot run") };
+    assert_eq!(*runs, 5);
+    let (spec, _, _) = r.counts();
+    assert!(spec > 0, "{}", chromium::render(&r, &options(5)));
+}
+
+const BEGIN: &str = "<!-- generated table: begin -->\n";
+const END: &str = "<!-- generated table: end -->\n";
+
+/// docs/chromium.md's table, regenerated from real runs of the corpus: the scenarios, which
+/// cannot run and why, and the run counts must match; the outcome counts are Chromium's timing
+/// and are rewritten with WEBMCP_SIM_BLESS=1.
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_corpus_table() {
+    let root = workspace_root();
+    let opts = options(3);
+    let mut results = Vec::new();
+    for file in cli::scenario_files(&root.join("scenarios")).unwrap() {
+        let r = chromium::check_scenario(&file, &opts).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        print!("{}", chromium::render(&r, &opts));
+        results.push(r);
+    }
+    let ran = results.iter().filter(|r| matches!(r.result, Result_::Ran { .. })).count();
+    assert!(ran >= 40, "only {ran} scenarios ran in Chromium");
+    let table = chromium::table(&results, &root);
+    let doc_path = root.join("docs/chromium.md");
+    let doc = std::fs::read_to_string(&doc_path).unwrap();
+    let (head, rest) = doc.split_once(BEGIN).expect("docs/chromium.md has the table's begin marker");
+    let (old, tail) = rest.split_once(END).expect("docs/chromium.md has the table's end marker");
+    if std::env::var_os("WEBMCP_SIM_BLESS").is_some() {
+        std::fs::write(&doc_path, format!("{head}{BEGIN}{table}{END}{tail}")).unwrap();
+        return;
+    }
+    assert_eq!(stable(old), stable(&table), "docs/chromium.md's table is stale: regenerate it with WEBMCP_SIM_BLESS=1 cargo test -p cli --test it real_chromium_corpus_table -- --ignored");
+}
+
+/// A table's columns that do not depend on Chromium's timing: scenario, runs or why not.
+fn stable(table: &str) -> Vec<String> {
+    table.lines().map(|l| l.split(" | ").take(2).collect::<Vec<_>>().join(" | ")).collect()
+}

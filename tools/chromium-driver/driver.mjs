@@ -1,0 +1,239 @@
+// Drives headless Chromium for `webmcp-sim chromium` (crates/cli/src/chromium.rs).
+//
+// Reads one JSON plan on stdin: the pages to serve (every request is answered from the plan by
+// the DevTools Fetch domain, through Playwright's route API, so each document lives on its own
+// real https origin with no server, DNS rule or certificate), the tabs, the order in which the
+// initial documents' scripts start, and the user's steps. Runs the plan `runs` times, each in a
+// fresh browser context, with random timing jitter, and writes one JSON result on stdout:
+// per run, the records the pages logged (console lines, settlements, uncaught exceptions, in
+// each document's own order), how the run ended (quiescent or timeout) and the run's log.
+//
+// Jitter never changes what a scenario means: it delays the start of each event loop's scripts
+// (documents that share an event loop keep tree order), busy-waits a random time at the start
+// of each document's script (a slow page), and delays each user step.
+import { chromium } from 'playwright-core';
+
+const MARK = '\u2063wmcp';
+
+async function readStdin() {
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+// A small seeded generator (mulberry32), so the jitter choices of a run can be repeated; the
+// timing Chromium adds on top cannot.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function runOnce(browser, plan, run) {
+  const random = rng((plan.seed ?? 0) * 1000003 + run);
+  const jitter = () => Math.floor(random() * (plan.jitterMs + 1));
+  const records = [];
+  const log = [];
+  const pendingTimers = new Map();
+  const t0 = Date.now();
+  let lastActivity = Date.now();
+  const at = () => `${String(Date.now() - t0).padStart(5)} ms`;
+
+  const ctx = await browser.newContext();
+  await ctx.route('**/*', (route) => {
+    const url = route.request().url();
+    // Each served document's URL carries `wmcp=N`; look it up by that (the browser may
+    // re-encode the rest of a hostile URL).
+    const n = /[?&]wmcp=(\d+)/.exec(url);
+    const page = plan.pages[url] ?? (n ? byNumber.get(n[1]) : undefined);
+    if (page) {
+      return route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers },
+        body: page.body,
+      });
+    }
+    log.push(`${at()} request ${url}: not a page of the scenario, answered 404`);
+    return route.fulfill({ status: 404, headers: { 'content-type': 'text/html' }, body: '' });
+  });
+  const onConsole = (msg) => {
+    const text = msg.text();
+    if (text.startsWith(MARK)) {
+      let r;
+      try {
+        r = JSON.parse(text.slice(MARK.length));
+      } catch (e) {
+        log.push(`${at()} unreadable record: ${text}`);
+        return;
+      }
+      lastActivity = Date.now();
+      if (r.k === 'timers') {
+        pendingTimers.set(r.d, r.n);
+        return;
+      }
+      if (r.k === 'gone') pendingTimers.set(r.d, 0);
+      records.push(r);
+      log.push(`${at()} ${r.d}: ${r.k} ${r.t ?? ''}${r.p ?? ''}${r.s ? ' ' + r.s : ''}`);
+    } else {
+      log.push(`${at()} console.${msg.type()}: ${text}`);
+    }
+  };
+  const pages = [];
+  for (let i = 0; i < plan.tabs.length; i++) {
+    const page = await ctx.newPage();
+    page.on('console', onConsole);
+    page.on('pageerror', (e) => log.push(`${at()} pageerror: ${e.message}`));
+    pages.push(page);
+  }
+  const findFrame = (navigable) => {
+    const tab = plan.tabIds.indexOf(navigable);
+    if (tab >= 0) return pages[tab].mainFrame();
+    for (const p of pages) {
+      const f = p.frames().find((f) => f.name() === navigable);
+      if (f) return f;
+    }
+    return null;
+  };
+  try {
+    await Promise.all(pages.map((p, i) => p.goto(plan.tabs[i], { waitUntil: 'load', timeout: plan.timeoutMs })));
+    log.push(`${at()} every tab loaded`);
+    // Start the initial documents' scripts: one chain per event loop, in tree order inside it.
+    const groups = new Map();
+    for (const s of plan.starts) {
+      if (!groups.has(s.group)) groups.set(s.group, []);
+      groups.get(s.group).push(s);
+    }
+    // The documents of one event loop start as consecutive tasks of that loop (0 ms timers set
+    // by its first document, so they keep tree order and no later timer comes between them);
+    // a document the first one cannot reach is started by the driver right after.
+    const chains = [...groups.values()].map(async (docs) => {
+      await sleep(jitter());
+      const ids = docs.map((s) => s.navigable);
+      const busies = docs.map(() => Math.floor(random() * (plan.jitterMs / 4 + 1)));
+      let left = ids;
+      const first = findFrame(ids[0]);
+      if (first) {
+        left = await first
+          .evaluate(({ ids, busies }) => {
+            const left = [];
+            ids.forEach((id, i) => {
+              let w;
+              try {
+                w = i === 0 ? window : window.__wmcp.win(id);
+                if (!w || typeof w.__wmcp_start !== 'function') throw new Error('unreachable');
+              } catch {
+                left.push(id);
+                return;
+              }
+              setTimeout(() => w.__wmcp_start(busies[i]), 0);
+            });
+            return left;
+          }, { ids, busies })
+          .catch((e) => {
+            log.push(`${at()} starting ${ids[0]}'s event loop: ${e.message}`);
+            return ids;
+          });
+      }
+      for (const id of left) {
+        const frame = findFrame(id);
+        if (!frame) {
+          log.push(`${at()} no frame for ${id}: its script did not start`);
+          continue;
+        }
+        await frame
+          .evaluate((busy) => window.__wmcp_start(busy), busies[ids.indexOf(id)])
+          .catch((e) => log.push(`${at()} starting ${id}: ${e.message}`));
+      }
+    });
+    // The user's steps start once every initial script has been started (a subset of the
+    // simulator's interleavings, where the user's lane may also go first).
+    await Promise.all(chains);
+    const user = (async () => {
+      for (const step of plan.user) {
+        await sleep(jitter());
+        log.push(`${at()} user: ${step.kind} ${step.navigable} ${step.url ?? ''}`);
+        const frame = findFrame(step.navigable);
+        const page = pages[plan.tabIds.indexOf(step.navigable)];
+        try {
+          if (step.kind === 'navigate') {
+            if (!frame) throw new Error(`no navigable ${step.navigable}`);
+            await frame.goto(step.url, { waitUntil: 'commit', timeout: plan.timeoutMs });
+          } else if (step.kind === 'removeIframe') {
+            if (!frame || !frame.parentFrame()) throw new Error(`no iframe ${step.navigable}`);
+            await frame.parentFrame().evaluate((name) => {
+              for (const f of document.querySelectorAll('iframe')) if (f.name === name) f.remove();
+            }, step.navigable);
+          } else if (step.kind === 'enterBfcache') {
+            await page.goto(plan.awayUrl, { waitUntil: 'load', timeout: plan.timeoutMs });
+          } else if (step.kind === 'restoreFromBfcache') {
+            await page.goBack({ waitUntil: 'commit', timeout: plan.timeoutMs });
+          }
+        } catch (e) {
+          log.push(`${at()} user step failed: ${e.message}`);
+        }
+        lastActivity = Date.now();
+      }
+    })();
+    await user;
+    lastActivity = Date.now();
+    // Wait for quiescence: no record for quietMs and no scenario timer pending in any document
+    // still alive; or the timeout.
+    let end;
+    for (;;) {
+      const now = Date.now();
+      const timers = [...pendingTimers.values()].reduce((a, b) => a + b, 0);
+      if (now - lastActivity >= plan.quietMs && timers === 0) {
+        end = { kind: 'quiescent', ms: now - t0 };
+        break;
+      }
+      if (now - t0 >= plan.timeoutMs) {
+        end = { kind: 'timeout', ms: now - t0, pendingTimers: timers };
+        break;
+      }
+      await sleep(10);
+    }
+    log.push(`${at()} end: ${end.kind}`);
+    return { records, end, log };
+  } catch (e) {
+    log.push(`${at()} driver error: ${e.message}`);
+    return { records, end: { kind: 'error', ms: Date.now() - t0, error: e.message }, log };
+  } finally {
+    await ctx.close().catch(() => {});
+  }
+}
+
+const plan = await readStdin();
+const byNumber = new Map();
+for (const [url, page] of Object.entries(plan.pages)) {
+  const n = /[?&]wmcp=(\d+)/.exec(url);
+  if (n) byNumber.set(n[1], page);
+}
+const browser = await chromium.launch({
+  executablePath: plan.chromium,
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--enable-features=WebMCP',
+  ],
+});
+const version = browser.version();
+const runs = [];
+try {
+  for (let run = 0; run < plan.runs; run++) runs.push(await runOnce(browser, plan, run));
+} finally {
+  await browser.close().catch(() => {});
+}
+process.stdout.write(JSON.stringify({ version, runs }) + '\n');
