@@ -235,6 +235,16 @@ struct Bounds {
     /// event-driven part of the reduction, docs/model.md "Inert tasks"); for measuring it.
     #[arg(long)]
     no_inert_tasks: bool,
+    /// Instead of exploring, run N schedules chosen by PCT (probabilistic concurrency testing)
+    /// and report the outcomes seen, with PCT's probability bound; never complete.
+    #[arg(long, value_name = "N")]
+    sample: Option<u64>,
+    /// The first seed of `--sample`'s runs (run i uses SEED + i).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run).
+    #[arg(long, default_value_t = 3)]
+    pct_depth: usize,
     /// Keep the witnesses the search met instead of finding each outcome's fewest-choice one
     /// (a breadth-first pass after a complete search; on the largest benchmark it takes about
     /// six times as long as the search).
@@ -302,7 +312,12 @@ fn main() -> ExitCode {
             };
             let program = loaded.program;
             let started = std::time::Instant::now();
-            let result = cli::with_progress(options, |options| webmcp::explore(&program, options));
+            let result = match bounds.sample {
+                Some(runs) => {
+                    webmcp::sample::sample_pct(&program, runs, bounds.seed, bounds.pct_depth, bounds.max_units)
+                }
+                None => cli::with_progress(options, |options| webmcp::explore(&program, options)),
+            };
             // Wall-clock time on stderr: the report itself stays byte-identical across machines.
             eprintln!("elapsed: {:.2} s", started.elapsed().as_secs_f64());
             match result {

@@ -119,6 +119,64 @@ impl Chooser for RandomChooser {
     }
 }
 
+/// PCT, probabilistic concurrency testing (Burckhardt, Kothari, Musuvathi, Nagarakatte,
+/// ASPLOS 2010), over lanes: every lane gets a random priority the first time it is runnable
+/// (above `depth`), the runnable lane of highest priority runs, and at `depth - 1` choice points
+/// drawn uniformly from `1..=steps` the lane that runs there drops to priority `depth - 1 - i`.
+/// A run finds a given ordering bug of depth `depth` with probability at least
+/// `1 / (lanes * steps^(depth - 1))` (`pct_bound`), where `steps` bounds the choice points of a
+/// run and `lanes` the lanes that are ever runnable. Seeded ChaCha8: the same seed picks the same
+/// schedule on every machine.
+pub struct PctChooser {
+    rng: ChaCha8Rng,
+    /// Change points (choice numbers, from 1) in the order they come.
+    change_points: Vec<usize>,
+    priorities: std::collections::BTreeMap<Lane, u64>,
+    choice: usize,
+    depth: usize,
+}
+
+impl PctChooser {
+    pub fn new(seed: u64, depth: usize, steps: usize) -> PctChooser {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let steps = steps.max(1) as u128;
+        let mut change_points: Vec<usize> =
+            (1..depth.max(1)).map(|_| 1 + ((rng.next_u64() as u128 * steps) >> 64) as usize).collect();
+        change_points.sort_unstable();
+        PctChooser { rng, change_points, priorities: Default::default(), choice: 0, depth: depth.max(1) }
+    }
+}
+
+/// PCT's lower bound on the chance that one run finds a given bug of depth `depth`.
+pub fn pct_bound(lanes: usize, steps: usize, depth: usize) -> f64 {
+    1.0 / (lanes.max(1) as f64 * (steps.max(1) as f64).powi(depth.max(1) as i32 - 1))
+}
+
+impl Chooser for PctChooser {
+    fn choose(&mut self, runnable: &[Lane]) -> Result<usize, ChooseError> {
+        self.choice += 1;
+        for lane in runnable {
+            if !self.priorities.contains_key(lane) {
+                // Above every priority a change point gives (0..depth-1); random among the rest.
+                let p = self.depth as u64 + (self.rng.next_u64() >> 1);
+                self.priorities.insert(lane.clone(), p);
+            }
+        }
+        let best = (0..runnable.len()).max_by_key(|&i| self.priorities[&runnable[i]]).unwrap_or(0);
+        // At the i-th change point the lane that would run drops below every other (and
+        // below the lanes dropped before it), so another lane runs here.
+        let hits: Vec<usize> =
+            (0..self.change_points.len()).filter(|&i| self.change_points[i] == self.choice).collect();
+        if let Some(&i) = hits.first() {
+            let dropped = (self.depth - 2).saturating_sub(i) as u64;
+            self.priorities.insert(runnable[best].clone(), dropped);
+            let best = (0..runnable.len()).max_by_key(|&i| self.priorities[&runnable[i]]).unwrap_or(0);
+            return Ok(best);
+        }
+        Ok(best)
+    }
+}
+
 /// Always the first runnable lane in label order: a deterministic default with no seed.
 pub struct FirstChooser;
 

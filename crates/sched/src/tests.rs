@@ -87,3 +87,33 @@ fn lanes_parsed_from_a_schedule_are_the_lanes_made_by_name() {
     assert_eq!(parsed.picks, made);
     assert!(parsed.picks.iter().zip(&made).all(|(p, m)| std::ptr::eq(p.as_str(), m.as_str())));
 }
+
+#[test]
+fn pct_with_depth_one_keeps_running_its_highest_priority_lane() {
+    let lanes: Vec<Lane> = ["a", "b", "c"].iter().map(Lane::new).collect();
+    for seed in 0..20 {
+        let mut c = PctChooser::new(seed, 1, 10);
+        let first = c.choose(&lanes).unwrap();
+        for _ in 0..10 {
+            assert_eq!(c.choose(&lanes).unwrap(), first, "seed {seed}: no change point at depth 1");
+        }
+    }
+}
+
+#[test]
+fn pct_change_points_make_another_lane_run_and_seeds_cover_every_order() {
+    let lanes: Vec<Lane> = ["a", "b"].iter().map(Lane::new).collect();
+    let mut orders = std::collections::BTreeSet::new();
+    for seed in 0..200 {
+        let mut c = PctChooser::new(seed, 2, 3);
+        let picks: Vec<usize> = (0..3).map(|_| c.choose(&lanes).unwrap()).collect();
+        // One change point in 1..=3: the lane running before it never runs after it.
+        let switches = picks.windows(2).filter(|w| w[0] != w[1]).count();
+        assert!(switches <= 1, "seed {seed}: {picks:?}");
+        orders.insert(picks);
+    }
+    // Both lanes first, and a switch at every point.
+    assert_eq!(orders.len(), 6, "{orders:?}");
+    assert_eq!(PctChooser::new(7, 3, 50).choose(&lanes).unwrap(), PctChooser::new(7, 3, 50).choose(&lanes).unwrap());
+    assert!((pct_bound(2, 10, 3) - 1.0 / 200.0).abs() < 1e-12);
+}

@@ -179,6 +179,16 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The number of choices the run made (units run with a choice among two or more lanes).
+    pub fn schedule_len(&self) -> usize {
+        self.units.iter().filter(|u| !u.choice_among.is_empty()).count()
+    }
+
+    /// The number of distinct lanes that ran a unit.
+    pub fn lanes_seen(&self) -> usize {
+        self.units.iter().map(|u| u.lane.as_str()).collect::<std::collections::BTreeSet<_>>().len()
+    }
+
     /// The text trace: header, one line per unit with its events indented below, the outcome,
     /// and the schedule.
     pub fn render_text(&self) -> String {

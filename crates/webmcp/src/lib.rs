@@ -34,6 +34,7 @@ pub mod inert;
 pub mod invariants;
 pub mod lifecycle;
 pub mod program;
+pub mod sample;
 pub mod script;
 pub mod sim;
 pub mod variants;
