@@ -66,6 +66,7 @@ pub fn sample_pct(
         )],
         witnesses: format!("{} (the shortest schedule sampled)", trace::WITNESSES_FOUND),
         outcomes,
+        file: String::new(),
     })
 }
 

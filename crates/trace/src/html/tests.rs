@@ -87,7 +87,7 @@ fn no_outcomes_is_a_page_that_says_so() {
 #[test]
 fn a_report_caps_what_it_embeds_and_says_so() {
     use crate::html::{MAX_LINE, MAX_SECTIONS, MAX_UNITS};
-    let about = About { path: "s.jsonc", description: "", runs: "seeds 0..200", counted: "" };
+    let about = About { path: "s.jsonc", flags: "", description: "", runs: "seeds 0..200", counted: "" };
     let mut long = notify();
     let units = long.units.clone();
     while long.units.len() <= MAX_UNITS {
