@@ -331,6 +331,7 @@ pub struct Args {
     /// Seed of the driver's jitter choices (the timing Chromium adds is not seeded).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The Chromium binary (Debian's package installs /usr/bin/chromium).
     #[arg(long, default_value = "/usr/bin/chromium")]
     pub chromium: PathBuf,
     /// The Node driver (tools/chromium-driver/driver.mjs by default).

@@ -13,6 +13,7 @@ use crate::options::{self, Change};
 /// `webmcp-sim diff SCENARIO [--base OPTIONS] --with OPTIONS`.
 #[derive(clap::Args, Debug)]
 pub struct DiffArgs {
+    /// The scenario file (`.jsonc`) both sides explore.
     pub scenario: PathBuf,
     /// The base side's options, as changes to the file's: comma-separated `parallel=unordered|fifo`,
     /// `variant=NAME` (add), `no-variant=NAME` (remove), `variants=A+B` or `variants=none`
@@ -22,9 +23,10 @@ pub struct DiffArgs {
     /// The other side's options, as changes to the file's (same syntax as `--base`).
     #[arg(long)]
     pub with: String,
+    /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: DiffFormat,
-    /// Choice points visited per work item before a search stops (reported as incomplete).
+    /// Choice points each side's whole search may visit before it stops (reported as incomplete).
     #[arg(long, default_value_t = 2_000_000)]
     pub max_states: u64,
     /// Choices along one schedule before that branch stops.
@@ -40,6 +42,7 @@ pub struct DiffArgs {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum DiffFormat {
+    /// Plain text for a terminal.
     Text,
     /// A block to paste into a spec pull request.
     Markdown,
