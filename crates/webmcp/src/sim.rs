@@ -1423,22 +1423,22 @@ impl<'p> Sim<'p> {
                 }
                 let mut gone = Vec::new();
                 if destroyed(target) {
-                    gone.push(("target", target));
+                    gone.push("target");
                 }
                 if let Caller::Document(c) = execution.caller_document {
                     if c != target && destroyed(c) {
-                        gone.push(("caller", c));
+                        gone.push("caller");
                     }
                 }
-                for (role, d) in gone {
+                for role in gone {
                     findings.push(Finding {
                         unit: self.units_run,
                         cite: cite((crate::algorithms::EXECUTE_TOOL, "15.12")),
+                        // One message per role (the outcome's pending maps say which entry),
+                        // so that `fuzz` and the outcome group leaks by what they are.
                         message: format!(
-                            "leak: pending tool executions map[{uuid}] (tool {tool}) outlives its {role} document {}, \
-                             which is destroyed; its unloading cleanup steps ran before this step set the entry, so \
-                             nothing will ever remove it",
-                            self.label(d)
+                            "leak: an entry set here outlives its {role} document, which is destroyed: its \
+                             unloading cleanup steps ran before this step, so nothing will ever remove it"
                         ),
                     });
                 }
