@@ -1270,6 +1270,10 @@ impl Sim<'_> {
                 self.settle(promise, Err(reason), ("tool", "execute: reject with signal.reason"));
             }
             Work::AbortListener { doc, script } => self.run_callback(doc, script, "abort listener"),
+            Work::CompleteNavigation { navigation } => {
+                let program = self.program;
+                self.navigate(&program.navigations[navigation.0 as usize])?
+            }
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::AgentResult { call, result, success } => {
@@ -1331,6 +1335,13 @@ impl Sim<'_> {
             Work::AbortExecution { .. } => ("abort steps: reject and cancel".into(), (EXECUTE_TOOL, "14.4")),
             Work::AbortRejectsToolPromise { .. } => ("the tool rejects on abort".into(), ("tool", "execute")),
             Work::AbortListener { .. } => ("abort event listener".into(), ("DOM", "signal abort 4.3")),
+            Work::CompleteNavigation { navigation } => {
+                let spec = &self.program.navigations[navigation.0 as usize];
+                (
+                    format!("navigate {} to {} (started by a script)", spec.navigable, spec.document.url),
+                    ("HTML", "navigate"),
+                )
+            }
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
             Work::AgentResult { call, .. } => {

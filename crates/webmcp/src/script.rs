@@ -117,8 +117,21 @@ impl Sim<'_> {
                 });
             }
             Op::Navigate(id) => {
-                let program = self.program;
-                self.navigate(&program.navigations[id.0 as usize]).map_err(|e| JsValue::type_error(e.to_string()))?;
+                // HTML "navigate": the fetch and the unloading of the old document happen after
+                // this task (in parallel, then in tasks on the navigation and traversal task
+                // source); the document that navigates stays fully active for the rest of its
+                // task. Modelled as one task of the navigating script's document, so that the
+                // navigations one task starts complete in the order it started them.
+                self.interpretation(
+                    ("HTML", "navigate"),
+                    "a script-started navigation completes in a later task (navigation and traversal task source); this task goes on in the old document",
+                );
+                self.queue_global_task(
+                    browser::TaskSource::NavigationAndTraversal,
+                    doc,
+                    Work::CompleteNavigation { navigation: *id },
+                    ("HTML", "navigate"),
+                );
             }
             Op::RemoveIframe(name) => {
                 let nav = self.seldom.nav_by_name[name];

@@ -178,6 +178,10 @@ pub enum Work {
     AbortRejectsToolPromise { promise: PromiseId, signal: SignalId },
     /// An `abort` event listener running a script in `doc`.
     AbortListener { doc: DocId, script: ScriptId },
+    /// The rest of a navigation a script started, as a task of the script's document (HTML
+    /// "navigate": the navigating document stays fully active for the rest of its task; the
+    /// navigation completes in later tasks).
+    CompleteNavigation { navigation: crate::program::NavigateId },
     /// A user step.
     User { script: ScriptId, index: u32 },
     /// An agent step.
