@@ -62,8 +62,11 @@ pub enum JsValue {
     ToJsonUndefined,
     /// A function object.
     Function,
-    /// The `Window` of a document, by the simulator's document index.
-    Window(u32),
+    /// A `WindowProxy`, by the simulator's index of its navigable (HTML: a browsing context's
+    /// WindowProxy). It stands for the Window of whatever document the navigable shows when it is
+    /// used (its [[Window]] changes when the navigable navigates to a new document), and after its
+    /// navigable is destroyed for the Window of the last document it showed.
+    WindowProxy(u32),
     /// A `DOMException` with a name from `DOM_EXCEPTION_NAMES`.
     DomException {
         name: String,
@@ -98,7 +101,7 @@ impl JsValue {
                 | JsValue::Cycle
                 | JsValue::ToJsonUndefined
                 | JsValue::Function
-                | JsValue::Window(_)
+                | JsValue::WindowProxy(_)
                 | JsValue::DomException { .. }
                 | JsValue::Error { .. }
         )
@@ -206,7 +209,7 @@ fn stringify(value: &JsValue, out: &mut String) -> Result<bool, JsValue> {
         JsValue::Number(_) => out.push_str("null"),
         JsValue::String(s) => quote_into(out, s),
         JsValue::BigInt(_) => return Err(JsValue::type_error("Do not know how to serialize a BigInt")),
-        JsValue::Cycle | JsValue::Window(_) => {
+        JsValue::Cycle | JsValue::WindowProxy(_) => {
             return Err(JsValue::type_error("Converting circular structure to JSON"))
         }
         // DOMException and Error objects have no own enumerable properties.
@@ -298,7 +301,7 @@ pub fn parse_a_json_string_to_a_javascript_value(text: &str) -> Result<JsValue, 
 
 impl JsValue {
     /// A compact, JavaScript-like rendering for traces and outcomes; `window_label` appends the
-    /// name of a `Window`'s document.
+    /// name of a `WindowProxy`'s navigable.
     pub fn render(&self, window_label: &dyn Fn(u32, &mut String)) -> String {
         let mut out = String::new();
         self.render_into(&mut out, window_label);
@@ -342,9 +345,9 @@ impl JsValue {
             JsValue::Cycle => out.push_str("<object with a cycle>"),
             JsValue::ToJsonUndefined => out.push_str("<object whose toJSON returns undefined>"),
             JsValue::Function => out.push_str("<function>"),
-            JsValue::Window(doc) => {
+            JsValue::WindowProxy(nav) => {
                 out.push_str("<Window of ");
-                window_label(*doc, out);
+                window_label(*nav, out);
                 out.push('>');
             }
             JsValue::DomException { name, message } => {
@@ -368,9 +371,9 @@ impl JsValue {
 
 impl fmt::Display for JsValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.render(&|doc, out| {
-            out.push_str("document #");
-            out.push_str(&doc.to_string());
+        f.write_str(&self.render(&|nav, out| {
+            out.push_str("navigable #");
+            out.push_str(&nav.to_string());
         }))
     }
 }

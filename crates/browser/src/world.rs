@@ -626,15 +626,26 @@ pub enum LaneRef {
     Agent,
     /// The user's actions in the browser UI.
     User,
+    /// The user puts off the next action, whose window ends later (`user.wait`).
+    UserWait,
 }
 
 /// A unit taken off a lane, ready to run.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Unit<S> {
-    Task { event_loop: LoopId, source: TaskSource, task: Task<S> },
-    Parallel { label: Lane, steps: S },
+    Task {
+        event_loop: LoopId,
+        source: TaskSource,
+        task: Task<S>,
+    },
+    Parallel {
+        label: Lane,
+        steps: S,
+    },
     Agent(S),
     User(S),
+    /// The user put off its next action (`LaneRef::UserWait`).
+    UserWait,
 }
 
 /// How "in parallel" blocks are scheduled.
@@ -748,14 +759,20 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
 pub struct UserQueue<S> {
     /// Every action, taken or not (shared by every copy; written only while setting up).
     all: std::rc::Rc<Vec<S>>,
+    /// Each action's window of virtual time `[from, to]` (None: any time), by index in `all`
+    /// (shared like `all`).
+    windows: std::rc::Rc<Vec<Option<(u64, u64)>>>,
     /// The actions before `next` have been taken.
     next: usize,
     pub blocks_started: u32,
+    /// The next action, which has a window, was put off (the `user.wait` lane): it cannot run
+    /// until virtual time advances, to the next timer's deadline or to the window's end.
+    deferred: bool,
 }
 
 impl<S> Default for UserQueue<S> {
     fn default() -> Self {
-        UserQueue { all: Default::default(), next: 0, blocks_started: 0 }
+        UserQueue { all: Default::default(), windows: Default::default(), next: 0, blocks_started: 0, deferred: false }
     }
 }
 
@@ -767,13 +784,53 @@ impl<S: Clone> UserQueue<S> {
 
     /// Appends an action (while setting up: copies the list if a copy of the world shares it).
     pub fn push_back(&mut self, step: S) {
+        self.push_back_within(step, None);
+    }
+
+    /// Appends an action that may run only while virtual time is within `window` (`[from, to]`).
+    pub fn push_back_within(&mut self, step: S, window: Option<(u64, u64)>) {
         std::rc::Rc::make_mut(&mut self.all).push(step);
+        std::rc::Rc::make_mut(&mut self.windows).push(window);
+    }
+
+    /// The next action's window, if it has one.
+    fn next_window(&self) -> Option<(u64, u64)> {
+        self.windows.get(self.next).copied().flatten()
+    }
+
+    /// Whether the next action can run at virtual time `now`: it has no window, or `now` is in
+    /// it and the action was not put off.
+    fn next_runs_at(&self, now: u64) -> bool {
+        match self.next_window() {
+            None => self.next < self.all.len(),
+            Some((from, _)) => now >= from && !self.deferred,
+        }
+    }
+
+    /// Whether the next action can be put off at `now` (the `user.wait` lane): it can run now
+    /// and its window ends later.
+    fn next_can_wait_at(&self, now: u64) -> bool {
+        self.next_runs_at(now) && self.next_window().is_some_and(|(_, to)| now < to)
+    }
+
+    /// When virtual time has to advance to for the next action to run: the start of its window,
+    /// or (put off) the window's end; None when it can run now or has no window.
+    pub fn next_wake_up(&self, now: u64) -> Option<u64> {
+        let (from, to) = self.next_window()?;
+        if now < from {
+            Some(from)
+        } else if self.deferred {
+            Some(to)
+        } else {
+            None
+        }
     }
 
     /// Takes the next action.
     fn pop_front(&mut self) -> Option<S> {
         let step = self.all.get(self.next)?.clone();
         self.next += 1;
+        self.deferred = false;
         Some(step)
     }
 }
@@ -781,7 +838,10 @@ impl<S: Clone> UserQueue<S> {
 impl<S: PartialEq> PartialEq for UserQueue<S> {
     /// The actions still to take and the blocks started (as the queue of those actions would).
     fn eq(&self, other: &Self) -> bool {
-        self.all[self.next..] == other.all[other.next..] && self.blocks_started == other.blocks_started
+        self.all[self.next..] == other.all[other.next..]
+            && self.windows[self.next..] == other.windows[other.next..]
+            && self.blocks_started == other.blocks_started
+            && self.deferred == other.deferred
     }
 }
 
@@ -793,6 +853,10 @@ impl<S: std::hash::Hash> std::hash::Hash for UserQueue<S> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.all[self.next..].hash(state);
         self.blocks_started.hash(state);
+        // The windows follow from the actions; whether the next one was put off does not.
+        if self.deferred {
+            true.hash(state);
+        }
     }
 }
 
@@ -971,6 +1035,11 @@ impl<S: Clone> World<S> {
     /// What a document is, if `id` is one.
     pub fn get_doc_info(&self, id: DocId) -> Option<&DocumentInfo> {
         self.document_infos.get(id.index()).map(|info| &**info)
+    }
+
+    /// A navigable's fixed info, if `id` names one.
+    pub fn get_nav_info(&self, id: NavId) -> Option<&NavigableInfo> {
+        self.seldom.navigable_infos.get(id.index())
     }
 
     /// How many documents have been created (their ids are `0..document_count()`).
@@ -1357,6 +1426,11 @@ impl<S: Clone> World<S> {
         self.timers.now
     }
 
+    /// The earliest deadline of a pending timer.
+    pub fn next_timer_deadline(&self) -> Option<u64> {
+        self.timers.first().map(|t| t.deadline)
+    }
+
     /// Pending timers (not yet due).
     pub fn pending_timers(&self) -> usize {
         self.timers.len()
@@ -1365,9 +1439,20 @@ impl<S: Clone> World<S> {
     /// When nothing is runnable, advance virtual time to the next timer deadline and queue the
     /// timers that are then due. Returns the new time, or None when no timer is pending.
     pub fn advance_time(&mut self) -> Option<u64> {
-        // The earliest deadline is the first (the timers are sorted by deadline).
-        let next = self.timers.first()?.deadline;
+        // The earliest deadline is the first (the timers are sorted by deadline); a user action
+        // with a window wakes up at its start, or (put off) at its end.
+        let timer = self.timers.first().map(|t| t.deadline);
+        let user = self.user_queue.next_wake_up(self.timers.now);
+        let next = match (timer, user) {
+            (Some(t), Some(u)) => t.min(u),
+            (Some(t), None) => t,
+            (None, Some(u)) => u,
+            (None, None) => return None,
+        };
         self.timers.now = next;
+        if self.user_queue.deferred {
+            self.user_queue.deferred = false;
+        }
         self.queue_due_timers();
         Some(next)
     }
@@ -1414,8 +1499,11 @@ impl<S: Clone> World<S> {
             lanes.push(LaneRef::ParallelQueue);
         }
         lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
-        if !self.user_queue.steps().is_empty() {
+        if self.user_queue.next_runs_at(self.timers.now) {
             lanes.push(LaneRef::User);
+            if self.user_queue.next_can_wait_at(self.timers.now) {
+                lanes.push(LaneRef::UserWait);
+            }
         }
         debug_assert!(
             lanes.windows(2).all(|w| self.lane_label(&w[0]) < self.lane_label(&w[1])),
@@ -1431,6 +1519,7 @@ impl<S: Clone> World<S> {
             LaneRef::ParallelQueue => &LANE_PAR,
             LaneRef::Agent => &LANE_AGENT,
             LaneRef::User => &LANE_USER,
+            LaneRef::UserWait => &LANE_USER_WAIT,
         }
     }
 
@@ -1483,6 +1572,13 @@ impl<S: Clone> World<S> {
             }
             LaneRef::Agent => self.agent_queue.pop_front().map(Unit::Agent),
             LaneRef::User => self.user_queue.pop_front().map(Unit::User),
+            LaneRef::UserWait => {
+                if !self.user_queue.next_can_wait_at(self.timers.now) {
+                    return None;
+                }
+                self.user_queue.deferred = true;
+                Some(Unit::UserWait)
+            }
         }
     }
 
@@ -1583,6 +1679,7 @@ impl<S: Clone> World<S> {
 static LANE_AGENT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("agent"));
 static LANE_PAR: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("par"));
 static LANE_USER: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user"));
+static LANE_USER_WAIT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user.wait"));
 
 /// A source's index in `TaskSource::ALL` (its declaration order).
 pub fn source_index(source: TaskSource) -> usize {

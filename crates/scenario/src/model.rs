@@ -13,7 +13,19 @@ use serde::{Deserialize, Serialize};
 /// write: `{"$js": "undefined"}`, `{"$js": "bigint"}` (a BigInt, which JSON serialization rejects),
 /// `{"$js": "cycle"}` (an object that contains itself), `{"$js": "toJSON-undefined"}` (an object
 /// whose `toJSON()` returns undefined), `{"$js": "function"}`.
+///
+/// Where a JavaScript value is optional, an absent member, `{"$js": "undefined"}` and `null` are
+/// three different things: absent is not passed (or the dictionary member does not exist),
+/// `undefined` is passed explicitly (WebIDL then treats it as not passed where the spec's IDL
+/// gives a default or makes a dictionary member optional), and `null` is the value null. Such
+/// fields read with `present`, so `null` is not taken for absent.
 pub type JsValueText = serde_json::Value;
+
+/// Reads an optional JavaScript value that is present in the file, `null` included (serde's
+/// `Option` reads `null` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<JsValueText>, D::Error> {
+    JsValueText::deserialize(deserializer).map(Some)
+}
 
 /// One scenario: a set of top-level traversables (tabs), their frame trees, scripts and options.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -260,6 +272,35 @@ pub enum Action {
     EnterBfcache(String),
     /// The tab's document is restored from the back/forward cache. User lane only.
     RestoreFromBfcache(String),
+    /// User lane only: the user's `step` happens when virtual time is `ms` (not before), racing
+    /// the tasks due then.
+    At(At),
+    /// User lane only: the user's `step` may happen at any virtual time from `from` to `to`,
+    /// racing timers as well as tasks.
+    Within(Within),
+}
+
+/// `{"at": {"ms": 50, "step": {…}}}`: a user step at a stated virtual time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct At {
+    /// The virtual time, in milliseconds, at which the step happens.
+    pub ms: u64,
+    /// The user step (`navigate`, `removeIframe`, `enterBfcache`, `restoreFromBfcache`).
+    pub step: Box<Action>,
+}
+
+/// `{"within": {"from": 0, "to": 60, "step": {…}}}`: a user step that may happen at any virtual
+/// time in a window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Within {
+    /// The earliest virtual time, in milliseconds.
+    pub from: u64,
+    /// The latest virtual time, in milliseconds (at least `from`).
+    pub to: u64,
+    /// The user step (`navigate`, `removeIframe`, `enterBfcache`, `restoreFromBfcache`).
+    pub step: Box<Action>,
 }
 
 /// Arguments of `registerTool`.
@@ -292,8 +333,9 @@ pub struct ModelContextTool {
     pub title: Option<String>,
     /// The `description` member.
     pub description: String,
-    /// Any JavaScript value (see `JsValueText`); absent means the member does not exist.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Any JavaScript value (see `JsValueText`); absent means the member does not exist, and so
+    /// does `{"$js": "undefined"}` (WebIDL); `null` is the value null (a TypeError: not an object).
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub input_schema: Option<JsValueText>,
     /// What the `execute` callback does when invoked.
     pub execute: Execute,
@@ -414,8 +456,10 @@ pub struct ExecuteTool {
     pub document: Option<String>,
     /// The `tool` argument.
     pub tool: ToolRef,
-    /// The `inputObject` argument (default `{}`); any JavaScript value (see `JsValueText`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The `inputObject` argument; any JavaScript value (see `JsValueText`). Absent: not
+    /// passed; `{"$js": "undefined"}`: passed as undefined; either way WebIDL uses the default,
+    /// `{}`. `null` is passed as null (a TypeError: not an object).
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub input_object: Option<JsValueText>,
     /// The `options` argument (default `{}`).
     #[serde(default)]
@@ -470,8 +514,9 @@ pub struct ExecuteToolOptions {
 pub struct Abort {
     /// The controller's name, as given to `newAbortController`.
     pub controller: String,
-    /// The abort reason (default: an "AbortError" DOMException).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The abort reason. Absent or `{"$js": "undefined"}`: an "AbortError" DOMException (DOM:
+    /// "If reason is undefined"); `null` is the reason null.
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub reason: Option<JsValueText>,
 }
 
@@ -568,8 +613,9 @@ pub struct AgentCallTool {
     pub navigable: String,
     /// The tool's name.
     pub name: String,
-    /// The input arguments, as a JSON value (serialized by the agent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The input arguments, as a JSON value (serialized by the agent; absent: `{}`; `null` is the
+    /// JSON text `null`).
+    #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub input: Option<serde_json::Value>,
     /// Name for the call's result, to use in the outcome.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]

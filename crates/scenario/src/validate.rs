@@ -23,6 +23,9 @@ const HINT_NAMES: usize = 20;
 /// other action is a script statement, which needs a document to run in.
 const USER_STEPS: [&str; 4] = ["navigate", "removeIframe", "enterBfcache", "restoreFromBfcache"];
 
+/// The wrappers that give a user step a time (`user` list only).
+const TIMED_USER_STEPS: [&str; 2] = ["at", "within"];
+
 /// One problem validation found in a scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
@@ -258,7 +261,7 @@ impl<'s> Validator<'s> {
     fn action(&mut self, action: &'s Action, lane: Lane) {
         self.count_action();
         let key = action_key(action);
-        if lane == Lane::User && !USER_STEPS.contains(&key) {
+        if lane == Lane::User && !USER_STEPS.contains(&key) && !TIMED_USER_STEPS.contains(&key) {
             self.script_statement_in_user_list(key);
         }
         match action {
@@ -286,6 +289,20 @@ impl<'s> Validator<'s> {
             Action::RemoveIframe(id) => self.within("removeIframe", |v| v.uses(Wants::Iframe("removeIframe"), id)),
             Action::EnterBfcache(id) => self.user_step("enterBfcache", id, lane),
             Action::RestoreFromBfcache(id) => self.user_step("restoreFromBfcache", id, lane),
+            Action::At(at) => self.timed_user_step("at", &at.step, lane),
+            Action::Within(within) => {
+                if within.from > within.to {
+                    self.within("within", |v| {
+                        v.problem_at(
+                            "to",
+                            Anchor::Value,
+                            format!("`to` ({}) is before `from` ({})", within.to, within.from),
+                            Some("a window runs from `from` to `to`, in virtual milliseconds".to_owned()),
+                        )
+                    });
+                }
+                self.timed_user_step("within", &within.step, lane)
+            }
         }
     }
 
@@ -374,6 +391,32 @@ impl<'s> Validator<'s> {
             );
         }
         self.within(key, |v| v.uses(Wants::Tab(key), tab));
+    }
+
+    /// `at` or `within`: a user step with a time, in the `user` list only, holding one untimed
+    /// user step.
+    fn timed_user_step(&mut self, key: &'static str, step: &'s Action, lane: Lane) {
+        if lane != Lane::User {
+            self.problem_at(
+                key,
+                Anchor::Key,
+                format!("`{key}` times a user step, but this list is a script"),
+                Some("put it in the top-level `user` list".to_owned()),
+            );
+            return;
+        }
+        self.within(key, |v| {
+            if TIMED_USER_STEPS.contains(&action_key(step)) {
+                v.problem_at(
+                    "step",
+                    Anchor::Value,
+                    format!("`{key}` holds one user step, not another timed one"),
+                    Some("write a single `at` or `within` around the step".to_owned()),
+                );
+                return;
+            }
+            v.within("step", |v| v.action(step, Lane::User));
+        });
     }
 
     /// A script statement in the top-level `user` list: it needs a document to run in, and the
@@ -555,6 +598,8 @@ fn action_key(action: &Action) -> &'static str {
         Action::RemoveIframe(_) => "removeIframe",
         Action::EnterBfcache(_) => "enterBfcache",
         Action::RestoreFromBfcache(_) => "restoreFromBfcache",
+        Action::At(_) => "at",
+        Action::Within(_) => "within",
     }
 }
 

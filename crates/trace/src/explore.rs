@@ -237,7 +237,7 @@ impl Outcome {
         o
     }
 
-    /// One line: `console=[…] promises=[…] tools=[…] uncaught=[…] findings=[…] end=…`.
+    /// One line: `console=[…] promises=[…] tools=[…] uncaught=[…] pending=[…] findings=[…] end=…`.
     pub fn summary(&self) -> String {
         let console: Vec<String> = self.console.iter().map(|c| crate::one_line(&c.text)).collect();
         let promises: Vec<String> = self.promises.iter().map(|p| format!("{}:{}", p.promise, p.state)).collect();
@@ -253,6 +253,11 @@ impl Outcome {
         );
         if !uncaught.is_empty() {
             let _ = write!(s, " uncaught=[{}]", uncaught.join(" | "));
+        }
+        if !self.pending_executions.is_empty() {
+            let pending: Vec<String> =
+                self.pending_executions.iter().map(|(t, e)| format!("{t}:{}", e.join("+"))).collect();
+            let _ = write!(s, " pending=[{}]", pending.join(", "));
         }
         if !findings.is_empty() {
             let _ = write!(s, " findings=[{}]", findings.join(", "));

@@ -159,6 +159,10 @@ pub struct Outcome {
     /// What the browser's agent received from its tool calls, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub agent: Vec<String>,
+    /// What each traversable's pending tool executions map still holds at the end (traversables
+    /// whose map is empty left out): `traversable: [uuid tool of target for caller]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending_executions: Vec<(String, Vec<String>)>,
     /// Why the run stopped: `quiescent`, or what is still waiting (e.g. tasks of a bfcached document).
     pub end: String,
 }
@@ -256,6 +260,12 @@ impl Trace {
         let _ = writeln!(s, "  tool maps:");
         for (doc, tools) in &self.outcome.tool_maps {
             let _ = writeln!(s, "    {}: [{}]", t(doc), t(&tools.join(", ")));
+        }
+        if !self.outcome.pending_executions.is_empty() {
+            let _ = writeln!(s, "  pending tool executions maps:");
+            for (traversable, entries) in &self.outcome.pending_executions {
+                let _ = writeln!(s, "    {}: [{}]", traversable, entries.join(", "));
+            }
         }
         if !self.outcome.agent.is_empty() {
             let _ = writeln!(s, "  agent:");

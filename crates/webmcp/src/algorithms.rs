@@ -39,7 +39,8 @@ pub struct RegisterToolArgs<'a> {
 pub struct RegisteredToolArg {
     pub name: Rc<str>,
     pub origin: String,
-    /// The document whose Window is the `window` member.
+    /// The document whose Window the `window` member is when executeTool converts it (WebIDL:
+    /// a WindowProxy converts to its [[Window]], the Window of the document its navigable shows).
     pub window: DocId,
 }
 
@@ -108,7 +109,12 @@ impl Sim<'_> {
         let dict = &program.tool_dicts[args.tool.0 as usize];
         // WebIDL: `inputSchema` is an `object`; converting a primitive throws a TypeError, which a
         // promise-returning operation turns into a rejected promise.
-        if let Some(schema) = dict.input_schema.as_ref().filter(|s| !s.is_object()) {
+        // WebIDL dictionary conversion: a member whose value is undefined is not present.
+        let input_schema = dict.input_schema.as_ref().filter(|s| **s != JsValue::Undefined);
+        if dict.input_schema.is_some() && input_schema.is_none() {
+            self.note(("WebIDL", "converting to a dictionary"), "inputSchema is undefined: the member is not present");
+        }
+        if let Some(schema) = input_schema.filter(|s| !s.is_object()) {
             let rendered = self.render(schema);
             note!(self, ("WebIDL", "converting to object"), "inputSchema {rendered} is not an object");
             let error = JsValue::type_error("inputSchema is not an object");
@@ -173,7 +179,7 @@ impl Sim<'_> {
         // Step 12. Let stringified input schema be the empty string.
         let mut stringified_input_schema = String::new();
         // Step 13. If tool's inputSchema exists, then set stringified input schema to the result of serializing a JavaScript value to a JSON string, given tool's inputSchema. If this threw an exception, then return a promise rejected with that exception.
-        if let Some(schema) = &dict.input_schema {
+        if let Some(schema) = input_schema {
             match serialize_a_javascript_value_to_a_json_string(schema) {
                 Ok(s) => stringified_input_schema = s,
                 Err(e) => return self.rejected_promise(this, a, args.as_, e, (a, "13")),
@@ -365,7 +371,7 @@ impl Sim<'_> {
             );
         }
         if let Some((script_doc, script)) = handler {
-            self.run_script(script_doc, script);
+            self.run_callback(script_doc, script, "toolchange handler");
         }
     }
 
@@ -551,7 +557,10 @@ impl Sim<'_> {
                 ),
             }
         }
-        members.push(("window".into(), JsValue::Window(target_document.0)));
+        // window: targetDocument's relevant global object, which script sees through its
+        // navigable's WindowProxy (HTML), so the value names the navigable.
+        let navigable = self.world.doc_info(target_document).navigable;
+        members.push(("window".into(), JsValue::WindowProxy(navigable.0)));
         members.push(("origin".into(), JsValue::string(target_origin.serialize())));
         if let Some(an) = &def.annotations {
             let mut hints = vec![
@@ -574,11 +583,22 @@ impl Sim<'_> {
         &mut self,
         this: DocId,
         tool: RegisteredToolArg,
-        input_object: &JsValue,
+        input_object: Option<&JsValue>,
         signal: Option<SignalId>,
         as_: Option<PromiseSlot>,
     ) -> PromiseId {
         let a = EXECUTE_TOOL;
+        // WebIDL overload resolution: `optional object inputObject = {}` not passed, or passed as
+        // undefined, is the default value `{}`.
+        let default = JsValue::Object(Vec::new());
+        let input_object = match input_object {
+            None => &default,
+            Some(JsValue::Undefined) => {
+                self.note(("WebIDL", "overload resolution algorithm"), "inputObject undefined: the default {} is used");
+                &default
+            }
+            Some(v) => v,
+        };
         // WebIDL: `inputObject` is an `object`; converting a primitive throws a TypeError, which a
         // promise-returning operation turns into a rejected promise.
         if !input_object.is_object() {
@@ -1336,7 +1356,7 @@ impl Sim<'_> {
             }
             Work::Then { doc, promise, on_fulfilled, on_rejected } => {
                 let fulfilled = matches!(self.world.promises[promise].state, PromiseState::Fulfilled(_));
-                self.run_script(doc, if fulfilled { on_fulfilled } else { on_rejected });
+                self.run_callback(doc, if fulfilled { on_fulfilled } else { on_rejected }, "promise reaction");
             }
             Work::SettlePromise { promise, result, step } => self.settle(promise, result, step),
             Work::RegisterToolInParallel { tool_owner, exposed_origins, promise } => {
@@ -1393,7 +1413,7 @@ impl Sim<'_> {
                 let reason = self.world.signals[signal].reason.clone();
                 self.settle(promise, Err(reason), ("tool", "execute: reject with signal.reason"));
             }
-            Work::AbortListener { doc, script } => self.run_script(doc, script),
+            Work::AbortListener { doc, script } => self.run_callback(doc, script, "abort listener"),
             Work::LogAbortReason { doc, signal } => {
                 let reason = self.world.signals[signal].reason.clone();
                 let mut text = String::from("signal aborted: ");
@@ -1403,6 +1423,10 @@ impl Sim<'_> {
                 }
                 let line = trace::ConsoleLine { document: self.label(doc), text };
                 self.console_line(("console", "log"), line, false);
+            }
+            Work::CompleteNavigation { navigation } => {
+                let program = self.program;
+                self.navigate(&program.navigations[navigation.0 as usize])?
             }
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
@@ -1466,6 +1490,13 @@ impl Sim<'_> {
             Work::AbortRejectsToolPromise { .. } => ("the tool rejects on abort".into(), ("tool", "execute")),
             Work::AbortListener { .. } | Work::LogAbortReason { .. } => {
                 ("abort event listener".into(), ("DOM", "signal abort 4.3"))
+            }
+            Work::CompleteNavigation { navigation } => {
+                let spec = &self.program.navigations[navigation.0 as usize];
+                (
+                    format!("navigate {} to {} (started by a script)", spec.navigable, spec.document.url),
+                    ("HTML", "navigate"),
+                )
             }
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),

@@ -479,7 +479,8 @@ impl LaneTable {
             LaneRef::ParallelQueue => 0,
             LaneRef::Agent => 1,
             LaneRef::User => 2,
-            LaneRef::Task { event_loop, source } => 3 + browser::task_lane_index(event_loop, source),
+            LaneRef::UserWait => 3,
+            LaneRef::Task { event_loop, source } => 4 + browser::task_lane_index(event_loop, source),
             LaneRef::Parallel(_) => return None,
         })
     }

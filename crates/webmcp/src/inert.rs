@@ -83,7 +83,16 @@ impl InertFacts {
             own(program, &mut owners, &nav.document, &nav.navigable);
         }
         for (i, ops) in program.scripts.iter().enumerate() {
+            // A timed user step (`at`, `within`) holds its step: read that too.
+            let mut flat: Vec<&Op> = Vec::new();
             for op in ops {
+                let mut op = op;
+                while let Op::Timed { step, .. } = op {
+                    op = step;
+                }
+                flat.push(op);
+            }
+            for op in flat {
                 match op {
                     Op::Then { promise, .. } => facts.read_slots[promise.0 as usize] = true,
                     Op::RegisterTool { signal: Some(_), as_, .. } | Op::ExecuteTool { signal: Some(_), as_, .. } => {

@@ -43,7 +43,8 @@ pub enum Op {
     ExecuteTool {
         document: Option<String>,
         tool: ToolRef,
-        input_object: JsValue,
+        /// The `inputObject` argument as passed (None: not passed; WebIDL supplies the default).
+        input_object: Option<JsValue>,
         signal: Option<ControllerSlot>,
         as_: Option<PromiseSlot>,
     },
@@ -83,6 +84,12 @@ pub enum Op {
     RemoveIframe(String),
     EnterBfcache(String),
     RestoreFromBfcache(String),
+    /// A user step that happens at a virtual time in `[from, to]` (`at`: `from == to`).
+    Timed {
+        from: u64,
+        to: u64,
+        step: Box<Op>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -386,10 +393,7 @@ impl Compiler {
                         window: d.window.clone(),
                     },
                 },
-                input_object: match &e.input_object {
-                    Some(v) => js(v)?,
-                    None => JsValue::Object(Vec::new()),
-                },
+                input_object: e.input_object.as_ref().map(js).transpose()?,
                 signal: e.options.signal.as_deref().map(|n| self.controller(n)),
                 as_: e.as_.as_deref().map(|n| self.promise(n)),
             },
@@ -427,6 +431,8 @@ impl Compiler {
             sc::Action::RemoveIframe(n) => Op::RemoveIframe(n.clone()),
             sc::Action::EnterBfcache(n) => Op::EnterBfcache(n.clone()),
             sc::Action::RestoreFromBfcache(n) => Op::RestoreFromBfcache(n.clone()),
+            sc::Action::At(at) => Op::Timed { from: at.ms, to: at.ms, step: Box::new(self.op(&at.step)?) },
+            sc::Action::Within(w) => Op::Timed { from: w.from, to: w.to, step: Box::new(self.op(&w.step)?) },
         })
     }
 }

@@ -76,9 +76,8 @@ mod tests {
 
     #[test]
     fn sampling_finds_the_spec_examples_orders_and_never_claims_complete() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/spec/notify-task-ordering.jsonc");
-        let text = std::fs::read_to_string(path).unwrap();
-        let scenario = scenario::parse_str(path, &text).unwrap();
+        let text = include_str!("../../../scenarios/spec/notify-task-ordering.jsonc");
+        let scenario = scenario::parse_str("notify-task-ordering.jsonc", text).unwrap();
         let program = crate::compile(&scenario).unwrap();
         let sampled = sample_pct(&program, 200, 0, 3, 10_000).unwrap();
         let explored = crate::explore(&program, &crate::ExploreOptions::default()).unwrap();

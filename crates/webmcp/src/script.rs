@@ -19,6 +19,26 @@ impl Sim<'_> {
         }
     }
 
+    /// Runs a callback (a promise reaction, an event handler, an abort listener) whose realm is
+    /// `doc`'s: WebIDL's "invoke a callback function" and "call a user object's operation" first
+    /// ask HTML's "check if we can run script" of the callback's realm, and return when it says
+    /// "do not run".
+    pub fn run_callback(&mut self, doc: DocId, script: ScriptId, what: &str) {
+        // Whether the document is fully active is its lifecycle.
+        self.touch_lifecycle_of(doc);
+        // HTML "check if we can run script" step 1. If the global object specified by settings is a Window object whose Document object is not fully active, then return "do not run".
+        if !self.world.is_fully_active(doc) {
+            note!(
+                self,
+                ("HTML", "check if we can run script 1"),
+                "{} is not fully active: its {what} does not run",
+                self.label(doc)
+            );
+            return;
+        }
+        self.run_script(doc, script);
+    }
+
     /// Runs a statement list in `doc`, returning the first exception thrown.
     pub fn run_ops(&mut self, doc: DocId, script: ScriptId) -> Result<(), JsValue> {
         let ops = self.program.ops(script);
@@ -56,7 +76,7 @@ impl Sim<'_> {
                     Some(slot) => Some(self.controller_or_throw(doc, *slot)?),
                     None => None,
                 };
-                self.model_context_execute_tool(this, tool, input_object, signal, *as_);
+                self.model_context_execute_tool(this, tool, input_object.as_ref(), signal, *as_);
             }
             Op::NewAbortController(slot) => {
                 let name = self.program.controller_names[slot.0 as usize].clone();
@@ -67,7 +87,10 @@ impl Sim<'_> {
                 let signal = self.controller_or_throw(doc, *controller)?;
                 let name = &self.program.controller_names[controller.0 as usize];
                 note!(self, ("DOM", "AbortController abort()"), "{name}.abort()");
-                self.signal_abort(signal, reason.clone(), ("DOM", "signal abort 4.3"));
+                // WebIDL: `abort(optional any reason)` given undefined is given no reason, so signal
+                // abort makes an "AbortError" DOMException; null is a reason like any other value.
+                let reason = reason.clone().filter(|r| *r != JsValue::Undefined);
+                self.signal_abort(signal, reason, ("DOM", "signal abort 4.3"));
             }
             Op::SetTimeout { ms, body } => {
                 note!(self, ("HTML", "setTimeout"), "timer set for {ms} ms");
@@ -110,8 +133,21 @@ impl Sim<'_> {
                 });
             }
             Op::Navigate(id) => {
-                let program = self.program;
-                self.navigate(&program.navigations[id.0 as usize]).map_err(|e| JsValue::type_error(e.to_string()))?;
+                // HTML "navigate": the fetch and the unloading of the old document happen after
+                // this task (in parallel, then in tasks on the navigation and traversal task
+                // source); the document that navigates stays fully active for the rest of its
+                // task. Modelled as one task of the navigating script's document, so that the
+                // navigations one task starts complete in the order it started them.
+                self.interpretation(
+                    ("HTML", "navigate"),
+                    "a script-started navigation completes in a later task (navigation and traversal task source); this task goes on in the old document",
+                );
+                self.queue_global_task(
+                    browser::TaskSource::NavigationAndTraversal,
+                    doc,
+                    Work::CompleteNavigation { navigation: *id },
+                    ("HTML", "navigate"),
+                );
             }
             Op::RemoveIframe(name) => {
                 let nav = self.seldom.nav_by_name[name];
@@ -122,6 +158,9 @@ impl Sim<'_> {
             }
             Op::EnterBfcache(_) | Op::RestoreFromBfcache(_) => {
                 return Err(JsValue::type_error("the back/forward cache is the user's: use it in `user` steps"));
+            }
+            Op::Timed { .. } => {
+                return Err(JsValue::type_error("`at` and `within` time the user's steps: use them in `user` steps"));
             }
         }
         Ok(())
@@ -232,7 +271,7 @@ impl Sim<'_> {
                     _ => String::new(),
                 };
                 let window = match member(found, "window") {
-                    Some(JsValue::Window(d)) => DocId(*d),
+                    Some(JsValue::WindowProxy(n)) => self.window_proxy_window(browser::NavId(*n))?,
                     _ => return Err(JsValue::type_error("RegisteredTool has no window")),
                 };
                 Ok(RegisteredToolArg { name: name.as_str().into(), origin, window })
@@ -240,10 +279,42 @@ impl Sim<'_> {
         }
     }
 
+    /// WebIDL's conversion of a WindowProxy to `Window`: the proxy's [[Window]], the Window of the
+    /// document its navigable shows now (HTML: navigating to a new document sets the WindowProxy's
+    /// [[Window]] to the new Window), or of the last document it showed once the navigable is
+    /// destroyed (HTML leaves [[Window]] as it was when a browsing context is discarded).
+    fn window_proxy_window(&mut self, nav: browser::NavId) -> Result<DocId, JsValue> {
+        let (active, destroyed) = (self.world.nav(nav).active_document, self.world.nav(nav).destroyed);
+        let Some(doc) = active else {
+            // Not reachable: a RegisteredTool names the navigable of a document it showed.
+            self.footprint.touch(Resource::Global, false);
+            return Err(JsValue::type_error(format!("navigable {} has no window", self.world.nav(nav).name)));
+        };
+        // Which document the navigable shows is its lifecycle (see `model_context_of`).
+        self.touch_lifecycle_of(doc);
+        // Said in the trace when it matters: the navigable no longer shows its first document
+        // (whose label is the navigable's name), or it is destroyed.
+        if self.record && (destroyed || *self.world.nav(nav).name != *self.world.doc_info(doc).label) {
+            note!(
+                self,
+                ("WebIDL", "converting to Window"),
+                "the WindowProxy of {} is the Window of {}{}",
+                self.world.nav(nav).name,
+                self.label(doc),
+                if destroyed { " (its navigable is destroyed)" } else { "" }
+            );
+        }
+        Ok(doc)
+    }
+
     /// Runs the `index`-th user step.
     pub fn run_user_step(&mut self, script: ScriptId, index: u32) -> Result<(), RunError> {
         let program = self.program;
-        let op = &program.ops(script)[index as usize];
+        let mut op = &program.ops(script)[index as usize];
+        // `at` and `within` only said when the step may run (`browser::UserQueue`).
+        if let Op::Timed { step, .. } = op {
+            op = step;
+        }
         match op {
             Op::Navigate(id) => {
                 self.navigate(&program.navigations[id.0 as usize])
@@ -273,7 +344,17 @@ impl Sim<'_> {
     }
 
     pub fn describe_user_step(&self, script: ScriptId, index: u32) -> String {
-        match &self.program.ops(script)[index as usize] {
+        self.describe_user_op(&self.program.ops(script)[index as usize])
+    }
+
+    fn describe_user_op(&self, op: &Op) -> String {
+        match op {
+            Op::Timed { from, to, step } if from == to => {
+                format!("{} (at {from} ms)", self.describe_user_op(step))
+            }
+            Op::Timed { from, to, step } => {
+                format!("{} (within {from}..{to} ms)", self.describe_user_op(step))
+            }
             Op::Navigate(id) => {
                 let spec = &self.program.navigations[id.0 as usize];
                 format!("navigate {} to {}", spec.navigable, spec.document.url)

@@ -184,6 +184,10 @@ pub enum Work {
     AbortListener { doc: DocId, script: ScriptId },
     /// A tool's `execute.logAbort` listener: logs its signal's reason.
     LogAbortReason { doc: DocId, signal: SignalId },
+    /// The rest of a navigation a script started, as a task of the script's document (HTML
+    /// "navigate": the navigating document stays fully active for the rest of its task; the
+    /// navigation completes in later tasks).
+    CompleteNavigation { navigation: crate::program::NavigateId },
     /// A user step.
     User { script: ScriptId, index: u32 },
     /// An agent step.
@@ -834,8 +838,12 @@ impl<'p> Sim<'p> {
                 doc += 1;
             });
         }
-        for (index, _) in sim.program.ops(program.user).iter().enumerate() {
-            sim.world.user_queue.push_back(Work::User { script: program.user, index: index as u32 });
+        for (index, op) in sim.program.ops(program.user).iter().enumerate() {
+            let window = match op {
+                crate::program::Op::Timed { from, to, .. } => Some((*from, *to)),
+                _ => None,
+            };
+            sim.world.user_queue.push_back_within(Work::User { script: program.user, index: index as u32 }, window);
         }
         for index in 0..program.agent.len() {
             sim.world.enqueue_on_agent_queue(Work::Agent { index: index as u32 });
@@ -1203,7 +1211,9 @@ impl<'p> Sim<'p> {
 
     /// Nothing can run and no timer is pending.
     pub fn is_quiescent(&self) -> bool {
-        self.world.runnable_lanes().is_empty() && self.world.pending_timers() == 0
+        self.world.runnable_lanes().is_empty()
+            && self.world.pending_timers() == 0
+            && self.world.user_queue.next_wake_up(self.world.now()).is_none()
     }
 
     /// A 128-bit fingerprint of the state that decides the rest of the run and its outcome
@@ -1235,6 +1245,7 @@ impl<'p> Sim<'p> {
             if !lanes.is_empty() {
                 return;
             }
+            let timer = self.world.next_timer_deadline();
             let Some(t) = self.world.advance_time() else { return };
             self.running = Running::Time;
             self.current_counter = None;
@@ -1244,7 +1255,9 @@ impl<'p> Sim<'p> {
             } else {
                 String::new()
             };
-            self.record_unit(Vec::new(), None, what, ("HTML", "run steps after a timeout"));
+            // A timer came due, or (no timer by then) a timed user step's window opened or ended.
+            let cite = if timer == Some(t) { ("HTML", "run steps after a timeout") } else { ("user", "window") };
+            self.record_unit(Vec::new(), None, what, cite);
         }
     }
 
@@ -1311,6 +1324,22 @@ impl<'p> Sim<'p> {
             Unit::User(steps) => {
                 self.context = Context::User;
                 (None, None, steps)
+            }
+            // The user puts off its next step (which has a window) until virtual time advances.
+            // It touches only the user's queue, but the footprints have no bit for that queue
+            // (a user step notes only what it changes in the browser), so it counts as touching
+            // everything: sound, and only windows pay for it.
+            Unit::UserWait => {
+                self.context = Context::User;
+                self.footprint.touch(Resource::Global, true);
+                if self.record {
+                    std::hint::cold_path();
+                    let what = "the user waits: the next step happens later in its window".to_string();
+                    self.record_unit(choice_among, None, what, ("user", "window"));
+                } else {
+                    self.units_run += 1;
+                }
+                return Ok(std::mem::take(&mut self.footprint));
             }
         };
         let heading = if self.record {
@@ -1386,15 +1415,74 @@ impl<'p> Sim<'p> {
             }
             tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.to_string()).collect()));
         }
+        let mut findings = self.findings.clone();
+        let pending_executions = self.pending_executions_outcome(stopped_by_limit, &mut findings);
         Outcome {
             console: self.seldom.console.clone(),
             promises,
             tool_maps,
             uncaught: self.seldom.uncaught.to_vec(),
-            findings: self.findings.clone(),
+            findings,
             agent: self.seldom.agent_results.to_vec(),
+            pending_executions,
             end: self.end_state(stopped_by_limit),
         }
+    }
+
+    /// What each traversable's pending tool executions map still holds, for the outcome; at
+    /// quiescence an entry whose target or caller document is destroyed is a leak, reported as a
+    /// finding: that document's unloading cleanup steps ran before executeTool 15.12 set the entry
+    /// (they are the only steps that remove an entry for a document that goes away), so nothing
+    /// will ever remove it or settle the call through it.
+    fn pending_executions_outcome(
+        &self,
+        stopped_by_limit: bool,
+        findings: &mut Vec<Finding>,
+    ) -> Vec<(String, Vec<String>)> {
+        let destroyed = |d: DocId| self.world.doc(d).state == DocumentState::Destroyed;
+        let mut maps = Vec::new();
+        for (traversable, entries) in self.pending_tool_executions.iter() {
+            if entries.is_empty() {
+                continue;
+            }
+            let mut described = Vec::with_capacity(entries.len());
+            for (uuid, execution) in entries {
+                let target = execution.target_document;
+                let caller = match execution.caller_document {
+                    Caller::Document(d) => self.label(d),
+                    Caller::Agent(n) => format!("agent call #{n}"),
+                };
+                let uuid = self.uuid_label(*uuid);
+                let tool = &execution.tool_name;
+                described.push(format!("{uuid} {tool} of {} for {caller}", self.label(target)));
+                if stopped_by_limit {
+                    continue;
+                }
+                let mut gone = Vec::new();
+                if destroyed(target) {
+                    gone.push("target");
+                }
+                if let Caller::Document(c) = execution.caller_document {
+                    if c != target && destroyed(c) {
+                        gone.push("caller");
+                    }
+                }
+                for role in gone {
+                    findings.push(Finding {
+                        unit: self.units_run,
+                        cite: cite((crate::algorithms::EXECUTE_TOOL, "15.12")),
+                        // One message per role (the outcome's pending maps say which entry),
+                        // so that `fuzz` and the outcome group leaks by what they are.
+                        message: format!(
+                            "leak: an entry set here outlives its {role} document, which is destroyed: its \
+                             unloading cleanup steps ran before this step, so nothing will ever remove it"
+                        ),
+                    });
+                }
+            }
+            maps.push((self.world.nav(*traversable).name.to_string(), described));
+        }
+        maps
     }
 
     fn end_state(&self, stopped_by_limit: bool) -> String {
@@ -1449,11 +1537,12 @@ impl Sim<'_> {
     }
 
     pub(crate) fn render_into(&self, out: &mut String, value: &JsValue) {
-        value.render_into(out, &|doc, out| match self.world.get_doc_info(DocId(doc)) {
-            Some(d) => out.push_str(&d.label),
+        // A WindowProxy is named after its navigable.
+        value.render_into(out, &|nav, out| match self.world.get_nav_info(NavId(nav)) {
+            Some(n) => out.push_str(&n.name),
             None => {
                 out.push('#');
-                push_decimal(out, doc);
+                push_decimal(out, nav);
             }
         })
     }

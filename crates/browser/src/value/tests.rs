@@ -61,17 +61,17 @@ fn strings_are_quoted_as_serde_json_quotes_them() {
 #[test]
 fn renders_values_with_window_labels() {
     let v = JsValue::Array(vec![
-        JsValue::Object(vec![("name".into(), JsValue::string("t\n")), ("window".into(), JsValue::Window(2))]),
+        JsValue::Object(vec![("name".into(), JsValue::string("t\n")), ("window".into(), JsValue::WindowProxy(2))]),
         JsValue::Number(Num(1.5)),
         JsValue::BigInt("7".into()),
         JsValue::dom_exception("AbortError"),
         JsValue::DomException { name: "SecurityError".into(), message: "no".into() },
         JsValue::type_error("bad \"x\""),
     ]);
-    let rendered = v.render(&|doc, out| out.push_str(&format!("doc{doc}")));
+    let rendered = v.render(&|nav, out| out.push_str(&format!("nav{nav}")));
     assert_eq!(
         rendered,
-        r#"[{name: "t\n", window: <Window of doc2>}, 1.5, 7n, DOMException(AbortError), DOMException(SecurityError: no), TypeError("bad \"x\"")]"#
+        r#"[{name: "t\n", window: <Window of nav2>}, 1.5, 7n, DOMException(AbortError), DOMException(SecurityError: no), TypeError("bad \"x\"")]"#
     );
-    assert_eq!(JsValue::Window(3).to_string(), "<Window of document #3>");
+    assert_eq!(JsValue::WindowProxy(3).to_string(), "<Window of navigable #3>");
 }

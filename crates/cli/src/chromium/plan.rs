@@ -67,6 +67,9 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
             sc::Action::RemoveIframe(id) => json!({"kind": "removeIframe", "navigable": id}),
             sc::Action::EnterBfcache(id) => json!({"kind": "enterBfcache", "navigable": id}),
             sc::Action::RestoreFromBfcache(id) => json!({"kind": "restoreFromBfcache", "navigable": id}),
+            sc::Action::At(_) | sc::Action::Within(_) => {
+                return Err("a timed user step (`at`, `within`) has no Chromium driver action yet".into())
+            }
             _ => return Err("a user step that is a script statement".into()),
         });
     }
@@ -387,6 +390,9 @@ impl Compiler {
             sc::Action::RemoveIframe(id) => format!("W.removeIframe({});", q(id)),
             sc::Action::EnterBfcache(_) | sc::Action::RestoreFromBfcache(_) => {
                 "throw new TypeError(\"the back/forward cache is the user's: use it in `user` steps\");".into()
+            }
+            sc::Action::At(_) | sc::Action::Within(_) => {
+                return Err("a timed step (`at`, `within`) is a user step, not a script statement".into())
             }
         })
     }

@@ -103,11 +103,12 @@ fn footprints_after(program: &webmcp::Program, forced: &[&str], block: &str, tas
 #[test]
 fn a_notification_that_skipped_a_frame_conflicts_with_a_navigation_that_changes_what_it_shows() {
     // The shop's script registers the tool (its notification is `par:el0.net/0`); the driver
-    // iframe's script (`el1.net`) navigates the skipped ads iframe.
+    // iframe's script (`el1.net`) starts a navigation of the skipped ads iframe, which completes
+    // in the driver's next task (`el1.nav`).
     let root = workspace_root();
     for name in ["navigation-to-exposed-origin-vs-notify", "navigation-adds-exposed-frame-vs-notify"] {
         let program = load_program(&root.join(format!("scenarios/races/{name}.jsonc"))).unwrap();
-        let (notify, navigate) = footprints_after(&program, &["el0.net"], "par:el0.net/0", "el1.net");
+        let (notify, navigate) = footprints_after(&program, &["el0.net", "el1.net"], "par:el0.net/0", "el1.nav");
         assert!(notify.conflicts(&navigate), "{name}: the notification and the navigation were taken to commute");
     }
     // The same race when the navigation keeps the origin and adds no iframe: the skip does not
@@ -119,7 +120,7 @@ fn a_notification_that_skipped_a_frame_conflicts_with_a_navigation_that_changes_
     std::fs::write(&file, same_origin).unwrap();
     let program = load_program(&file).unwrap();
     let _ = std::fs::remove_file(&file);
-    let (notify, navigate) = footprints_after(&program, &["el0.net"], "par:el0.net/0", "el1.net");
+    let (notify, navigate) = footprints_after(&program, &["el0.net", "el1.net"], "par:el0.net/0", "el1.nav");
     assert!(!notify.conflicts(&navigate), "a same-origin navigation without iframes conflicted with the skip");
 }
 

@@ -16,6 +16,7 @@ fn outcome(promises: &[(&str, &str)], console: &[(&str, &str)]) -> Outcome {
         uncaught: Vec::new(),
         findings: Vec::new(),
         agent: Vec::new(),
+        pending_executions: Vec::new(),
         end: "quiescent".into(),
     }
 }

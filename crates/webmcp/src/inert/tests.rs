@@ -74,3 +74,13 @@ fn witnesses_are_schedules_of_the_faithful_model() {
         assert_eq!(chooser.remaining(), 0, "the witness {} is used up", class.witness);
     }
 }
+
+#[test]
+fn a_timed_user_step_that_removes_an_iframe_changes_lifecycles() {
+    let text = r#"{ "version": 1, "name": "timed", "tabs": [ { "id": "top", "url": "https://a.example/",
+        "frames": [ { "id": "f", "url": "https://a.example/f" } ] } ],
+        "user": [ { "at": { "ms": 5, "step": { "removeIframe": "f" } } } ] }"#;
+    let p = program(text);
+    assert_eq!(super::InertFacts::of(&p).lifecycle_targets, vec!["f".to_string()]);
+    assert!(!super::InertFacts::lifecycles_fixed(&p));
+}
