@@ -69,24 +69,3 @@ pub fn sample_pct(
         file: String::new(),
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::sample_pct;
-
-    #[test]
-    fn sampling_finds_the_spec_examples_orders_and_never_claims_complete() {
-        let text = include_str!("../../../scenarios/spec/notify-task-ordering.jsonc");
-        let scenario = scenario::parse_str("notify-task-ordering.jsonc", text).unwrap();
-        let program = crate::compile(&scenario).unwrap();
-        let sampled = sample_pct(&program, 200, 0, 3, 10_000).unwrap();
-        let explored = crate::explore(&program, &crate::ExploreOptions::default()).unwrap();
-        assert!(!sampled.complete);
-        let all: Vec<&String> = explored.outcomes.iter().map(|c| &c.summary).collect();
-        for class in &sampled.outcomes {
-            assert!(all.contains(&&class.summary), "sampled an outcome exploration does not have: {}", class.summary);
-        }
-        assert_eq!(sampled.outcomes.len(), explored.outcomes.len(), "200 runs of depth 3 find all four orders");
-        assert_eq!(sampled, sample_pct(&program, 200, 0, 3, 10_000).unwrap(), "the same seed, the same result");
-    }
-}

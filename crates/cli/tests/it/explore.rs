@@ -349,3 +349,19 @@ fn merge_takes_every_shard_of_one_file_exactly_once() {
     assert!(differ.contains("different scenario or options"), "{differ}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pct_sampling_finds_the_spec_examples_orders_and_never_claims_complete() {
+    let program = load_program(&workspace_root().join("scenarios/spec/notify-task-ordering.jsonc")).unwrap();
+    let sampled = webmcp::sample::sample_pct(&program, 200, 0, 3, 10_000).unwrap();
+    let explored = explore(&program, &ExploreOptions::default()).unwrap();
+    assert!(!sampled.complete && sampled.bounds_hit[0].starts_with("sampling: 200 PCT schedules of depth 3"));
+    assert!(summaries(&sampled).is_subset(&summaries(&explored)), "sampled an outcome exploration does not have");
+    assert_eq!(summaries(&sampled), summaries(&explored), "200 runs of depth 3 find all four orders");
+    assert_eq!(sampled, webmcp::sample::sample_pct(&program, 200, 0, 3, 10_000).unwrap(), "same seed, same result");
+    for class in &sampled.outcomes {
+        let mut chooser = ReplayChooser::new(&Schedule::parse(&class.witness).unwrap());
+        let trace = webmcp::run(&program, &mut chooser, webmcp::Limits::default()).unwrap();
+        assert_eq!(trace.outcome.canonical().summary(), class.summary, "a sampled witness replays");
+    }
+}

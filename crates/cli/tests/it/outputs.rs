@@ -22,8 +22,15 @@ fn report_seeds_mode_and_explore_agree_on_the_distinct_outcomes_of_every_shipped
         let explored: BTreeSet<String> = ex.outcomes.iter().map(|o| o.summary.clone()).collect();
         // `report`'s default seeds.
         let seeds = cli::report::parse_seeds("0..200").unwrap();
-        let groups = cli::report::outcomes_by_seed(&program, seeds, 10_000).unwrap();
+        let mut groups = cli::report::outcomes_by_seed(&program, seeds, 10_000).unwrap();
+        if groups.len() < ex.outcomes.len() {
+            // A rare outcome that 200 random schedules miss (a timed user step's window racing
+            // a timer): more seeds, so the comparison is about grouping, not luck.
+            let seeds = cli::report::parse_seeds("0..3000").unwrap();
+            groups = cli::report::outcomes_by_seed(&program, seeds, 10_000).unwrap();
+        }
         let seen: BTreeSet<String> = groups.iter().map(|g| g.witness.outcome.canonical().summary()).collect();
+        assert_eq!(seen.len(), groups.len(), "{}: an outcome counted twice", file.display());
         // Every group is an outcome the exploration found, and no outcome is counted twice.
         assert!(seen.is_subset(&explored), "{}: seeds reached an outcome explore did not", file.display());
         if groups.len() != ex.outcomes.len() {
