@@ -263,11 +263,13 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     let (k, n) = options.shard;
     let mine: Vec<(usize, WorkItem)> =
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
-    // One budget of choice points for the whole search, shared by its work items and threads.
-    let budget = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let run_item = |(_, item): (usize, WorkItem)| -> Result<(Exploration, VisitedMemory), RunError> {
+    // One budget of choice points for the whole search: threads share a counter; one thread
+    // passes on what its earlier work items used (no atomic operation per state).
+    let budget = (options.jobs > 1).then(|| std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0)));
+    let run_item = |(_, item): (usize, WorkItem), used_before: u64| -> Result<(Exploration, VisitedMemory), RunError> {
         let mut ex = Explorer::new(options, start);
         ex.budget = budget.clone();
+        ex.used_before = used_before;
         ex.lifecycles_fixed = options.inert_tasks && crate::inert::InertFacts::lifecycles_fixed(program);
         let mut sim = replay_prefix(program, options, &item.path)?;
         let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
@@ -281,9 +283,16 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
             .stack_size(256 << 20)
             .build()
             .map_err(|e| RunError::Scenario(format!("cannot start {} threads: {e}", options.jobs)))?;
-        pool.install(|| mine.into_par_iter().map(run_item).collect::<Result<Vec<_>, _>>())?
+        pool.install(|| mine.into_par_iter().map(|item| run_item(item, 0)).collect::<Result<Vec<_>, _>>())?
     } else {
-        mine.into_iter().map(run_item).collect::<Result<Vec<_>, _>>()?
+        let mut used = 0;
+        let mut parts = Vec::with_capacity(mine.len());
+        for item in mine {
+            let part = run_item(item, used)?;
+            used += part.0.states;
+            parts.push(part);
+        }
+        parts
     };
     let mut memory = VisitedMemory::default();
     for (_, m) in &parts {
@@ -614,8 +623,10 @@ struct Explorer<'o> {
     /// (`InertFacts::lifecycles_fixed`), so a unit that reads nothing else and writes nothing is
     /// explored alone from its choice point.
     lifecycles_fixed: bool,
-    /// Choice points visited by every work item of the search so far.
-    budget: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// With several threads: choice points visited by every work item of the search so far.
+    budget: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// With one thread: choice points the earlier work items visited.
+    used_before: u64,
 }
 
 impl<'o> Explorer<'o> {
@@ -644,7 +655,8 @@ impl<'o> Explorer<'o> {
             halted: false,
             breadth: Vec::new(),
             lifecycles_fixed: false,
-            budget: Default::default(),
+            budget: None,
+            used_before: 0,
         }
     }
 
@@ -794,11 +806,18 @@ impl<'o> Explorer<'o> {
             }
         }
         self.states += 1;
-        if let Some(counter) = &self.options.progress {
-            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // The progress display reads the count in steps of 1,024 states.
+        if self.states.is_multiple_of(1024) {
+            if let Some(counter) = &self.options.progress {
+                counter.fetch_add(1024, std::sync::atomic::Ordering::Relaxed);
+            }
         }
         // The whole search's count, across work items and threads (`max_states` bounds the run).
-        if self.budget.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= self.options.max_states {
+        let total = match &self.budget {
+            Some(shared) => shared.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            None => self.used_before + self.states,
+        };
+        if total > self.options.max_states {
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
         }
