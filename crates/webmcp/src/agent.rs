@@ -130,7 +130,7 @@ impl Sim<'_> {
             tool_name: tool_name.clone(),
             completion_steps: completion,
         };
-        self.pending_map(traversable).push((uuid, execution));
+        self.set_pending_execution(traversable, uuid, execution);
         note!(self, (a, "3"), "pending tool executions map[{}] set (caller: the agent)", self.uuid_label(uuid));
         if !self.world.is_fully_active(target) {
             let msg = format!("{} is not fully active: the task waits until it is", self.label(target));

@@ -812,7 +812,7 @@ impl Sim<'_> {
         }
         // Step 15.12. Set targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] to execution.
         let traversable = self.world.traversable_of(target_document);
-        self.pending_map(traversable).push((uuid, execution));
+        self.set_pending_execution(traversable, uuid, execution);
         note!(self, (a, "15.12"), "pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
         match self.world.doc(target_document).state {
@@ -856,9 +856,29 @@ impl Sim<'_> {
         self.pending_tool_executions.get(&traversable).map_or(&[], Vec::as_slice)
     }
 
+    /// Sets a traversable's pending tool executions map[uuid] (a new entry: uuids are unique).
+    /// Where the map is kept in uuid order (`Sim::pending_keyed`), the entry goes to its place and
+    /// only the entry is noted as written.
+    pub fn set_pending_execution(&mut self, traversable: NavId, uuid: Uuid, execution: PendingToolExecution) {
+        if !self.pending_keyed {
+            self.pending_map(traversable).push((uuid, execution));
+            return;
+        }
+        self.footprint.touch(crate::sim::Resource::PendingEntry(traversable, uuid), true);
+        let map = self.pending_tool_executions.entry(traversable).or_default();
+        let at = map.partition_point(|(u, _)| *u < uuid);
+        map.insert(at, (uuid, execution));
+    }
+
     /// Removes a traversable's pending tool executions map[uuid]; None if it does not exist (then
     /// the map is not copied).
     fn remove_pending_execution(&mut self, traversable: NavId, uuid: Uuid) -> Option<PendingToolExecution> {
+        if self.pending_keyed {
+            self.footprint.touch(crate::sim::Resource::PendingEntry(traversable, uuid), true);
+            let map = self.pending_tool_executions.get(&traversable)?;
+            let at = map.binary_search_by(|(u, _)| u.cmp(&uuid)).ok()?;
+            return Some(self.pending_tool_executions.entry(traversable).or_default().remove(at).1);
+        }
         let pos = self.pending_executions(traversable).iter().position(|(u, _)| *u == uuid)?;
         Some(self.pending_map(traversable).remove(pos).1)
     }

@@ -37,6 +37,12 @@ impl Uuid {
     pub fn realm(&self) -> Option<DocId> {
         (self.realm != Uuid::AGENT).then_some(DocId(self.realm))
     }
+
+    /// The uuid's bit in `Footprint`'s pending-entry sets (uuids that share a bit count as one
+    /// entry: sound, only less reduction).
+    fn entry_bit(&self) -> u32 {
+        (self.seq ^ self.realm.wrapping_mul(0x9E37_79B9).rotate_left(7)) % Footprint::ENTRIES
+    }
 }
 
 /// A spec citation: algorithm name and step number.
@@ -259,8 +265,14 @@ pub enum Resource {
     /// commutes with taking a task from the same queue (the lane is runnable, so the task it
     /// takes is already queued ahead of the appended one), so taking a task notes no queue.
     Queue(LoopId, TaskSource),
-    /// A traversable's pending tool executions map.
+    /// A traversable's pending tool executions map as a whole (its entries and their order):
+    /// iterated by the unloading document cleanup steps.
     Pending(NavId),
+    /// One entry of a traversable's pending tool executions map, set, looked up or removed by its
+    /// uuid: reads the map's `Resource::Pending` (an iteration conflicts with it) and touches the
+    /// entry alone. Only where the map is kept in uuid order (`Sim::pending_keyed`), so that two
+    /// settings of different entries leave the same map in either order.
+    PendingEntry(NavId, Uuid),
     /// What a navigable shows, as far as a step that skips it can tell: its active document's
     /// origin and whether that document may use "tools", and whether the navigable has child
     /// navigables. Read by "notify documents of a tool change" for a navigable it skips (no
@@ -297,6 +309,8 @@ pub struct Footprint {
     /// Bits 0–15: `Resource::Shown` read, by navigable; bits 16–31: written; `GLOBAL`: a
     /// resource without a bit of its own was touched.
     other: u64,
+    /// Bits 0–31: pending-map entries read, by `Uuid::entry_bit`; bits 32–63: written.
+    entries: u64,
 }
 
 impl Footprint {
@@ -311,10 +325,17 @@ impl Footprint {
     const SHOWN_WRITES_SHIFT: u32 = 16;
     /// The bit of `other` that makes a footprint conflict with every other.
     const GLOBAL: u64 = 1 << 32;
+    /// Pending-map entries with bits of their own (a uuid's bit is `Uuid::entry_bit`).
+    const ENTRIES: u32 = 32;
 
     pub fn touch(&mut self, resource: Resource, write: bool) {
         const L: u32 = Footprint::LOOPS;
         let bit = match resource {
+            Resource::PendingEntry(n, uuid) => {
+                self.touch(Resource::Pending(n), false);
+                self.entries |= 1 << (uuid.entry_bit() + if write { Self::ENTRIES } else { 0 });
+                return;
+            }
             Resource::Console => 0,
             Resource::ParallelQueue => 1,
             Resource::Loop(l) if l.0 < L => 2 + l.0,
@@ -367,7 +388,8 @@ impl Footprint {
     /// tie-break, explored fewer transitions on the bench fixtures but 20 % more on
     /// `scenarios/get-tools/sorted-by-name.jsonc`, measured before `Resource::Shown`.)
     pub fn breadth(&self) -> u32 {
-        (self.global() as u32) << 8 | (self.writes.count_ones() + self.shown_writes().count_ones())
+        (self.global() as u32) << 8
+            | (self.writes.count_ones() + self.shown_writes().count_ones() + self.entry_writes().count_ones())
     }
 
     /// True when this footprint touches nothing `other` does not: what it reads, `other` reads
@@ -378,6 +400,18 @@ impl Footprint {
             && self.writes & !other.writes == 0
             && self.shown_reads() & !(other.shown_reads() | other.shown_writes()) == 0
             && self.shown_writes() & !other.shown_writes() == 0
+            && self.entry_reads() & !(other.entry_reads() | other.entry_writes()) == 0
+            && self.entry_writes() & !other.entry_writes() == 0
+    }
+
+    /// The pending-map entries (by bit) the unit read.
+    fn entry_reads(&self) -> u64 {
+        self.entries & 0xFFFF_FFFF
+    }
+
+    /// The pending-map entries (by bit) the unit wrote.
+    fn entry_writes(&self) -> u64 {
+        self.entries >> Self::ENTRIES
     }
 
     /// True when the unit wrote nothing and read only documents' lifecycles and what navigables
@@ -387,7 +421,7 @@ impl Footprint {
     pub fn reads_only_lifecycles(&self) -> bool {
         const L: u32 = Footprint::LOOPS;
         let lifecycles: u128 = ((1u128 << L) - 1) << (2 + L);
-        self.writes == 0 && self.other & !Self::SHOWN == 0 && self.reads & !lifecycles == 0
+        self.writes == 0 && self.other & !Self::SHOWN == 0 && self.reads & !lifecycles == 0 && self.entries == 0
     }
 
     /// True when the two units may not commute.
@@ -397,6 +431,8 @@ impl Footprint {
             || self.reads & other.writes != 0
             || self.shown_writes() & (other.shown_writes() | other.shown_reads()) != 0
             || self.shown_reads() & other.shown_writes() != 0
+            || self.entry_writes() & (other.entry_writes() | other.entry_reads()) != 0
+            || self.entry_reads() & other.entry_writes() != 0
     }
 }
 
@@ -408,6 +444,8 @@ impl std::fmt::Debug for Footprint {
             .field("writes", &format_args!("{:#x}", self.writes))
             .field("shown_reads", &format_args!("{:#x}", self.shown_reads()))
             .field("shown_writes", &format_args!("{:#x}", self.shown_writes()))
+            .field("entry_reads", &format_args!("{:#x}", self.entry_reads()))
+            .field("entry_writes", &format_args!("{:#x}", self.entry_writes()))
             .field("global", &self.global())
             .finish()
     }
@@ -434,6 +472,22 @@ mod footprint_tests {
         assert!(footprint(&[pending], &[l0]).conflicts(&footprint(&[], &[l1, pending])));
         assert!(footprint(&[], &[l1, pending]).conflicts(&footprint(&[pending], &[l0])));
         assert!(footprint(&[], &[Resource::Console]).conflicts(&footprint(&[], &[Resource::Console])));
+    }
+
+    #[test]
+    fn pending_map_entries_conflict_only_on_one_entry_or_with_the_whole_map() {
+        use super::{NavId, Uuid};
+        let entry = |seq| Resource::PendingEntry(NavId(0), Uuid::new(Some(browser::DocId(0)), seq));
+        let (first, second) = (footprint(&[], &[entry(1)]), footprint(&[], &[entry(2)]));
+        assert!(!first.conflicts(&second), "setting two different entries commutes");
+        assert!(first.conflicts(&footprint(&[entry(1)], &[])), "setting an entry conflicts with reading it");
+        assert!(first.conflicts(&footprint(&[], &[Resource::Pending(NavId(0))])), "an iteration of the map conflicts");
+        assert!(
+            !first.conflicts(&footprint(&[], &[Resource::Pending(NavId(1))])),
+            "another traversable's map does not"
+        );
+        assert!(!first.reads_only_lifecycles());
+        assert!(first.within(&footprint(&[], &[entry(1)])) && !first.within(&second));
     }
 
     #[test]
@@ -698,6 +752,11 @@ pub struct Sim<'p> {
     /// While exploring: run inert tasks when they are queued (`crate::inert`), with what the
     /// scenario's scripts can ever do. None: queue every task (runs, replays, the naive search).
     pub eager_inert: Option<Rc<crate::inert::InertFacts>>,
+    /// The pending tool executions maps are kept in uuid order and their entries are footprinted
+    /// one by one (`Resource::PendingEntry`): true when no step of the scenario can unload a
+    /// document, so that the unloading document cleanup steps, the only steps that iterate a
+    /// map, never run and nothing can tell the order entries were set in (docs/model.md).
+    pub pending_keyed: bool,
     /// Units run so far (recorded or not).
     pub units_run: usize,
     // Trace.
@@ -738,6 +797,7 @@ impl Clone for Sim<'_> {
             footprint: self.footprint,
             record: self.record,
             eager_inert: self.eager_inert.clone(),
+            pending_keyed: self.pending_keyed,
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
@@ -814,6 +874,7 @@ impl<'p> Sim<'p> {
             footprint: Footprint::default(),
             record: true,
             eager_inert: None,
+            pending_keyed: crate::inert::InertFacts::lifecycles_fixed(program),
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
