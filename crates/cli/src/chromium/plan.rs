@@ -348,14 +348,10 @@ impl Compiler {
                         q(&d.window)
                     ),
                 };
-                let input = e.input_object.as_ref().map(value).unwrap_or_else(|| "{}".into());
-                let options = match &e.options.signal {
-                    Some(s) => format!("{{signal: W.lookup('C', {}).signal}}", q(s)),
-                    None => "{}".into(),
-                };
                 format!(
-                    "W.prom({}, {d}, W.doc({d}).modelContext.executeTool({tool}, {input}, {options}));",
+                    "W.prom({}, {d}, W.doc({d}).modelContext.executeTool({}));",
                     opt_q(&e.as_),
+                    execute_tool_arguments(tool, e).join(", "),
                     d = opt_q(&e.document)
                 )
             }
@@ -410,6 +406,24 @@ impl Compiler {
         }
         Ok(out)
     }
+}
+
+/// `executeTool`'s arguments as the scenario writes them: a trailing argument the scenario leaves
+/// out is not passed (`executeTool(tool)`, as docs/scenario-format.md says), and `{"$js":
+/// "undefined"}` is passed as `undefined`. An `inputObject` left out before a given `options`
+/// cannot be skipped in JavaScript: it is passed as its WebIDL default, `{}` (WebIDL gives the
+/// method the same value for a missing argument); passing `undefined` there would test Chromium's
+/// bindings instead (docs/chromium.md: `executeTool(tool, undefined, options)` rejects).
+pub(crate) fn execute_tool_arguments(tool: String, e: &sc::ExecuteTool) -> Vec<String> {
+    let mut args = vec![tool];
+    let options = e.options.signal.as_ref().map(|s| format!("{{signal: W.lookup('C', {}).signal}}", q(s)));
+    match (&e.input_object, &options) {
+        (Some(input), _) => args.push(value(input)),
+        (None, Some(_)) => args.push("{}".into()),
+        (None, None) => {}
+    }
+    args.extend(options);
+    args
 }
 
 /// Statements that settle `res`/`rej` as a tool's `result` says.

@@ -85,6 +85,22 @@ fn chromium_profile_returns_a_string_result_raw() {
     assert_eq!(state(&chromium::profile(&program)), r#"fulfilled("success")"#);
 }
 
+/// The chromium profile's undefined-result variant: the spec's set rejects the call (serializing
+/// undefined throws), the profile's fulfills it with the string "undefined", as Chromium does.
+#[test]
+fn chromium_profile_returns_an_undefined_result_as_a_string() {
+    let file = workspace_root().join("scenarios/execute/tool-returns-undefined.jsonc");
+    let program = cli::load_program(&file).unwrap();
+    let state = |p: &webmcp::Program| {
+        let ex = webmcp::explore(p, &webmcp::ExploreOptions::default()).unwrap();
+        assert_eq!(ex.outcomes.len(), 1);
+        let call = ex.outcomes[0].outcome.promises.iter().find(|p| p.promise == "call").unwrap();
+        call.state.clone()
+    };
+    assert_eq!(state(&program), "rejected(UnknownError)");
+    assert_eq!(state(&chromium::profile(&program)), r#"fulfilled("undefined")"#);
+}
+
 /// Without Chromium the subcommand stops with exit 2 and a hint, never a pass.
 #[test]
 fn missing_chromium_is_exit_2() {
