@@ -179,9 +179,20 @@ async function runOnce(browser, plan, run) {
     // The user's steps start once every initial script has been started (a subset of the
     // simulator's interleavings, where the user's lane may also go first).
     await Promise.all(chains);
+    // Virtual time 0 for timed user steps: every initial script has been started (starting them
+    // takes a few round trips; a timer a script set counts from its own start, a little earlier).
+    const started = Date.now();
     const user = (async () => {
       for (const step of plan.user) {
-        await sleep(jitter());
+        if (step.fromMs === undefined) {
+          await sleep(jitter());
+        } else {
+          // A timed step (`at`, `within`): at a seeded random moment of its real window, counted
+          // from virtual time 0; no jitter on top (it would move an `at` step past a later timer).
+          const when = step.fromMs + Math.floor(random() * (step.toMs - step.fromMs + 1));
+          log.push(`${at()} user: timed step waits until ${when} ms after the scripts started (window ${step.fromMs}..${step.toMs} ms)`);
+          await sleep(Math.max(0, started + when - Date.now()));
+        }
         log.push(`${at()} user: ${step.kind} ${step.navigable} ${step.url ?? ''}`);
         const frame = findFrame(step.navigable);
         const page = pages[plan.tabIds.indexOf(step.navigable)];

@@ -59,19 +59,7 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
     }
     let mut user = Vec::new();
     for action in &s.user {
-        user.push(match action {
-            sc::Action::Navigate(n) => {
-                let url = c.navigation(n)?;
-                json!({"kind": "navigate", "navigable": n.navigable, "url": url})
-            }
-            sc::Action::RemoveIframe(id) => json!({"kind": "removeIframe", "navigable": id}),
-            sc::Action::EnterBfcache(id) => json!({"kind": "enterBfcache", "navigable": id}),
-            sc::Action::RestoreFromBfcache(id) => json!({"kind": "restoreFromBfcache", "navigable": id}),
-            sc::Action::At(_) | sc::Action::Within(_) => {
-                return Err("a timed user step (`at`, `within`) has no Chromium driver action yet".into())
-            }
-            _ => return Err("a user step that is a script statement".into()),
-        });
+        user.push(c.user_step(action)?);
     }
     c.pages.insert(AWAY_URL.to_string(), json!({"headers": {}, "body": "<!doctype html><title>away</title>"}));
     let total_ms = total_ms(s);
@@ -113,6 +101,8 @@ fn total_ms(s: &sc::Scenario) -> u64 {
             sc::Action::Then(t) => actions(&t.on_fulfilled) + actions(&t.on_rejected),
             sc::Action::On(o) => actions(&o.do_),
             sc::Action::Navigate(n) => actions(&n.script) + frames(&n.frames),
+            sc::Action::At(a) => a.ms + action(&a.step),
+            sc::Action::Within(w) => w.to + action(&w.step),
             _ => 0,
         }
     }
@@ -238,6 +228,36 @@ impl Compiler {
             self.paths.entry(tab).or_default().insert(p, child.id.clone());
         }
         self.frame(tab, &dummy, Some(n), true)
+    }
+
+    /// One user step for the driver. A timed one (`at`, `within`) carries its real window: the
+    /// step waits until `fromMs` real ms after the initial scripts were started (virtual time 0)
+    /// and happens at a seeded random moment up to `toMs` (docs/chromium.md).
+    fn user_step(&mut self, action: &sc::Action) -> Result<Value, String> {
+        let scale = self.scale;
+        let real = move |ms: u64| (ms as f64 * scale).round() as u64;
+        Ok(match action {
+            sc::Action::Navigate(n) => {
+                let url = self.navigation(n)?;
+                json!({"kind": "navigate", "navigable": n.navigable, "url": url})
+            }
+            sc::Action::RemoveIframe(id) => json!({"kind": "removeIframe", "navigable": id}),
+            sc::Action::EnterBfcache(id) => json!({"kind": "enterBfcache", "navigable": id}),
+            sc::Action::RestoreFromBfcache(id) => json!({"kind": "restoreFromBfcache", "navigable": id}),
+            sc::Action::At(a) => {
+                let mut step = self.user_step(&a.step)?;
+                step["fromMs"] = real(a.ms).into();
+                step["toMs"] = real(a.ms).into();
+                step
+            }
+            sc::Action::Within(w) => {
+                let mut step = self.user_step(&w.step)?;
+                step["fromMs"] = real(w.from).into();
+                step["toMs"] = real(w.to).into();
+                step
+            }
+            _ => return Err("a user step that is a script statement".into()),
+        })
     }
 
     /// Fails when `id` names a navigable of another tab than `tab`: the pages of two tabs here
