@@ -1128,6 +1128,15 @@ impl Sim<'_> {
                     );
                     return self.run_completion_steps(completion_steps, Some("null".into()), true, (a, "9.1.5"));
                 }
+                // Deviation (chromium profile): Chromium 156 gives the caller the string
+                // `undefined` for a result of undefined, where serializing it throws; docs/chromium.md.
+                if matches!(v, JsValue::Undefined) && self.program.has_variant("chromium-undefined-result-string") {
+                    self.note(
+                        (a, "9.1.4"),
+                        "variant chromium-undefined-result-string: undefined reaches the caller as the string \"undefined\"",
+                    );
+                    return self.run_completion_steps(completion_steps, Some("undefined".into()), true, (a, "9.1.5"));
+                }
                 // Deviation (chromium profile): Chromium 156 passes a string result on raw instead
                 // of its JSON serialization (`success`, not `"success"`); docs/chromium.md.
                 if let (true, JsValue::String(raw)) = (self.program.has_variant("chromium-raw-string-result"), v) {

@@ -65,6 +65,11 @@ pub const VARIANTS: &[Variant] = &[
         change: "a tool's string result reaches the caller raw, not JSON-serialized (imperative execute steps 9.1.4), as Chromium 156 does",
     },
     Variant {
+        name: "chromium-undefined-result-string",
+        models: "chromium profile (docs/chromium.md)",
+        change: "a tool's result of undefined reaches the caller as the string \"undefined\" instead of failing the call with UnknownError (imperative execute steps 9.1.4), as Chromium 156 does",
+    },
+    Variant {
         name: "chromium-annotations-debugging",
         models: "chromium profile (docs/chromium.md)",
         change: "getTools' annotations carry a fourth member, `debugging: false`, that the spec does not define, as Chromium 156 does",
