@@ -492,8 +492,22 @@ impl Sim<'_> {
             // Step 9.3.4. Let callerOrigin be toolRequestor's origin.
             let caller_origin = self.world.doc_info(tool_requestor).origin.clone();
             // Step 9.3.5. Let toolOwnerIsRequested be true if targetOrigin is same origin with callerOrigin, or if from origins contains targetOrigin; otherwise, false.
-            let tool_owner_is_requested =
+            let mut tool_owner_is_requested =
                 target_origin.same_origin(&caller_origin) || from_origins.iter().any(|o| o.same_origin(&target_origin));
+            if !tool_owner_is_requested
+                && target_origin.is_opaque()
+                && self.program.has_variant("get-tools-requests-opaque-origins")
+            {
+                // Variant (finding 8's fix, "yes"): "… or if targetOrigin is an opaque origin"
+                // (no fromOrigins entry can name it); step 9.3.8.1 still checks exposure.
+                note!(
+                    self,
+                    (a, "9.3.5"),
+                    "variant get-tools-requests-opaque-origins (finding 8): {}'s origin is opaque: requested",
+                    self.label(target_document)
+                );
+                tool_owner_is_requested = true;
+            }
             // Step 9.3.6. If toolOwnerIsRequested is false, then continue.
             if !tool_owner_is_requested {
                 note!(self, (a, "9.3.6"), "{} is not requested: skipped", self.label(target_document));
@@ -785,6 +799,24 @@ impl Sim<'_> {
             tool_name: tool_name.clone(),
             completion_steps,
         };
+        if self.program.has_variant("cancelled-executions") {
+            // Variant (finding 5's fix): "If targetDocument's node navigable's traversable
+            // navigable's cancelled executions set contains uuid, then remove it from the set and
+            // abort these steps" (14.4.1 already rejected promise).
+            let traversable = self.world.traversable_of(target_document);
+            self.footprint.touch(crate::sim::Resource::Pending(traversable), false);
+            let at = self.seldom.cancelled_executions.iter().position(|&e| e == (traversable, uuid));
+            if let Some(at) = at {
+                self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
+                self.seldom.cancelled_executions.remove(at);
+                let msg = format!(
+                    "variant cancelled-executions (finding 5): {} is in the cancelled executions set: removed, abort these steps",
+                    self.uuid_label(uuid)
+                );
+                self.note((a, "15.12"), msg);
+                return;
+            }
+        }
         if self.program.has_variant("execute-checks-target-fully-active") {
             // Variant (finding 3's fix): "If targetDocument is not fully active, then queue a
             // global task … to reject promise with an "UnknownError" DOMException, and abort these steps."
@@ -1157,6 +1189,19 @@ impl Sim<'_> {
         // Step 4. Remove traversable's pending tool executions map[uuid].
         let Some(execution) = self.remove_pending_execution(traversable, uuid) else {
             note!(self, (a, "2"), "pending tool executions map[{}] does not exist: return", self.uuid_label(uuid));
+            if self.program.has_variant("cancelled-executions") {
+                // Variant (finding 5's fix): "If traversable's pending tool executions map[uuid]
+                // does not exist, then append uuid to traversable's cancelled executions set and
+                // return."
+                self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
+                self.seldom.cancelled_executions.push((traversable, uuid));
+                note!(
+                    self,
+                    (a, "2"),
+                    "variant cancelled-executions (finding 5): {} appended to the cancelled executions set",
+                    self.uuid_label(uuid)
+                );
+            }
             return;
         };
         note!(self, (a, "4"), "pending tool executions map[{}] removed", self.uuid_label(uuid));

@@ -768,6 +768,10 @@ pub struct Seldom {
     /// the program and `agent_calls`).
     pub agent_call_labels: Vec<String>,
     pub latest_observation: BTreeMap<NavId, Observation>,
+    /// Variant `cancelled-executions` (finding 5's fix): each traversable's cancelled executions
+    /// set, the uuids cancel step 2 found no entry for (part of the traversable's pending state:
+    /// read and written under `Resource::Pending`).
+    pub cancelled_executions: Vec<(NavId, Uuid)>,
 }
 
 impl std::hash::Hash for Seldom {
@@ -779,6 +783,7 @@ impl std::hash::Hash for Seldom {
         self.agent_calls.hash(state);
         self.agent_results.hash(state);
         self.latest_observation.hash(state);
+        self.cancelled_executions.hash(state);
     }
 }
 
