@@ -362,6 +362,7 @@ impl Sim<'_> {
     /// The task queued by notify documents of a tool change step 3.3.
     pub fn fire_toolchange(&mut self, doc: DocId) {
         let handler = self.model_contexts[doc.index()].ontoolchange;
+        self.count_event(doc, "toolchange");
         if self.record {
             std::hint::cold_path();
             let target = format!("{}.modelContext", self.label(doc));
@@ -388,6 +389,7 @@ impl Sim<'_> {
             crate::program::ToolEvent::Activated => context.ontoolactivated,
             crate::program::ToolEvent::Cancel => context.ontoolcancel,
         };
+        self.count_event(doc, event.name());
         if self.record {
             std::hint::cold_path();
             self.interpretation(
@@ -909,9 +911,15 @@ impl Sim<'_> {
         }
         if self.context != Context::InParallel && self.program.has_variant("completion-steps-in-parallel") {
             self.note(step, "variant completion-steps-in-parallel: completionSteps run in a new in-parallel block");
-            self.in_parallel(Work::CompletionInParallel { completion, result, success }, step);
+            self.in_parallel(Work::CompletionInParallel { completion, result, success, from: step }, step);
             return;
         }
+        // `step` is the completion steps' call site (for findings).
+        self.invoked_from(step, |sim| sim.completion_steps(completion, result, success));
+    }
+
+    /// The completion steps themselves, run where the caller is.
+    fn completion_steps(&mut self, completion: CompletionSteps, result: Option<String>, success: bool) {
         match completion {
             CompletionSteps::ExecuteTool { target, caller, promise, uuid } => {
                 self.execute_tool_completion_steps(target, caller, promise, uuid, result, success)
@@ -1315,7 +1323,7 @@ impl Sim<'_> {
                     self.label(document),
                     self.uuid_label(uuid)
                 );
-                self.cancel_a_pending_tool_execution(traversable, uuid);
+                self.invoked_from((a, "2.3.3"), |sim| sim.cancel_a_pending_tool_execution(traversable, uuid));
             } else {
                 // Step 2.3.4. Otherwise, remove traversable's pending tool executions map[uuid].
                 note!(
@@ -1437,12 +1445,15 @@ impl Sim<'_> {
             Work::ReactToToolPromise { target, tool_promise, completion, uuid } => {
                 self.react_to_tool_promise(target, tool_promise, completion, uuid)
             }
-            Work::CompletionInParallel { completion, result, success } => self.run_completion_steps(
-                completion,
-                result,
-                success,
-                ("webmcp-sim", "variant completion-steps-in-parallel"),
-            ),
+            // The block's call site is the step that started it (`from`), set with the unit.
+            Work::CompletionInParallel { completion, result, success, from: _ } => {
+                let step = ("webmcp-sim", "variant completion-steps-in-parallel");
+                match (&result, success) {
+                    (Some(r), true) => note!(self, step, "run completionSteps given {r:?} and true"),
+                    _ => self.note(step, "run completionSteps given null and false"),
+                }
+                self.completion_steps(completion, result, success)
+            }
             Work::CancelInParallel { traversable, uuid } => self.cancel_a_pending_tool_execution(traversable, uuid),
             Work::CancelLocal { target, uuid } => self.cancel_local(target, uuid),
             Work::UnloadCleanupInParallel { document, traversable } => {
