@@ -336,7 +336,7 @@ impl Sim<'_> {
                 // Step 3.1. Let targetDocument be navigable's active document.
                 let Some(target_document) = self.world.nav(navigable).active_document else { continue };
                 // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
-                if !self.world.is_allowed_to_use(target_document, TOOLS) {
+                if !self.tools_check(target_document, (a, "3.2")) {
                     self.footprint.touch(Resource::Shown(navigable), false);
                     note!(self, (a, "3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
                     continue;
@@ -357,6 +357,26 @@ impl Sim<'_> {
                 }
             }
         });
+    }
+
+    /// getTools 9.3.2 and notify 3.2: "allowed to use" the "tools" feature; under the variant
+    /// `tools-policy-only` (finding 4's fix), "is feature enabled in document for origin" only, so
+    /// a document that is not fully active (in the bfcache) is not skipped.
+    fn tools_check(&mut self, document: DocId, step: (&'static str, &'static str)) -> bool {
+        if !self.program.has_variant("tools-policy-only") {
+            return self.world.is_allowed_to_use(document, TOOLS);
+        }
+        let info = self.world.doc_info(document);
+        let enabled = browser::policy::enabled_for_own_origin(&info.features_enabled, TOOLS);
+        if enabled && !self.world.is_allowed_to_use(document, TOOLS) {
+            note!(
+                self,
+                step,
+                "variant tools-policy-only (finding 4): {} is not fully active, but \"tools\" is enabled for its origin: not skipped",
+                self.label(document)
+            );
+        }
+        enabled
     }
 
     /// The task queued by notify documents of a tool change step 3.3.
@@ -485,7 +505,7 @@ impl Sim<'_> {
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
             self.touch_lifecycle_of(target_document);
             // Step 9.3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
-            if !self.world.is_allowed_to_use(target_document, TOOLS) {
+            if !self.tools_check(target_document, (a, "9.3.2")) {
                 note!(self, (a, "9.3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
                 continue;
             }
