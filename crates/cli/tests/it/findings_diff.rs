@@ -72,3 +72,20 @@ fn every_variant_that_models_a_finding_has_its_diff_in_findings_md() {
     }
     assert!(missing.is_empty(), "variants modelling a finding with no diff block in docs/findings.md: {missing:?}");
 }
+
+#[test]
+fn every_finding_with_a_suggested_fix_says_how_the_fix_is_executed() {
+    let text = std::fs::read_to_string(workspace_root().join("docs/findings.md")).unwrap();
+    let mut missing = Vec::new();
+    // Each finding is a section headed `## N.` or `### PN.`.
+    let sections = text.split("\n## ").flat_map(|s| s.split("\n### ")).skip(1);
+    for section in sections {
+        if section.contains("**Suggested fix.**") && !section.contains("**The fix, executed.**") {
+            missing.push(section.lines().next().unwrap_or_default().to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "findings with a suggested fix but no executed fix (a variant, or why none): {missing:?}"
+    );
+}
