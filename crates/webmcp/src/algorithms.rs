@@ -1413,10 +1413,15 @@ impl Sim<'_> {
     }
 
     /// Dispatches `Work` that is not a whole unit (abort algorithms, listeners): errors are impossible here.
+    /// Its call site is the work's own (`invoked_at`), as when it runs as a unit, so an inert
+    /// task run when queued reports the same findings as when it runs later.
     pub fn run_work_unchecked(&mut self, work: Work) {
+        let outer = self.call_site;
+        self.call_site = self.invoked_at(&work);
         if let Err(e) = self.run_work(work) {
             note!(self, ("webmcp-sim", "internal"), "{e}");
         }
+        self.call_site = outer;
     }
 
     pub fn run_work(&mut self, work: Work) -> Result<(), RunError> {
