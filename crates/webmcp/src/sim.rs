@@ -172,7 +172,7 @@ pub enum Work {
     /// The imperative execute steps' reaction to toolPromise (step 9).
     ReactToToolPromise { target: DocId, tool_promise: PromiseId, completion: CompletionSteps, uuid: Uuid },
     /// Run completion steps in a new in-parallel block (variant `completion-steps-in-parallel`).
-    CompletionInParallel { completion: CompletionSteps, result: Option<String>, success: bool },
+    CompletionInParallel { completion: CompletionSteps, result: Option<String>, success: bool, from: Step },
     /// executeTool 14.4.2: cancel a pending tool execution, in parallel.
     CancelInParallel { traversable: NavId, uuid: Uuid },
     /// cancel a pending tool execution 6: the task on the target's event loop.
@@ -747,6 +747,9 @@ pub struct Sim<'p> {
     block_labels: Rc<std::cell::RefCell<Vec<Vec<sched::Lane>>>>,
     /// What the running unit touched.
     pub footprint: Footprint,
+    /// The step that invoked the algorithm now running (`crate::call_site`), for findings. Set
+    /// at the start of every unit and microtask, so it is not state.
+    pub call_site: Option<Step>,
     /// Record trace units and events (off while exploring).
     pub record: bool,
     /// While exploring: run inert tasks when they are queued (`crate::inert`), with what the
@@ -795,6 +798,7 @@ impl Clone for Sim<'_> {
             par_started: self.par_started.clone(),
             block_labels: self.block_labels.clone(),
             footprint: self.footprint,
+            call_site: self.call_site,
             record: self.record,
             eager_inert: self.eager_inert.clone(),
             pending_keyed: self.pending_keyed,
@@ -828,6 +832,13 @@ pub struct Seldom {
     /// the program and `agent_calls`).
     pub agent_call_labels: Vec<String>,
     pub latest_observation: BTreeMap<NavId, Observation>,
+    /// Variant `cancelled-executions` (finding 5's fix): each traversable's cancelled executions
+    /// set, the uuids cancel step 2 found no entry for (part of the traversable's pending state:
+    /// read and written under `Resource::Pending`).
+    pub cancelled_executions: Vec<(NavId, Uuid)>,
+    /// How many times each event a `count` expectation names fired at each document (only
+    /// those events: `Program::counted_events`).
+    pub event_counts: Vec<(DocId, &'static str, u32)>,
 }
 
 impl std::hash::Hash for Seldom {
@@ -839,6 +850,8 @@ impl std::hash::Hash for Seldom {
         self.agent_calls.hash(state);
         self.agent_results.hash(state);
         self.latest_observation.hash(state);
+        self.cancelled_executions.hash(state);
+        self.event_counts.hash(state);
     }
 }
 
@@ -872,6 +885,7 @@ impl<'p> Sim<'p> {
             par_started: Default::default(),
             block_labels: Default::default(),
             footprint: Footprint::default(),
+            call_site: None,
             record: true,
             eager_inert: None,
             pending_keyed: crate::inert::InertFacts::lifecycles_fixed(program),
@@ -1109,8 +1123,20 @@ impl<'p> Sim<'p> {
     /// Checks a spec `Assert:`. A failure is a finding about the spec: recorded, and the steps go on.
     pub fn spec_assert(&mut self, holds: bool, step: Step, message: &str) {
         if !holds {
-            self.event(step, EventKind::AssertFailed { message: message.to_string() });
-            self.findings.push(Finding { unit: self.units_run, cite: cite(step), message: message.to_string() });
+            let called_from = self.call_site.map(cite);
+            if self.record {
+                let message = match &called_from {
+                    Some(from) => format!("{message} (reached from {from})"),
+                    None => message.to_string(),
+                };
+                self.event(step, EventKind::AssertFailed { message });
+            }
+            self.findings.push(Finding {
+                unit: self.units_run,
+                cite: cite(step),
+                message: message.to_string(),
+                called_from,
+            });
         }
     }
 
@@ -1409,6 +1435,7 @@ impl<'p> Sim<'p> {
         } else {
             None
         };
+        self.call_site = self.invoked_at(&work);
         self.run_work(work)?;
         if let Some(el) = event_loop {
             self.perform_a_microtask_checkpoint(el)?;
@@ -1430,6 +1457,7 @@ impl<'p> Sim<'p> {
                 let (what, step) = self.describe(&work);
                 self.event(step, EventKind::Note { message: format!("microtask: {what}") });
             }
+            self.call_site = self.invoked_at(&work);
             self.run_work(work)?;
         }
         Ok(())
@@ -1485,9 +1513,17 @@ impl<'p> Sim<'p> {
             uncaught: self.seldom.uncaught.to_vec(),
             findings,
             agent: self.seldom.agent_results.to_vec(),
+            events: self.event_counts_outcome(),
             pending_executions,
             end: self.end_state(stopped_by_limit),
         }
+    }
+
+    /// The counted events, for the outcome: `(document, event, times)`, in document order.
+    fn event_counts_outcome(&self) -> Vec<(String, String, u32)> {
+        let mut counts = self.seldom.event_counts.clone();
+        counts.sort();
+        counts.into_iter().map(|(d, e, n)| (self.label(d), e.to_string(), n)).collect()
     }
 
     /// What each traversable's pending tool executions map still holds, for the outcome; at
@@ -1538,6 +1574,7 @@ impl<'p> Sim<'p> {
                             "leak: an entry set here outlives its {role} document, which is destroyed: its \
                              unloading cleanup steps ran before this step, so nothing will ever remove it"
                         ),
+                        called_from: None,
                     });
                 }
             }
