@@ -104,7 +104,7 @@ async function runOnce(browser, plan, run) {
     else log.push(`${at()} console.${msg.type()}: ${text}`);
   };
   const pages = [];
-  const agent = plan.agent.length > 0 ? newAgent(log, at, records, () => { lastActivity = Date.now(); }) : null;
+  const agent = (plan.agent ?? []).length > 0 ? newAgent(log, at, records, () => { lastActivity = Date.now(); }) : null;
   for (let i = 0; i < plan.tabs.length; i++) {
     const page = await ctx.newPage();
     page.on('console', onConsole);
@@ -222,7 +222,7 @@ async function runOnce(browser, plan, run) {
     // The agent's steps, on their own lane beside the user's (the simulator's AI agent queue),
     // each after a random delay: observations and calls through the DevTools WebMCP domain.
     const agentLane = (async () => {
-      for (const step of plan.agent) {
+      for (const step of plan.agent ?? []) {
         await sleep(jitter());
         await agent.step(step);
       }
