@@ -104,6 +104,7 @@ async function runOnce(browser, plan, run) {
     else log.push(`${at()} console.${msg.type()}: ${text}`);
   };
   const pages = [];
+  const agent = (plan.agent ?? []).length > 0 ? newAgent(log, at, records, () => { lastActivity = Date.now(); }) : null;
   for (let i = 0; i < plan.tabs.length; i++) {
     const page = await ctx.newPage();
     page.on('console', onConsole);
@@ -114,6 +115,8 @@ async function runOnce(browser, plan, run) {
       if (typeof text === 'string' && text.startsWith(MARK)) onRecord(text, 'raw');
     });
     await raw.send('Runtime.enable');
+    // The agent's DevTools WebMCP domain, enabled before the tab loads anything.
+    if (agent) await agent.attachTab(plan.tabIds[i], raw);
     pages.push(page);
   }
   const findFrame = (navigable) => {
@@ -216,7 +219,15 @@ async function runOnce(browser, plan, run) {
         lastActivity = Date.now();
       }
     })();
-    await user;
+    // The agent's steps, on their own lane beside the user's (the simulator's AI agent queue),
+    // each after a random delay: observations and calls through the DevTools WebMCP domain.
+    const agentLane = (async () => {
+      for (const step of plan.agent ?? []) {
+        await sleep(jitter());
+        await agent.step(step);
+      }
+    })();
+    await Promise.all([user, agentLane]);
     lastActivity = Date.now();
     // Wait for quiescence: no record for quietMs and no scenario timer pending in any document
     // still alive; or the timeout.
@@ -234,6 +245,7 @@ async function runOnce(browser, plan, run) {
       }
       await sleep(10);
     }
+    if (agent) agent.finish();
     log.push(`${at()} end: ${end.kind}`);
     return { records, end, log };
   } catch (e) {
@@ -242,6 +254,179 @@ async function runOnce(browser, plan, run) {
   } finally {
     await ctx.close().catch(() => {});
   }
+}
+
+// The browser's agent (the scenario's `agent` steps) through the DevTools `WebMCP` domain.
+// Every tab's DevTools session gets `WebMCP.enable` before the tab loads, and auto-attaches to
+// its cross-site (out-of-process) frames with `waitForDebuggerOnStart`, enabling the domain on
+// each before it runs (through `Target.sendMessageToTarget`: Playwright's sessions do not expose
+// flat child sessions). The agent keeps the tools the domain announced (`toolsAdded`, and
+// `toolsRemoved`, which fires only for an AbortSignal's unregistration) per frame, drops a
+// frame's tools when it commits a new document or is detached (the domain announces neither),
+// and: `observe` snapshots them for the tab's live frames (by navigable: the tab's id or the
+// iframe's name); `callTool` calls a tool of the latest observation with `WebMCP.invokeTool` and
+// waits for `toolResponded`. Like the simulator's agent, it refuses a tool it has not observed
+// without asking the browser. Each observation and call result becomes a record (`k: 'observe'`
+// or `k: 'agent'`), which crates/cli/src/chromium/view.rs turns into the outcome's `agent=[…]`.
+function newAgent(log, at, records, activity) {
+  const frames = new Map(); // frameId → {tab, send, tools: Set}
+  const sessions = new Map(); // tab → [{send, live: bool}]
+  const invocations = new Map(); // invocationId → call label
+  const observations = new Map(); // tab → Map navigable → {frameId, send, tools}
+  let n = 0;
+  const record = (r) => {
+    r.src = 'agent';
+    r.n = ++n;
+    records.push(r);
+    activity();
+  };
+  const frame = (id, tab, send) => {
+    if (!frames.has(id)) frames.set(id, { tab, send, tools: new Set() });
+    return frames.get(id);
+  };
+  // A response can overtake invokeTool's own reply: keep it until the call is known.
+  const early = new Map();
+  const responded = (e) => {
+    const call = invocations.get(e.invocationId);
+    if (call === undefined) {
+      early.set(e.invocationId, e);
+      return;
+    }
+    invocations.delete(e.invocationId);
+    log.push(`${at()} agent: toolResponded ${call} ${e.status} ${JSON.stringify(e.output) ?? ''} ${e.errorText ?? ''}`);
+    const r = { k: 'agent', call, status: e.status };
+    if ('output' in e) r.output = JSON.stringify(e.output);
+    if (e.errorText) r.errorText = e.errorText;
+    if (e.exception) r.exception = JSON.stringify(e.exception);
+    record(r);
+  };
+  const listen = (tab, send, on) => {
+    on('WebMCP.toolsAdded', (e) => {
+      for (const t of e.tools ?? []) frame(t.frameId, tab, send).tools.add(t.name);
+      log.push(`${at()} agent: toolsAdded ${(e.tools ?? []).map((t) => t.name).join(', ')}`);
+    });
+    on('WebMCP.toolsRemoved', (e) => {
+      for (const t of e.tools ?? []) frames.get(t.frameId)?.tools.delete(t.name);
+      log.push(`${at()} agent: toolsRemoved ${(e.tools ?? []).map((t) => t.name).join(', ')}`);
+    });
+    on('WebMCP.toolResponded', (e) => responded(e));
+    on('Page.frameNavigated', (e) => {
+      const f = frames.get(e.frame.id);
+      if (f && e.type !== 'BackForwardCacheRestore') f.tools.clear();
+    });
+    on('Page.frameDetached', (e) => frames.get(e.frameId)?.tools.clear());
+  };
+  // A frame tree's frames: id → navigable (the tab's id for its main frame, else the iframe's name).
+  const walk = (tree, tab, out) => {
+    out.set(tree.frame.id, tree.frame.parentId === undefined ? tab : tree.frame.name);
+    for (const c of tree.childFrames ?? []) walk(c, tab, out);
+  };
+  return {
+    async attachTab(tab, raw) {
+      const list = [];
+      sessions.set(tab, list);
+      const main = { send: (m, p) => raw.send(m, p), live: true };
+      list.push(main);
+      listen(tab, main.send, (name, f) => raw.on(name, f));
+      // Out-of-process frames: non-flat auto-attach, messages wrapped in Target.* commands.
+      const children = new Map(); // sessionId → {pending, handlers}
+      let id = 0;
+      raw.on('Target.receivedMessageFromTarget', (e) => {
+        const c = children.get(e.sessionId);
+        if (!c) return;
+        const m = JSON.parse(e.message);
+        if (m.id !== undefined) {
+          const p = c.pending.get(m.id);
+          c.pending.delete(m.id);
+          if (p) m.error ? p.reject(new Error(m.error.message)) : p.resolve(m.result);
+        } else {
+          for (const h of c.handlers.get(m.method) ?? []) h(m.params);
+        }
+      });
+      raw.on('Target.attachedToTarget', async (e) => {
+        const c = { pending: new Map(), handlers: new Map() };
+        children.set(e.sessionId, c);
+        const send = (method, params = {}) =>
+          new Promise((resolve, reject) => {
+            const mid = ++id;
+            c.pending.set(mid, { resolve, reject });
+            raw
+              .send('Target.sendMessageToTarget', { sessionId: e.sessionId, message: JSON.stringify({ id: mid, method, params }) })
+              .catch(reject);
+          });
+        const child = { send, live: true, sessionId: e.sessionId };
+        list.push(child);
+        listen(tab, send, (name, f) => {
+          if (!c.handlers.has(name)) c.handlers.set(name, []);
+          c.handlers.get(name).push(f);
+        });
+        log.push(`${at()} agent: attached to ${e.targetInfo.type} ${e.targetInfo.targetId}`);
+        try {
+          await send('WebMCP.enable');
+          await send('Page.enable');
+        } catch (err) {
+          log.push(`${at()} agent: enabling WebMCP on ${e.targetInfo.targetId}: ${err.message}`);
+        }
+        await send('Runtime.runIfWaitingForDebugger').catch(() => {});
+      });
+      raw.on('Target.detachedFromTarget', (e) => {
+        const s = list.find((s) => s.sessionId === e.sessionId);
+        if (!s) return;
+        s.live = false;
+        for (const f of frames.values()) if (f.send === s.send) f.tools.clear();
+      });
+      await raw.send('WebMCP.enable');
+      await raw.send('Page.enable');
+      await raw.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: false });
+    },
+    async step(step) {
+      if (step.kind === 'observe') {
+        // The tab's live frames now, and the tools the domain announced for each.
+        const live = new Map();
+        for (const s of sessions.get(step.tab) ?? []) {
+          if (!s.live) continue;
+          try {
+            walk((await s.send('Page.getFrameTree')).frameTree, step.tab, live);
+          } catch {}
+        }
+        const seen = new Map();
+        const tools = {};
+        for (const [frameId, navigable] of live) {
+          const f = frames.get(frameId);
+          if (!f || f.tools.size === 0) continue;
+          const names = [...f.tools].sort();
+          seen.set(navigable, { frameId, send: f.send, tools: names });
+          tools[navigable] = names;
+        }
+        observations.set(step.tab, seen);
+        log.push(`${at()} agent: observe ${step.tab}: ${JSON.stringify(tools)}`);
+        record({ k: 'observe', tab: step.tab, tools });
+      } else if (step.kind === 'callTool') {
+        const seen = observations.get(step.tab)?.get(step.navigable);
+        if (!seen || !seen.tools.includes(step.name)) {
+          log.push(`${at()} agent: ${step.call}: ${step.name} of ${step.navigable} is not in the latest observation`);
+          record({ k: 'agent', call: step.call, status: 'NotObserved' });
+          return;
+        }
+        log.push(`${at()} agent: invokeTool ${step.name} of ${step.navigable} ${JSON.stringify(step.input)}`);
+        try {
+          const r = await seen.send('WebMCP.invokeTool', { frameId: seen.frameId, toolName: step.name, input: step.input });
+          invocations.set(r.invocationId, step.call);
+          if (early.has(r.invocationId)) {
+            const e = early.get(r.invocationId);
+            early.delete(r.invocationId);
+            responded(e);
+          }
+        } catch (e) {
+          log.push(`${at()} agent: invokeTool failed: ${e.message}`);
+          record({ k: 'agent', call: step.call, status: 'InvokeFailed', errorText: e.message });
+        }
+      }
+    },
+    finish() {
+      for (const call of invocations.values()) log.push(`${at()} agent: ${call}: no toolResponded by the end of the run`);
+    },
+  };
 }
 
 const plan = await readStdin();

@@ -1,6 +1,6 @@
-// A probe of the DevTools `WebMCP` domain, the way agent steps would drive it (not used by the
-// driver yet; docs/chromium.md, "Not run in Chromium"): a page registers a tool, a raw DevTools
-// session of the tab enables the domain, then invokes the tool and prints every WebMCP event.
+// A standalone probe of the DevTools `WebMCP` domain, which the driver's agent uses
+// (docs/chromium.md, "How agent steps run"): a page registers a tool, a raw DevTools session of
+// the tab enables the domain, then invokes the tool and prints every WebMCP event.
 //
 //   node tools/chromium-driver/repro/webmcp-domain-probe.mjs
 import { createRequire } from 'node:module';

@@ -35,11 +35,7 @@ pub struct Plan {
 /// Compiles `s` into a plan, or says why it cannot run in Chromium. `loops` maps each initial
 /// document's label to its simulated event loop (documents sharing one keep tree order).
 pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timing) -> Result<Plan, String> {
-    if !s.agent.is_empty() {
-        return Err(
-            "agent steps (observe, callTool): driving them through the CDP WebMCP domain is not supported yet".into()
-        );
-    }
+    let agent = agent_steps(s)?;
     let mut c = Compiler {
         pages: BTreeMap::new(),
         served: 0,
@@ -65,7 +61,7 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
     let total_ms = total_ms(s);
     let scaled = (total_ms as f64 * timing.scale).ceil() as u64;
     let quiet_ms = 250 + scaled;
-    let timeout_ms = 10_000 + 2 * scaled + timing.jitter_ms * (2 + s.user.len() as u64);
+    let timeout_ms = 10_000 + 2 * scaled + timing.jitter_ms * (2 + s.user.len() as u64 + s.agent.len() as u64);
     let tab_ids: Vec<&str> = s.tabs.iter().map(|t| t.id.as_str()).collect();
     let json = json!({
         "pages": c.pages,
@@ -73,12 +69,52 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
         "tabIds": tab_ids,
         "starts": starts,
         "user": user,
+        "agent": agent,
         "awayUrl": AWAY_URL,
         "jitterMs": timing.jitter_ms,
         "quietMs": quiet_ms,
         "timeoutMs": timeout_ms,
     });
     Ok(Plan { json, quiet_ms, timeout_ms })
+}
+
+/// The agent's steps for the driver, which runs them through the DevTools `WebMCP` domain
+/// (docs/chromium.md): `{"kind": "observe", "tab"}` and `{"kind": "callTool", "tab",
+/// "navigable", "name", "input", "call"}`, where `input` is the scenario's JSON value (`{}` when
+/// left out, as the simulator's agent sends) and `call` the label the simulator's outcome gives
+/// the call's result (its `as` name, or `call #N` counting the agent's calls from 1).
+pub(crate) fn agent_steps(s: &sc::Scenario) -> Result<Vec<Value>, String> {
+    if s.agent.is_empty() {
+        return Ok(Vec::new());
+    }
+    if s.user.iter().any(|a| {
+        let step = match a {
+            sc::Action::At(at) => &*at.step,
+            sc::Action::Within(w) => &*w.step,
+            other => other,
+        };
+        matches!(step, sc::Action::EnterBfcache(_) | sc::Action::RestoreFromBfcache(_))
+    }) {
+        return Err("agent steps with a back/forward cache user step: the DevTools WebMCP domain has no event for a page entering or leaving the back/forward cache (toolsAdded fires at registration, toolsRemoved only for an AbortSignal's unregistration), so the driver's agent cannot tell which tools an observation of the cached or restored tab sees".into());
+    }
+    let mut calls = 0;
+    Ok(s.agent
+        .iter()
+        .map(|a| match a {
+            sc::AgentAction::Observe(tab) => json!({"kind": "observe", "tab": tab}),
+            sc::AgentAction::CallTool(c) => {
+                calls += 1;
+                json!({
+                    "kind": "callTool",
+                    "tab": c.tab,
+                    "navigable": c.navigable,
+                    "name": c.name,
+                    "input": c.input.clone().unwrap_or_else(|| json!({})),
+                    "call": c.as_.clone().unwrap_or_else(|| format!("call #{calls}")),
+                })
+            }
+        })
+        .collect())
 }
 
 /// Every virtual millisecond the scenario's timers can add up to (an upper bound of its length).

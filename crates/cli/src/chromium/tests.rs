@@ -60,3 +60,92 @@ fn execute_tool_passes_only_the_arguments_the_scenario_gives() {
         "t, undefined, {signal: W.lookup('C', \"c\").signal}"
     );
 }
+
+fn scenario_path(rel: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+}
+
+/// The agent's steps become the driver's plan: an observation per `observe`, and a call with the
+/// scenario's input (`{}` when left out) and the label the simulator gives its result.
+#[test]
+fn agent_steps_become_the_drivers_plan() {
+    let (s, _) = scenario::load(&scenario_path("scenarios/agent/observe-and-call.jsonc")).unwrap();
+    assert_eq!(
+        super::plan::agent_steps(&s).unwrap(),
+        serde_json::json!([
+            {"kind": "observe", "tab": "tab"},
+            {"kind": "callTool", "tab": "tab", "navigable": "tab", "name": "search_flights",
+             "input": {"from": "OSL", "to": "CDG"}, "call": "call #1"},
+        ])
+        .as_array()
+        .unwrap()
+        .clone()
+    );
+    let (s, _) = scenario::load(&scenario_path("scenarios/agent/call-target-iframe-removed.jsonc")).unwrap();
+    let steps = super::plan::agent_steps(&s).unwrap();
+    assert_eq!(steps[1]["input"], serde_json::json!({}));
+    assert_eq!(steps[1]["navigable"], "compose");
+    // With a bfcache user step the agent cannot run, and says why.
+    let (s, _) = scenario::load(&scenario_path("scenarios/agent/observe-bfcached-tab.jsonc")).unwrap();
+    let why = super::plan::agent_steps(&s).unwrap_err();
+    assert!(why.contains("back/forward cache"), "{why}");
+    // No agent: no steps.
+    let (s, _) = scenario::load(&scenario_path("scenarios/spec/notify-task-ordering.jsonc")).unwrap();
+    assert!(super::plan::agent_steps(&s).unwrap().is_empty());
+}
+
+/// The driver's agent records translate into the simulator's `agent=[…]`: a completed
+/// `toolResponded` is `succeeded: <output's JSON>` (members sorted), anything else `failed`, the
+/// observation is left out; the view of such a run equals the explored outcome's view.
+#[test]
+fn agent_records_translate_into_the_simulators_agent_results() {
+    use serde_json::json;
+    let completed =
+        json!({"k": "agent", "call": "call #1", "status": "Completed", "output": "{\"to\":1,\"flights\":2}"});
+    assert_eq!(super::view::agent_result(&completed), r#"call #1 succeeded: {"flights":2,"to":1}"#);
+    for status in ["Error", "Canceled", "InvokeFailed", "NotObserved"] {
+        let r = json!({"k": "agent", "call": "mine", "status": status, "errorText": "x"});
+        assert_eq!(super::view::agent_result(&r), "mine failed");
+    }
+    assert_eq!(super::view::canonical_agent_result("call #1 succeeded: \"summary\""), "call #1 succeeded: \"summary\"");
+    // The chromium profile's raw string is not JSON: kept as it is.
+    assert_eq!(super::view::canonical_agent_result("call #1 succeeded: summary"), "call #1 succeeded: summary");
+
+    // A run of observe-and-call as the driver records it, against the simulator's outcomes.
+    let path = scenario_path("scenarios/agent/observe-and-call.jsonc");
+    let program = crate::load_program(&path).unwrap();
+    let explored = webmcp::explore(&program, &webmcp::ExploreOptions::default()).unwrap();
+    let views: Vec<super::view::View> =
+        explored.outcomes.iter().map(|o| super::view::View::of_outcome(&o.outcome)).collect();
+    let records = [
+        json!({"k": "promise", "d": "tab", "p": "registered", "src": "tab", "n": 1}),
+        json!({"k": "observe", "tab": "tab", "tools": {"tab": ["search_flights"]}, "src": "agent", "n": 1}),
+        json!({"k": "log", "d": "tab", "t": "search_flights ran", "src": "tab", "n": 2}),
+        json!({"k": "settle", "d": "tab", "p": "registered", "s": "fulfilled(undefined)", "src": "tab", "n": 3}),
+        json!({"k": "agent", "call": "call #1", "status": "Completed", "output": "{\"flights\":2}", "src": "agent", "n": 2}),
+    ];
+    let ran = super::view::View::of_records(&records);
+    assert_eq!(ran.1, ["observation of tab: tab=[search_flights]", "call #1 succeeded: {\"flights\":2}"]);
+    // The simulator's observations list every document, tools in map order; the driver's only
+    // frames with tools: both canonical.
+    let frame_first = json!({"k": "observe", "tab": "tab", "tools": {"f": ["b", "a"]}});
+    let sim = trace::Outcome { agent: vec!["observation of tab: tab=[]; f=[a, b]".into()], ..Default::default() };
+    assert_eq!(super::view::View::of_records(&[frame_first]).1, super::view::View::of_outcome(&sim).1);
+    let empty = json!({"k": "observe", "tab": "tab", "tools": {}});
+    assert_eq!(super::view::View::of_records(&[empty]).1, ["observation of tab: (no tools)"]);
+    assert!(
+        views.contains(&ran),
+        "{}\nnot among\n{}",
+        ran.render(),
+        views.iter().map(|v| v.render()).collect::<String>()
+    );
+    // The agent's result is compared: the same page with a failed call is another outcome.
+    let failed =
+        [&records[..4], &[json!({"k": "agent", "call": "call #1", "status": "Error", "src": "agent", "n": 2})]]
+            .concat();
+    assert!(!views.contains(&super::view::View::of_records(&failed)));
+    // A call that never got a response has no entry, as in the simulator's outcome.
+    let silent = super::view::View::of_records(&records[..4]);
+    assert_eq!(silent.1, ["observation of tab: tab=[search_flights]"]);
+    assert!(silent.render().contains("search_flights ran"));
+}

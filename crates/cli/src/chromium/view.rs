@@ -1,7 +1,8 @@
 //! What each document can observe of a run: its console lines in order, its uncaught
 //! exceptions in order, and its named promises' final states. Both a simulated outcome and a
 //! Chromium run are projected onto it, so the two compare without a global order (documents on
-//! different event loops cannot observe each other's interleaving).
+//! different event loops cannot observe each other's interleaving). The browser's agent is one
+//! more observer: the results its tool calls got, in order (the outcome's `agent=[…]`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -21,9 +22,11 @@ impl DocView {
     }
 }
 
-/// Every document's observations, by document label; documents that observed nothing are left out.
+/// Every document's observations, by document label (documents that observed nothing are left
+/// out), and the agent's call results in the order it got them (`call #1 succeeded: <JSON>`,
+/// `call #1 failed`), canonical (`agent_result`).
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default)]
-pub struct View(pub BTreeMap<String, DocView>);
+pub struct View(pub BTreeMap<String, DocView>, pub Vec<String>);
 
 impl View {
     /// The view of a simulated outcome.
@@ -42,14 +45,38 @@ impl View {
             }
             docs.entry(p.document.clone()).or_default().promises.insert(p.promise.clone(), canonical_state(&p.state));
         }
-        View::from(docs)
+        View::from(
+            docs,
+            o.agent.iter().map(|r| canonical_observation(r).unwrap_or_else(|| canonical_agent_result(r))).collect(),
+        )
     }
 
     /// The view of one Chromium run, from the driver's records.
     pub fn of_records(records: &[serde_json::Value]) -> View {
         let mut docs: BTreeMap<String, DocView> = BTreeMap::new();
+        let mut agent = Vec::new();
         for r in records {
             let field = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_string();
+            match field("k").as_str() {
+                "agent" => {
+                    agent.push(agent_result(r));
+                    continue;
+                }
+                // What the agent saw: each document's tools as the domain announced them.
+                "observe" => {
+                    let tab = field("tab");
+                    let mut seen: Vec<(String, Vec<String>)> = Vec::new();
+                    if let Some(tools) = r.get("tools").and_then(|v| v.as_object()) {
+                        for (navigable, names) in tools {
+                            let names = names.as_array().map(|a| a.iter().filter_map(|n| n.as_str()).map(String::from));
+                            seen.push((navigable.clone(), names.into_iter().flatten().collect()));
+                        }
+                    }
+                    agent.push(observation_text(&tab, seen));
+                    continue;
+                }
+                _ => {}
+            }
             let doc = docs.entry(field("d")).or_default();
             match field("k").as_str() {
                 "log" => doc.console.push(field("t")),
@@ -63,12 +90,12 @@ impl View {
                 _ => {}
             }
         }
-        View::from(docs)
+        View::from(docs, agent)
     }
 
-    fn from(mut docs: BTreeMap<String, DocView>) -> View {
+    fn from(mut docs: BTreeMap<String, DocView>, agent: Vec<String>) -> View {
         docs.retain(|_, d| !d.is_empty());
-        View(docs)
+        View(docs, agent)
     }
 
     /// One line per document: `doc: console=[…] uncaught=[…] promises=[…]`.
@@ -81,6 +108,9 @@ impl View {
             }
             let promises: Vec<String> = v.promises.iter().map(|(k, s)| format!("{k}:{s}")).collect();
             let _ = writeln!(out, " promises=[{}]", promises.join(", "));
+        }
+        if !self.1.is_empty() {
+            let _ = writeln!(out, "agent: [{}]", self.1.join(" | "));
         }
         if out.is_empty() {
             out.push_str("(nothing observed)\n");
@@ -95,7 +125,7 @@ impl View {
         let mut docs: Vec<&String> = self.0.keys().chain(other.0.keys()).collect();
         docs.sort();
         docs.dedup();
-        let mut d = 0;
+        let mut d = usize::from(self.1 != other.1);
         for doc in docs {
             let (a, b) = (self.0.get(doc).unwrap_or(&empty), other.0.get(doc).unwrap_or(&empty));
             d += usize::from(a.console != b.console) + usize::from(a.uncaught != b.uncaught);
@@ -106,6 +136,84 @@ impl View {
         }
         d
     }
+}
+
+/// One agent call's result from the driver's record (`{"k": "agent", "call", "status",
+/// "output", "errorText"}`), in the simulator's notation: `toolResponded` with status
+/// `Completed` is `<call> succeeded: <output>`, where `output` is the JSON text of the value
+/// the domain gave (Chromium parses the tool's result; the driver writes it back with
+/// `JSON.stringify`); any other status (`Error`, `Canceled`), an `invokeTool` the browser
+/// refused (`InvokeFailed`) and a tool the agent had not observed (`NotObserved`) are
+/// `<call> failed`. A call with no response by the end of the run has no record, as a call
+/// whose result never arrives has no entry in the simulator's outcome.
+pub fn agent_result(r: &serde_json::Value) -> String {
+    let field = |k: &str| r.get(k).and_then(|v| v.as_str()).unwrap_or_default();
+    let text = match (field("status"), r.get("output").and_then(|v| v.as_str())) {
+        ("Completed", Some(output)) => format!("{} succeeded: {output}", field("call")),
+        ("Completed", None) => format!("{} succeeded: undefined", field("call")),
+        _ => format!("{} failed", field("call")),
+    };
+    canonical_agent_result(&text)
+}
+
+/// An agent result in canonical form: the JSON text after `succeeded: ` re-written with object
+/// members sorted by key and no spaces (text that is not JSON, such as the `chromium` profile's
+/// raw string, stays as it is).
+pub fn canonical_agent_result(text: &str) -> String {
+    fn sorted(v: serde_json::Value) -> serde_json::Value {
+        match v {
+            serde_json::Value::Object(m) => {
+                let mut members: Vec<(String, serde_json::Value)> = m.into_iter().collect();
+                members.sort_by(|a, b| a.0.cmp(&b.0));
+                serde_json::Value::Object(members.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+            }
+            serde_json::Value::Array(items) => serde_json::Value::Array(items.into_iter().map(sorted).collect()),
+            other => other,
+        }
+    }
+    match text.split_once(" succeeded: ") {
+        Some((call, json)) => match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(v) => format!("{call} succeeded: {}", sorted(v)),
+            Err(_) => text.to_string(),
+        },
+        None => text.to_string(),
+    }
+}
+
+/// An agent observation in canonical form: `observation of <tab>: <document>=[<tools>]; …`,
+/// documents by name and tools sorted, documents without tools left out (the driver's agent
+/// knows a frame's tools only from the domain's `toolsAdded`, and a frame with none sends
+/// nothing), `(no tools)` when none has any.
+fn observation_text(tab: &str, mut seen: Vec<(String, Vec<String>)>) -> String {
+    seen.retain(|(_, tools)| !tools.is_empty());
+    for (_, tools) in &mut seen {
+        tools.sort();
+    }
+    seen.sort();
+    if seen.is_empty() {
+        return format!("observation of {tab}: (no tools)");
+    }
+    let seen: Vec<String> = seen.iter().map(|(d, tools)| format!("{d}=[{}]", tools.join(", "))).collect();
+    format!("observation of {tab}: {}", seen.join("; "))
+}
+
+/// The simulator's agent entry `observation of <tab>: <document>=[<tools>]; …` in canonical
+/// form (`observation_text`); None for any other entry. An observation of a tab in the bfcache
+/// (`nothing (in the bfcache)`) stays as it is: such scenarios cannot run in Chromium.
+fn canonical_observation(entry: &str) -> Option<String> {
+    let rest = entry.strip_prefix("observation of ")?;
+    let (tab, list) = rest.split_once(": ")?;
+    if list.starts_with("nothing") {
+        return Some(entry.to_string());
+    }
+    let mut seen = Vec::new();
+    for part in list.split("; ") {
+        let (doc, tools) = part.split_once("=[")?;
+        let tools = tools.strip_suffix(']')?;
+        let tools = if tools.is_empty() { Vec::new() } else { tools.split(", ").map(String::from).collect() };
+        seen.push((doc.to_string(), tools));
+    }
+    Some(observation_text(tab, seen))
 }
 
 /// The simulator's label of a promise without `as`: `<word>#<digits>@<document>`.

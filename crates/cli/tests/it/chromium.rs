@@ -159,6 +159,30 @@ fn real_chromium_notify_task_ordering() {
     assert!(spec > 0, "{}", chromium::render(&r, &options(5)));
 }
 
+/// Agent steps run through the DevTools WebMCP domain: the agent's observation and call reach
+/// the page, and its result is compared with the simulator's `agent=[…]` (inside the spec's set).
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_agent_observes_and_calls() {
+    let r = run("scenarios/agent/observe-and-call.jsonc", 2);
+    let Result_::Ran { runs, observed, .. } = &r.result else { panic!("cannot run") };
+    assert_eq!(*runs, 2);
+    let (spec, _, _) = r.counts();
+    assert_eq!(spec, 2, "{}", chromium::render(&r, &options(2)));
+    assert!(observed.iter().all(|o| o.view.1.len() == 1), "{}", chromium::render(&r, &options(2)));
+}
+
+/// A bfcache user step with agent steps cannot run, and says why.
+#[test]
+fn agent_with_bfcache_cannot_run_and_says_why() {
+    let path = workspace_root().join("scenarios/agent/observe-bfcached-tab.jsonc");
+    let (scenario, _) = scenario::load(&path).unwrap();
+    let loops = chromium::event_loops(&cli::load_program(&path).unwrap()).unwrap();
+    let timing = plan::Timing { scale: 20.0, jitter_ms: 20 };
+    let why = plan::compile(&scenario, &loops, timing).err().expect("cannot run");
+    assert!(why.starts_with("agent steps with a back/forward cache user step"), "{why}");
+}
+
 const BEGIN: &str = "<!-- generated table: begin -->\n";
 const END: &str = "<!-- generated table: end -->\n";
 
