@@ -63,33 +63,57 @@ async function runOnce(browser, plan, run) {
     log.push(`${at()} request ${url}: not a page of the scenario, answered 404`);
     return route.fulfill({ status: 404, headers: { 'content-type': 'text/html' }, body: '' });
   });
+  // Records arrive on two channels: Playwright's console events and a raw DevTools session of
+  // each tab (Runtime.consoleAPICalled). Playwright alone lost, now and then, the last records
+  // of a document unloaded by its own navigation (the native console line arrived, the record
+  // logged right after it did not); the first copy of each record (emitter, sequence number)
+  // is kept, and one recovered late goes back before its emitter's later records.
+  const seen = new Set();
+  const lastTimers = new Map();
+  const onRecord = (text, channel) => {
+    let r;
+    try {
+      r = JSON.parse(text.slice(MARK.length));
+    } catch (e) {
+      log.push(`${at()} unreadable record: ${text}`);
+      return;
+    }
+    const key = `${r.src}#${r.n}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    lastActivity = Date.now();
+    if (r.k === 'timers') {
+      if ((lastTimers.get(r.src) ?? 0) < r.n) {
+        lastTimers.set(r.src, r.n);
+        pendingTimers.set(r.d, r.c);
+      }
+      return;
+    }
+    if (r.k === 'gone') {
+      lastTimers.set(r.src, r.n);
+      pendingTimers.set(r.d, 0);
+    }
+    const later = records.findIndex((x) => x.src === r.src && x.n > r.n);
+    if (later >= 0) records.splice(later, 0, r);
+    else records.push(r);
+    log.push(`${at()} ${r.d}: ${r.k} ${r.t ?? ''}${r.p ?? ''}${r.s ? ' ' + r.s : ''}${channel === 'raw' ? ' (first on the raw DevTools channel)' : ''}`);
+  };
   const onConsole = (msg) => {
     const text = msg.text();
-    if (text.startsWith(MARK)) {
-      let r;
-      try {
-        r = JSON.parse(text.slice(MARK.length));
-      } catch (e) {
-        log.push(`${at()} unreadable record: ${text}`);
-        return;
-      }
-      lastActivity = Date.now();
-      if (r.k === 'timers') {
-        pendingTimers.set(r.d, r.n);
-        return;
-      }
-      if (r.k === 'gone') pendingTimers.set(r.d, 0);
-      records.push(r);
-      log.push(`${at()} ${r.d}: ${r.k} ${r.t ?? ''}${r.p ?? ''}${r.s ? ' ' + r.s : ''}`);
-    } else {
-      log.push(`${at()} console.${msg.type()}: ${text}`);
-    }
+    if (text.startsWith(MARK)) onRecord(text, 'playwright');
+    else log.push(`${at()} console.${msg.type()}: ${text}`);
   };
   const pages = [];
   for (let i = 0; i < plan.tabs.length; i++) {
     const page = await ctx.newPage();
     page.on('console', onConsole);
     page.on('pageerror', (e) => log.push(`${at()} pageerror: ${e.message}`));
+    const raw = await ctx.newCDPSession(page);
+    raw.on('Runtime.consoleAPICalled', (e) => {
+      const text = e.args[0]?.value;
+      if (typeof text === 'string' && text.startsWith(MARK)) onRecord(text, 'raw');
+    });
+    await raw.send('Runtime.enable');
     pages.push(page);
   }
   const findFrame = (navigable) => {
@@ -155,9 +179,20 @@ async function runOnce(browser, plan, run) {
     // The user's steps start once every initial script has been started (a subset of the
     // simulator's interleavings, where the user's lane may also go first).
     await Promise.all(chains);
+    // Virtual time 0 for timed user steps: every initial script has been started (starting them
+    // takes a few round trips; a timer a script set counts from its own start, a little earlier).
+    const started = Date.now();
     const user = (async () => {
       for (const step of plan.user) {
-        await sleep(jitter());
+        if (step.fromMs === undefined) {
+          await sleep(jitter());
+        } else {
+          // A timed step (`at`, `within`): at a seeded random moment of its real window, counted
+          // from virtual time 0; no jitter on top (it would move an `at` step past a later timer).
+          const when = step.fromMs + Math.floor(random() * (step.toMs - step.fromMs + 1));
+          log.push(`${at()} user: timed step waits until ${when} ms after the scripts started (window ${step.fromMs}..${step.toMs} ms)`);
+          await sleep(Math.max(0, started + when - Date.now()));
+        }
         log.push(`${at()} user: ${step.kind} ${step.navigable} ${step.url ?? ''}`);
         const frame = findFrame(step.navigable);
         const page = pages[plan.tabIds.indexOf(step.navigable)];

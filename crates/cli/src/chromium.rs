@@ -19,8 +19,12 @@ mod tests;
 use view::View;
 
 /// The variants that model Chromium's known divergences from the spec text (docs/chromium.md).
-pub const CHROMIUM_PROFILE: &[&str] =
-    &["chromium-raw-string-result", "chromium-name-before-duplicate", "chromium-annotations-debugging"];
+pub const CHROMIUM_PROFILE: &[&str] = &[
+    "chromium-raw-string-result",
+    "chromium-undefined-result-string",
+    "chromium-name-before-duplicate",
+    "chromium-annotations-debugging",
+];
 
 /// How to run.
 #[derive(Clone, Debug)]

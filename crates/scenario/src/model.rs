@@ -121,11 +121,18 @@ pub enum Predicate {
     Promise(PromiseIs),
     /// At the end, this document's tool map holds this tool.
     ToolRegistered(ToolRegistered),
-    /// A spec assert failed: `""` for any, else text the finding's `algorithm step: message` contains.
-    Finding(String),
+    /// A spec assert failed: `""` for any, else text the finding's `algorithm step: message`
+    /// contains; or `{"at": "executeTool 15.10.1", "from": "imperative execute steps 9.1.4"}`:
+    /// the failed assert and the step that invoked its algorithm (its call site).
+    Finding(FindingIs),
     /// `{"count": {"logged": "changed", "times": 1, "document": "tab"}}`: the console line was
-    /// logged exactly `times` times (by the navigable's documents, when `document` is given).
+    /// logged exactly `times` times (by the navigable's documents, when `document` is given);
+    /// `{"count": {"event": "toolchange", "times": 1, "document": "tab"}}`: the event fired
+    /// exactly `times` times at the document's ModelContext.
     Count(Count),
+    /// The browser's agent saw or received this: one entry of the outcome's `agent` list, exactly
+    /// (`"observation of tab: tab=[search]"`, `"call #1 succeeded: \"ok\""`).
+    Agent(String),
     /// An uncaught exception whose text contains this (`""` for any).
     Uncaught(String),
     /// The predicate does not hold.
@@ -152,12 +159,68 @@ pub struct PromiseIs {
     pub with: Option<JsValueText>,
 }
 
+/// A finding expectation: text the finding contains, or where it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum FindingIs {
+    /// `""` for any finding, else text its `algorithm step: message` contains.
+    Text(String),
+    /// Where the finding is.
+    At(FindingAt),
+}
+
+/// `{"at": "executeTool 15.10.1", "from": "imperative execute steps 9.1.4"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FindingAt {
+    /// The failed assert, `algorithm step`, exactly as the outcome shows it. Absent: any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// The call site, `algorithm step`: the step that invoked the algorithm whose assert failed.
+    /// Absent: any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+/// The algorithms a finding's `at` and `from` can name (the trace's citations), for validation.
+pub const ALGORITHMS: &[&str] = &[
+    "registerTool",
+    "getTools",
+    "executeTool",
+    "notify documents of a tool change",
+    "tool is exposed to an origin",
+    "unregister a tool",
+    "tool execute steps",
+    "imperative execute steps",
+    "cancel a pending tool execution",
+    "unloading document cleanup steps",
+    "perform an observation",
+    "agent tool call",
+    "browser agent",
+    "user",
+    "HTML",
+    "DOM",
+    "WebIDL",
+    "ECMAScript",
+    "console",
+    "tool",
+    "webmcp-sim",
+];
+
+/// The events a `count` can count: those fired at a ModelContext.
+pub const COUNTED_EVENTS: &[&str] = &["toolchange", "toolactivated", "toolcancel"];
+
 /// `{"count": {"logged": "changed", "times": 1, "document": "tab"}}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Count {
-    /// The console line.
-    pub logged: String,
+    /// The console line (give `logged` or `event`, not both).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logged: Option<String>,
+    /// The event fired at a document's ModelContext: `toolchange`, `toolactivated` or
+    /// `toolcancel` (give `logged` or `event`, not both).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
     /// How many times, exactly.
     pub times: u32,
     /// Count only lines logged by this navigable's documents (its id; `id@N` for the document

@@ -207,9 +207,38 @@ impl<'s> Validator<'s> {
                 v.within("tool", |v| v.uses(Wants::Tool, &t.tool));
             }),
             P::Count(c) => self.within("count", |v| {
+                match (&c.logged, &c.event) {
+                    (Some(_), Some(_)) | (None, None) => v.problem(
+                        Anchor::Value,
+                        "a `count` counts either a console line (`logged`) or an event (`event`)".to_owned(),
+                        Some(r#"write {"count": {"logged": "line", "times": 1}} or {"count": {"event": "toolchange", "times": 1, "document": "tab"}}"#.to_owned()),
+                    ),
+                    (None, Some(event)) if !crate::model::COUNTED_EVENTS.contains(&event.as_str()) => {
+                        let hint = match closest(event, crate::model::COUNTED_EVENTS.iter().copied()) {
+                            Some(near) => format!("did you mean \"{near}\"? "),
+                            None => String::new(),
+                        };
+                        v.problem_at(
+                            "event",
+                            Anchor::Value,
+                            format!("unknown event {event:?} to count"),
+                            Some(format!(
+                                "{hint}a count counts the events fired at a modelContext: \"toolchange\", \"toolactivated\" and \"toolcancel\""
+                            )),
+                        );
+                    }
+                    _ => {}
+                }
                 if let Some(document) = &c.document {
                     let navigable = document.split_once('@').map_or(document.as_str(), |(id, _)| id);
                     v.within("document", |v| v.uses(Wants::Navigable, navigable));
+                }
+            }),
+            P::Finding(crate::model::FindingIs::At(at)) => self.within("finding", |v| {
+                for (key, text) in [("at", &at.at), ("from", &at.from)] {
+                    if let Some(text) = text {
+                        v.algorithm_step(key, text);
+                    }
                 }
             }),
             P::Not(inner) => self.within("not", |v| v.predicate(inner)),
@@ -217,6 +246,32 @@ impl<'s> Validator<'s> {
             P::AnyOf(list) => self.each("anyOf", list, |v, p| v.predicate(p)),
             _ => {}
         }
+    }
+
+    /// A finding's `at` or `from`: `algorithm step`, the algorithm one the trace cites.
+    fn algorithm_step(&mut self, key: &str, text: &str) {
+        let known = crate::model::ALGORITHMS
+            .iter()
+            .any(|a| text.strip_prefix(a).is_some_and(|rest| rest.is_empty() || rest.starts_with(' ')));
+        if known {
+            return;
+        }
+        // The algorithm is the text without its step (the words from the first that starts with a digit).
+        let words: Vec<&str> = text.split(' ').collect();
+        let name_len = words.iter().position(|w| w.starts_with(|c: char| c.is_ascii_digit())).unwrap_or(words.len());
+        let name = words[..name_len].join(" ");
+        let hint = match closest(&name, crate::model::ALGORITHMS.iter().copied()) {
+            Some(near) => format!("did you mean \"{near}\"? "),
+            None => String::new(),
+        };
+        self.problem_at(
+            key,
+            Anchor::Value,
+            format!("unknown algorithm in {text:?}"),
+            Some(format!(
+                "{hint}write the algorithm and step as the trace cites them, e.g. \"executeTool 15.10.1\" or \"imperative execute steps 9.1.4\""
+            )),
+        );
     }
 
     fn frame(&mut self, frame: &'s Frame, kind: Kind) {

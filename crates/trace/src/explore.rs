@@ -201,7 +201,7 @@ impl Exploration {
                 let _ = writeln!(s, "  uncaught {}: {}", t(&u.document), t(&u.text));
             }
             for f in &o.outcome.findings {
-                let _ = writeln!(s, "  FINDING {}: {}", t(&f.cite.to_string()), t(&f.message));
+                let _ = writeln!(s, "  FINDING {}: {}", t(&f.at()), t(&f.message));
             }
             if o.outcome.end != "quiescent" {
                 let _ = writeln!(s, "  end: {}", t(&o.outcome.end));
@@ -231,7 +231,13 @@ impl Outcome {
             f.unit = 0;
         }
         o.findings.sort_by(|a, b| {
-            (&a.cite.algorithm, &a.cite.step, &a.message).cmp(&(&b.cite.algorithm, &b.cite.step, &b.message))
+            let from = |f: &crate::Finding| f.called_from.as_ref().map(|c| (c.algorithm.clone(), c.step.clone()));
+            (&a.cite.algorithm, &a.cite.step, &a.message, from(a)).cmp(&(
+                &b.cite.algorithm,
+                &b.cite.step,
+                &b.message,
+                from(b),
+            ))
         });
         o.findings.dedup();
         o
@@ -244,7 +250,7 @@ impl Outcome {
         let tools: Vec<String> =
             self.tool_maps.iter().filter(|(_, t)| !t.is_empty()).map(|(d, t)| format!("{d}:{}", t.join("+"))).collect();
         let uncaught: Vec<String> = self.uncaught.iter().map(|u| crate::one_line(&u.text)).collect();
-        let findings: Vec<String> = self.findings.iter().map(|f| f.cite.to_string()).collect();
+        let findings: Vec<String> = self.findings.iter().map(crate::Finding::at).collect();
         let mut s = format!(
             "console=[{}] promises=[{}] tools=[{}]",
             console.join(" | "),
@@ -264,6 +270,10 @@ impl Outcome {
         }
         if !self.agent.is_empty() {
             let _ = write!(s, " agent=[{}]", self.agent.join(" | "));
+        }
+        if !self.events.is_empty() {
+            let events: Vec<String> = self.events.iter().map(|(d, e, n)| format!("{e}@{d}={n}")).collect();
+            let _ = write!(s, " events=[{}]", events.join(", "));
         }
         if self.end != "quiescent" {
             let _ = write!(s, " end={}", self.end);

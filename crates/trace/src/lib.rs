@@ -145,6 +145,22 @@ pub struct Finding {
     pub unit: usize,
     pub cite: Cite,
     pub message: String,
+    /// The call site: the algorithm step that invoked the algorithm whose assert failed (the
+    /// step that queued its task, started its in-parallel block, or called it), when there is
+    /// one (a leak found at quiescence has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub called_from: Option<Cite>,
+}
+
+impl Finding {
+    /// Where the finding is: `executeTool 15.10.1`, or with its call site
+    /// `executeTool 15.10.1 from imperative execute steps 9.1.4`.
+    pub fn at(&self) -> String {
+        match &self.called_from {
+            Some(from) => format!("{} from {from}", self.cite),
+            None => self.cite.to_string(),
+        }
+    }
 }
 
 /// The observable result of a run.
@@ -156,9 +172,14 @@ pub struct Outcome {
     pub tool_maps: Vec<(String, Vec<String>)>,
     pub uncaught: Vec<ConsoleLine>,
     pub findings: Vec<Finding>,
-    /// What the browser's agent received from its tool calls, in order.
+    /// What the browser's agent saw and received, in order: each observation's tool lists
+    /// (`observation of tab: tab=[search]; frame=[]`) and each tool call's result.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub agent: Vec<String>,
+    /// How many times each event a `count` expectation names fired at each document:
+    /// `(document, event, times)`; other events are not counted (docs/model.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<(String, String, u32)>,
     /// What each traversable's pending tool executions map still holds at the end (traversables
     /// whose map is empty left out): `traversable: [uuid tool of target for caller]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -273,10 +294,16 @@ impl Trace {
                 let _ = writeln!(s, "    {}", t(a));
             }
         }
+        if !self.outcome.events.is_empty() {
+            let _ = writeln!(s, "  events fired (counted):");
+            for (doc, event, n) in &self.outcome.events {
+                let _ = writeln!(s, "    {} at {}: {n}", t(event), t(doc));
+            }
+        }
         if !self.outcome.findings.is_empty() {
             let _ = writeln!(s, "  findings (spec asserts that failed):");
             for f in &self.outcome.findings {
-                let _ = writeln!(s, "    #{:03} {}: {}", f.unit, t(&f.cite.to_string()), t(&f.message));
+                let _ = writeln!(s, "    #{:03} {}: {}", f.unit, t(&f.at()), t(&f.message));
             }
         }
         let _ = writeln!(s, "  end: {}", t(&self.outcome.end));

@@ -200,7 +200,12 @@ pub fn hostile() -> Trace {
     t.outcome.findings = HOSTILE
         .iter()
         .enumerate()
-        .map(|(i, s)| Finding { unit: i, cite: Cite::new(s, s), message: (*s).into() })
+        .map(|(i, s)| Finding {
+            unit: i,
+            cite: Cite::new(s, s),
+            message: (*s).into(),
+            called_from: Some(Cite::new(s, s)),
+        })
         .collect();
     t.outcome.end = h(9);
     t.schedule = "el0.timer,par#0".into();

@@ -46,6 +46,8 @@ impl Sim<'_> {
         if self.world.doc(active).state == DocumentState::Bfcached {
             self.interpretation((a, "2"), "the tab's document is in the bfcache; the page the tab shows instead is not modelled, so there is nothing to observe");
             self.seldom.latest_observation.insert(traversable, Vec::new());
+            let seen = format!("observation of {}: nothing (in the bfcache)", self.world.nav(traversable).name);
+            self.seldom.agent_results.push(seen);
             return;
         }
         // Step 2. Assert: traversable's active document is fully active.
@@ -66,7 +68,12 @@ impl Sim<'_> {
             note!(self, (a, "5.3"), "observation tool map[{}] = [{}]", self.label(document), tools.join(", "));
             observation.push((document, tools));
         }
-        // Steps 6–7 are implementation-defined: the observation is kept for the agent's later calls.
+        // Steps 6–7 are implementation-defined: the observation is kept for the agent's later calls,
+        // and what the agent saw is part of the outcome (after its tool calls' results, in order).
+        let seen: Vec<String> =
+            observation.iter().map(|(d, tools)| format!("{}=[{}]", self.label(*d), tools.join(", "))).collect();
+        let seen = format!("observation of {}: {}", self.world.nav(traversable).name, seen.join("; "));
+        self.seldom.agent_results.push(seen);
         self.seldom.latest_observation.insert(traversable, observation);
     }
 
@@ -130,7 +137,7 @@ impl Sim<'_> {
             tool_name: tool_name.clone(),
             completion_steps: completion,
         };
-        self.pending_map(traversable).push((uuid, execution));
+        self.set_pending_execution(traversable, uuid, execution);
         note!(self, (a, "3"), "pending tool executions map[{}] set (caller: the agent)", self.uuid_label(uuid));
         if !self.world.is_fully_active(target) {
             let msg = format!("{} is not fully active: the task waits until it is", self.label(target));

@@ -336,7 +336,7 @@ impl Sim<'_> {
                 // Step 3.1. Let targetDocument be navigable's active document.
                 let Some(target_document) = self.world.nav(navigable).active_document else { continue };
                 // Step 3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
-                if !self.world.is_allowed_to_use(target_document, TOOLS) {
+                if !self.tools_check(target_document, (a, "3.2")) {
                     self.footprint.touch(Resource::Shown(navigable), false);
                     note!(self, (a, "3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
                     continue;
@@ -359,9 +359,30 @@ impl Sim<'_> {
         });
     }
 
+    /// getTools 9.3.2 and notify 3.2: "allowed to use" the "tools" feature; under the variant
+    /// `tools-policy-only` (finding 4's fix), "is feature enabled in document for origin" only, so
+    /// a document that is not fully active (in the bfcache) is not skipped.
+    fn tools_check(&mut self, document: DocId, step: (&'static str, &'static str)) -> bool {
+        if !self.program.has_variant("tools-policy-only") {
+            return self.world.is_allowed_to_use(document, TOOLS);
+        }
+        let info = self.world.doc_info(document);
+        let enabled = browser::policy::enabled_for_own_origin(&info.features_enabled, TOOLS);
+        if enabled && !self.world.is_allowed_to_use(document, TOOLS) {
+            note!(
+                self,
+                step,
+                "variant tools-policy-only (finding 4): {} is not fully active, but \"tools\" is enabled for its origin: not skipped",
+                self.label(document)
+            );
+        }
+        enabled
+    }
+
     /// The task queued by notify documents of a tool change step 3.3.
     pub fn fire_toolchange(&mut self, doc: DocId) {
         let handler = self.model_contexts[doc.index()].ontoolchange;
+        self.count_event(doc, "toolchange");
         if self.record {
             std::hint::cold_path();
             let target = format!("{}.modelContext", self.label(doc));
@@ -388,6 +409,7 @@ impl Sim<'_> {
             crate::program::ToolEvent::Activated => context.ontoolactivated,
             crate::program::ToolEvent::Cancel => context.ontoolcancel,
         };
+        self.count_event(doc, event.name());
         if self.record {
             std::hint::cold_path();
             self.interpretation(
@@ -484,7 +506,7 @@ impl Sim<'_> {
             let Some(target_document) = self.world.nav(navigable).active_document else { continue };
             self.touch_lifecycle_of(target_document);
             // Step 9.3.2. If targetDocument is not allowed to use the "tools" feature, then continue.
-            if !self.world.is_allowed_to_use(target_document, TOOLS) {
+            if !self.tools_check(target_document, (a, "9.3.2")) {
                 note!(self, (a, "9.3.2"), "{} is not allowed to use \"tools\": skipped", self.label(target_document));
                 continue;
             }
@@ -493,8 +515,22 @@ impl Sim<'_> {
             // Step 9.3.4. Let callerOrigin be toolRequestor's origin.
             let caller_origin = self.world.doc_info(tool_requestor).origin.clone();
             // Step 9.3.5. Let toolOwnerIsRequested be true if targetOrigin is same origin with callerOrigin, or if from origins contains targetOrigin; otherwise, false.
-            let tool_owner_is_requested =
+            let mut tool_owner_is_requested =
                 target_origin.same_origin(&caller_origin) || from_origins.iter().any(|o| o.same_origin(&target_origin));
+            if !tool_owner_is_requested
+                && target_origin.is_opaque()
+                && self.program.has_variant("get-tools-requests-opaque-origins")
+            {
+                // Variant (finding 8's fix, "yes"): "… or if targetOrigin is an opaque origin"
+                // (no fromOrigins entry can name it); step 9.3.8.1 still checks exposure.
+                note!(
+                    self,
+                    (a, "9.3.5"),
+                    "variant get-tools-requests-opaque-origins (finding 8): {}'s origin is opaque: requested",
+                    self.label(target_document)
+                );
+                tool_owner_is_requested = true;
+            }
             // Step 9.3.6. If toolOwnerIsRequested is false, then continue.
             if !tool_owner_is_requested {
                 note!(self, (a, "9.3.6"), "{} is not requested: skipped", self.label(target_document));
@@ -788,6 +824,24 @@ impl Sim<'_> {
             tool_name: tool_name.clone(),
             completion_steps,
         };
+        if self.program.has_variant("cancelled-executions") {
+            // Variant (finding 5's fix): "If targetDocument's node navigable's traversable
+            // navigable's cancelled executions set contains uuid, then remove it from the set and
+            // abort these steps" (14.4.1 already rejected promise).
+            let traversable = self.world.traversable_of(target_document);
+            self.footprint.touch(crate::sim::Resource::Pending(traversable), false);
+            let at = self.seldom.cancelled_executions.iter().position(|&e| e == (traversable, uuid));
+            if let Some(at) = at {
+                self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
+                self.seldom.cancelled_executions.remove(at);
+                let msg = format!(
+                    "variant cancelled-executions (finding 5): {} is in the cancelled executions set: removed, abort these steps",
+                    self.uuid_label(uuid)
+                );
+                self.note((a, "15.12"), msg);
+                return;
+            }
+        }
         if self.program.has_variant("execute-checks-target-fully-active") {
             // Variant (finding 3's fix): "If targetDocument is not fully active, then queue a
             // global task … to reject promise with an "UnknownError" DOMException, and abort these steps."
@@ -815,7 +869,7 @@ impl Sim<'_> {
         }
         // Step 15.12. Set targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] to execution.
         let traversable = self.node_navigables_traversable(target_document, "targetDocument", (a, "15.12"));
-        self.pending_map(traversable).push((uuid, execution));
+        self.set_pending_execution(traversable, uuid, execution);
         note!(self, (a, "15.12"), "pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
         match self.world.doc(target_document).state {
@@ -859,9 +913,29 @@ impl Sim<'_> {
         self.pending_tool_executions.get(&traversable).map_or(&[], Vec::as_slice)
     }
 
+    /// Sets a traversable's pending tool executions map[uuid] (a new entry: uuids are unique).
+    /// Where the map is kept in uuid order (`Sim::pending_keyed`), the entry goes to its place and
+    /// only the entry is noted as written.
+    pub fn set_pending_execution(&mut self, traversable: NavId, uuid: Uuid, execution: PendingToolExecution) {
+        if !self.pending_keyed {
+            self.pending_map(traversable).push((uuid, execution));
+            return;
+        }
+        self.footprint.touch(crate::sim::Resource::PendingEntry(traversable, uuid), true);
+        let map = self.pending_tool_executions.entry(traversable).or_default();
+        let at = map.partition_point(|(u, _)| *u < uuid);
+        map.insert(at, (uuid, execution));
+    }
+
     /// Removes a traversable's pending tool executions map[uuid]; None if it does not exist (then
     /// the map is not copied).
     fn remove_pending_execution(&mut self, traversable: NavId, uuid: Uuid) -> Option<PendingToolExecution> {
+        if self.pending_keyed {
+            self.footprint.touch(crate::sim::Resource::PendingEntry(traversable, uuid), true);
+            let map = self.pending_tool_executions.get(&traversable)?;
+            let at = map.binary_search_by(|(u, _)| u.cmp(&uuid)).ok()?;
+            return Some(self.pending_tool_executions.entry(traversable).or_default().remove(at).1);
+        }
         let pos = self.pending_executions(traversable).iter().position(|(u, _)| *u == uuid)?;
         Some(self.pending_map(traversable).remove(pos).1)
     }
@@ -880,9 +954,15 @@ impl Sim<'_> {
         }
         if self.context != Context::InParallel && self.program.has_variant("completion-steps-in-parallel") {
             self.note(step, "variant completion-steps-in-parallel: completionSteps run in a new in-parallel block");
-            self.in_parallel(Work::CompletionInParallel { completion, result, success }, step);
+            self.in_parallel(Work::CompletionInParallel { completion, result, success, from: step }, step);
             return;
         }
+        // `step` is the completion steps' call site (for findings).
+        self.invoked_from(step, |sim| sim.completion_steps(completion, result, success));
+    }
+
+    /// The completion steps themselves, run where the caller is.
+    fn completion_steps(&mut self, completion: CompletionSteps, result: Option<String>, success: bool) {
         match completion {
             CompletionSteps::ExecuteTool { target, caller, promise, uuid } => {
                 self.execute_tool_completion_steps(target, caller, promise, uuid, result, success)
@@ -1112,6 +1192,15 @@ impl Sim<'_> {
                     );
                     return self.run_completion_steps(completion_steps, Some("null".into()), true, (a, "9.1.5"));
                 }
+                // Deviation (chromium profile): Chromium 156 gives the caller the string
+                // `undefined` for a result of undefined, where serializing it throws; docs/chromium.md.
+                if matches!(v, JsValue::Undefined) && self.program.has_variant("chromium-undefined-result-string") {
+                    self.note(
+                        (a, "9.1.4"),
+                        "variant chromium-undefined-result-string: undefined reaches the caller as the string \"undefined\"",
+                    );
+                    return self.run_completion_steps(completion_steps, Some("undefined".into()), true, (a, "9.1.5"));
+                }
                 // Deviation (chromium profile): Chromium 156 passes a string result on raw instead
                 // of its JSON serialization (`success`, not `"success"`); docs/chromium.md.
                 if let (true, JsValue::String(raw)) = (self.program.has_variant("chromium-raw-string-result"), v) {
@@ -1161,6 +1250,19 @@ impl Sim<'_> {
         // Step 4. Remove traversable's pending tool executions map[uuid].
         let Some(execution) = self.remove_pending_execution(traversable, uuid) else {
             note!(self, (a, "2"), "pending tool executions map[{}] does not exist: return", self.uuid_label(uuid));
+            if self.program.has_variant("cancelled-executions") {
+                // Variant (finding 5's fix): "If traversable's pending tool executions map[uuid]
+                // does not exist, then append uuid to traversable's cancelled executions set and
+                // return."
+                self.footprint.touch(crate::sim::Resource::Pending(traversable), true);
+                self.seldom.cancelled_executions.push((traversable, uuid));
+                note!(
+                    self,
+                    (a, "2"),
+                    "variant cancelled-executions (finding 5): {} appended to the cancelled executions set",
+                    self.uuid_label(uuid)
+                );
+            }
             return;
         };
         note!(self, (a, "4"), "pending tool executions map[{}] removed", self.uuid_label(uuid));
@@ -1274,7 +1376,7 @@ impl Sim<'_> {
                     self.label(document),
                     self.uuid_label(uuid)
                 );
-                self.cancel_a_pending_tool_execution(traversable, uuid);
+                self.invoked_from((a, "2.3.3"), |sim| sim.cancel_a_pending_tool_execution(traversable, uuid));
             } else {
                 // Step 2.3.4. Otherwise, remove traversable's pending tool executions map[uuid].
                 note!(
@@ -1344,10 +1446,15 @@ impl Sim<'_> {
     }
 
     /// Dispatches `Work` that is not a whole unit (abort algorithms, listeners): errors are impossible here.
+    /// Its call site is the work's own (`invoked_at`), as when it runs as a unit, so an inert
+    /// task run when queued reports the same findings as when it runs later.
     pub fn run_work_unchecked(&mut self, work: Work) {
+        let outer = self.call_site;
+        self.call_site = self.invoked_at(&work);
         if let Err(e) = self.run_work(work) {
             note!(self, ("webmcp-sim", "internal"), "{e}");
         }
+        self.call_site = outer;
     }
 
     pub fn run_work(&mut self, work: Work) -> Result<(), RunError> {
@@ -1396,12 +1503,15 @@ impl Sim<'_> {
             Work::ReactToToolPromise { target, tool_promise, completion, uuid } => {
                 self.react_to_tool_promise(target, tool_promise, completion, uuid)
             }
-            Work::CompletionInParallel { completion, result, success } => self.run_completion_steps(
-                completion,
-                result,
-                success,
-                ("webmcp-sim", "variant completion-steps-in-parallel"),
-            ),
+            // The block's call site is the step that started it (`from`), set with the unit.
+            Work::CompletionInParallel { completion, result, success, from: _ } => {
+                let step = ("webmcp-sim", "variant completion-steps-in-parallel");
+                match (&result, success) {
+                    (Some(r), true) => note!(self, step, "run completionSteps given {r:?} and true"),
+                    _ => self.note(step, "run completionSteps given null and false"),
+                }
+                self.completion_steps(completion, result, success)
+            }
             Work::CancelInParallel { traversable, uuid } => self.cancel_a_pending_tool_execution(traversable, uuid),
             Work::CancelLocal { target, uuid } => self.cancel_local(target, uuid),
             Work::UnloadCleanupInParallel { document, traversable } => {

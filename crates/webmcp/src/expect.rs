@@ -2,7 +2,7 @@
 //! exploration. A violation names the outcome and its witness schedule; a partial search never
 //! confirms an `always`, a `never` or a missing outcome.
 
-use scenario::{Expect, Predicate, PromiseState};
+use scenario::{Expect, FindingIs, Predicate, PromiseState};
 use trace::{Exploration, Outcome, OutcomeClass};
 
 /// The verdict on one expectation.
@@ -57,9 +57,14 @@ pub fn holds(predicate: &Predicate, outcome: &Outcome) -> bool {
         Predicate::ToolRegistered(t) => {
             outcome.tool_maps.iter().any(|(doc, tools)| *doc == t.document && tools.contains(&t.tool))
         }
-        Predicate::Finding(text) => {
+        Predicate::Finding(FindingIs::Text(text)) => {
             outcome.findings.iter().any(|f| format!("{}: {}", f.cite, f.message).contains(text.as_str()))
         }
+        Predicate::Finding(FindingIs::At(at)) => outcome.findings.iter().any(|f| {
+            at.at.as_ref().is_none_or(|a| f.cite.to_string() == *a)
+                && at.from.as_ref().is_none_or(|from| f.called_from.as_ref().is_some_and(|c| c.to_string() == *from))
+        }),
+        Predicate::Agent(text) => outcome.agent.iter().any(|a| a == text),
         Predicate::Count(c) => {
             let by = |document: &str| match &c.document {
                 None => true,
@@ -68,7 +73,15 @@ pub fn holds(predicate: &Predicate, outcome: &Outcome) -> bool {
                     document == d || (!d.contains('@') && document.split_once('@').is_some_and(|(id, _)| id == d))
                 }
             };
-            outcome.console.iter().filter(|l| l.text == c.logged && by(&l.document)).count() == c.times as usize
+            let times = match (&c.logged, &c.event) {
+                (Some(line), _) => outcome.console.iter().filter(|l| l.text == *line && by(&l.document)).count(),
+                // The outcome counts only the events some `count` names (docs/model.md).
+                (None, Some(event)) => {
+                    outcome.events.iter().filter(|(d, e, _)| e == event && by(d)).map(|(_, _, n)| *n as usize).sum()
+                }
+                (None, None) => return false,
+            };
+            times == c.times as usize
         }
         Predicate::Uncaught(text) => outcome.uncaught.iter().any(|u| u.text.contains(text.as_str())),
         Predicate::Not(inner) => !holds(inner, outcome),

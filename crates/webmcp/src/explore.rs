@@ -309,7 +309,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     if options.shortest_witnesses {
         // Every shard finds the same witness for an outcome (it depends on the scenario only),
         // so merged shards give what one run gives.
-        merged.witnesses = fewest_choice_witnesses(program, options, inert, &mut merged)?;
+        merged.witnesses = fewest_choice_witnesses(program, options, start, inert, &mut merged)?;
     } else if inert {
         to_faithful_schedules(program, &mut merged)?;
     }
@@ -981,17 +981,20 @@ fn to_faithful_schedules(program: &Program, exploration: &mut Exploration) -> Re
 /// The witnesses, and what the report says of them (`Exploration::witnesses`). Without inert
 /// tasks: the breadth-first pass over the faithful model, as before. With them: the pass over
 /// the faithful model within a budget (4 times the search's states, at least 20,000, at most
-/// `max_states`: inert tasks do not shrink that model, so its pass can be far bigger than the
-/// search); when it does not finish, the pass over the model the search walked (inert tasks run when queued), each
-/// witness then turned into a faithful schedule, and the report says which it is.
+/// `max_states` and `FAITHFUL_PASS_MAX_STATES`: inert tasks do not shrink that model, so its
+/// pass can be far bigger than the search); when it does not finish, the pass over the model
+/// the search walked (inert tasks run when queued), each witness then turned into a faithful
+/// schedule, and the report says which it is. `--time-limit` and Ctrl-C stop either pass: the
+/// witnesses are then the search's own.
 fn fewest_choice_witnesses(
     program: &Program,
     options: &ExploreOptions,
+    start: Instant,
     inert: bool,
     exploration: &mut Exploration,
 ) -> Result<String, RunError> {
     if !inert {
-        return Ok(match shortest_witnesses_in(program, options, options.max_states, false, exploration)? {
+        return Ok(match shortest_witnesses_in(program, options, start, options.max_states, false, exploration)? {
             Ok(()) => trace::WITNESSES_FEWEST.into(),
             Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
         });
@@ -1001,13 +1004,17 @@ fn fewest_choice_witnesses(
         return Ok(format!("{} (the search was incomplete)", trace::WITNESSES_FOUND));
     }
     let searched = exploration.clone();
-    let budget = options.max_states.min(exploration.states.saturating_mul(4).max(20_000));
-    let faithful_why = match shortest_witnesses_in(program, options, budget, false, exploration)? {
+    let budget = options.max_states.min(exploration.states.saturating_mul(4).max(20_000)).min(FAITHFUL_PASS_MAX_STATES);
+    let faithful_why = match shortest_witnesses_in(program, options, start, budget, false, exploration)? {
         Ok(()) => return Ok(trace::WITNESSES_FEWEST.into()),
         Err(why) => why,
     };
     *exploration = searched;
-    let result = shortest_witnesses_in(program, options, options.max_states, true, exploration)?;
+    if faithful_why.contains(PASS_STOPPED_BY_TIME) || faithful_why.contains(PASS_STOPPED_BY_CTRL_C) {
+        to_faithful_schedules(program, exploration)?;
+        return Ok(format!("{} ({faithful_why})", trace::WITNESSES_FOUND));
+    }
+    let result = shortest_witnesses_in(program, options, start, options.max_states, true, exploration)?;
     to_faithful_schedules(program, exploration)?;
     Ok(match result {
         Ok(()) => format!("{} (over every schedule, {faithful_why})", trace::WITNESSES_FEWEST_INERT_FIRST),
@@ -1016,6 +1023,16 @@ fn fewest_choice_witnesses(
         }
     })
 }
+
+/// The most choice points the witness pass over the faithful model may visit (with inert tasks):
+/// inert tasks do not shrink that model, so where the search itself was large the pass cannot
+/// finish and only delays the report (five-by-five: 2,000,000 choice points, minutes, for
+/// nothing). A number, not a time, so that the witnesses shown do not depend on the machine.
+const FAITHFUL_PASS_MAX_STATES: u64 = 250_000;
+
+/// How a witness pass stopped by `--time-limit` or Ctrl-C says so.
+const PASS_STOPPED_BY_TIME: &str = "the breadth-first pass stopped at the time limit";
+const PASS_STOPPED_BY_CTRL_C: &str = "the breadth-first pass was stopped by Ctrl-C";
 
 /// Fewest-choice witnesses for a complete exploration: a breadth-first search over choice
 /// points without reduction, each state expanded once (the first time its fingerprint is met),
@@ -1029,7 +1046,7 @@ pub fn shortest_witnesses(
     options: &ExploreOptions,
     exploration: &mut Exploration,
 ) -> Result<Result<(), String>, RunError> {
-    shortest_witnesses_in(program, options, options.max_states, false, exploration)
+    shortest_witnesses_in(program, options, Instant::now(), options.max_states, false, exploration)
 }
 
 /// `shortest_witnesses` with its own bound on choice points, over the faithful model or (with
@@ -1037,6 +1054,7 @@ pub fn shortest_witnesses(
 fn shortest_witnesses_in(
     program: &Program,
     options: &ExploreOptions,
+    start: Instant,
     max_states: u64,
     inert_first: bool,
     exploration: &mut Exploration,
@@ -1047,6 +1065,7 @@ fn shortest_witnesses_in(
     let targets: Vec<u128> = exploration.outcomes.iter().map(|class| browser::digest128(&class.outcome)).collect();
     let mut pass = WitnessPass {
         options,
+        deadline: options.time_limit.map(|limit| start + limit),
         max_states,
         found: KeyMap::default(),
         visited: KeyMap::default(),
@@ -1115,6 +1134,8 @@ fn shortest_witnesses_in(
 /// The state of `shortest_witnesses`' breadth-first pass.
 struct WitnessPass<'a, 'p> {
     options: &'a ExploreOptions,
+    /// When `--time-limit` runs out (the search's start plus the limit).
+    deadline: Option<Instant>,
     /// Choice points the pass may reach before it gives up.
     max_states: u64,
     /// Each outcome reached so far (by its digest): its first schedule's choices and text.
@@ -1127,6 +1148,18 @@ struct WitnessPass<'a, 'p> {
 }
 
 impl<'p> WitnessPass<'_, 'p> {
+    /// Why the pass must stop now: `--time-limit` has run out or Ctrl-C was pressed (asked every
+    /// 1,024 choice points).
+    fn stopped(&self) -> Option<String> {
+        if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            let limit = self.options.time_limit.map_or(0.0, |l| l.as_secs_f64());
+            return Some(format!("{PASS_STOPPED_BY_TIME} ({limit} s)"));
+        }
+        let interrupted =
+            self.options.interrupt.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+        interrupted.then(|| PASS_STOPPED_BY_CTRL_C.to_string())
+    }
+
     /// Takes a state reached by `path` through its forced steps, then records the outcome of an
     /// end state, or queues a choice point not reached before for the next level.
     fn arrive(&mut self, mut sim: Sim<'p>, path: Vec<Lane>) -> Result<Result<(), String>, RunError> {
@@ -1146,6 +1179,11 @@ impl<'p> WitnessPass<'_, 'p> {
         } else if self.visited.insert(Key::new(sim.fingerprint()), ()).is_none() {
             if self.visited.len() as u64 > self.max_states {
                 return Ok(Err(format!("the breadth-first pass stopped at max-states ({})", self.max_states)));
+            }
+            if self.visited.len().is_multiple_of(1024) {
+                if let Some(why) = self.stopped() {
+                    return Ok(Err(why));
+                }
             }
             self.next.push((sim, path));
         }

@@ -9,7 +9,8 @@
 //! - "resolve or reject a promise" (registerTool 21.2, getTools 9.5, executeTool 15) for a
 //!   promise that has no reactions, that no script reads (unnamed, or named but never used by
 //!   `then` or `fromGetTools`), and that no abort algorithm can settle (its call had no signal,
-//!   as far as the scenario's text tells: see `InertFacts::promise_name_inert`);
+//!   or a signal whose controller no step aborts, as far as the scenario's text tells: see
+//!   `InertFacts::promise_name_inert`);
 //!
 //! both on a document that stays fully active for the rest of every run: neither it nor any
 //! navigable above it is the target of a navigation, an iframe removal or a bfcache step anywhere
@@ -28,7 +29,7 @@
 //! back into schedules of the faithful model by `explore::faithful_schedule`, which runs each
 //! inert task as soon as it reaches the head of its queue.
 
-use crate::program::{Op, Program, ScriptId, ToolRef};
+use crate::program::{ControllerSlot, Op, Program, ScriptId, ToolRef};
 use crate::sim::{Sim, Work};
 use browser::DocId;
 
@@ -37,11 +38,11 @@ use browser::DocId;
 pub struct InertFacts {
     /// By promise slot: some script reads the promise held by that name (`then`, `fromGetTools`).
     read_slots: Vec<bool>,
-    /// By promise slot: some `registerTool` or `executeTool` with a signal names its promise so
-    /// (an abort algorithm may settle it).
+    /// By promise slot: some `registerTool` or `executeTool` with a signal that some step aborts
+    /// names its promise so (an abort algorithm may settle it).
     signal_slots: Vec<bool>,
-    /// The methods (`registerTool`, `executeTool`) called with a signal and without `as`
-    /// somewhere: their unnamed promises are never inert.
+    /// The methods (`registerTool`, `executeTool`) called with a signal that some step aborts
+    /// and without `as` somewhere: their unnamed promises are never inert.
     signal_unnamed: Vec<&'static str>,
     /// Navigables some script or user step navigates, removes, or puts in (or takes out of) the
     /// back/forward cache.
@@ -82,20 +83,38 @@ impl InertFacts {
         for nav in &program.navigations {
             own(program, &mut owners, &nav.document, &nav.navigable);
         }
-        for (i, ops) in program.scripts.iter().enumerate() {
-            // A timed user step (`at`, `within`) holds its step: read that too.
-            let mut flat: Vec<&Op> = Vec::new();
-            for op in ops {
-                let mut op = op;
-                while let Op::Timed { step, .. } = op {
-                    op = step;
-                }
-                flat.push(op);
-            }
-            for op in flat {
+        // Every op of every script; a timed user step (`at`, `within`) holds its step: read that
+        // too.
+        let flat: Vec<Vec<&Op>> = program
+            .scripts
+            .iter()
+            .map(|ops| {
+                ops.iter()
+                    .map(|op| {
+                        let mut op = op;
+                        while let Op::Timed { step, .. } = op {
+                            op = step;
+                        }
+                        op
+                    })
+                    .collect()
+            })
+            .collect();
+        // The controllers some step can abort: a signal no step aborts never runs its abort
+        // algorithms (an AbortController's signal is aborted only by `abort()`).
+        let mut aborted: Vec<ControllerSlot> = flat
+            .iter()
+            .flatten()
+            .filter_map(|op| if let Op::Abort { controller, .. } = op { Some(*controller) } else { None })
+            .collect();
+        aborted.sort();
+        aborted.dedup();
+        let abortable = |signal: &Option<ControllerSlot>| signal.is_some_and(|c| aborted.binary_search(&c).is_ok());
+        for (i, ops) in flat.iter().enumerate() {
+            for &op in ops {
                 match op {
                     Op::Then { promise, .. } => facts.read_slots[promise.0 as usize] = true,
-                    Op::RegisterTool { signal: Some(_), as_, .. } | Op::ExecuteTool { signal: Some(_), as_, .. } => {
+                    Op::RegisterTool { signal, as_, .. } | Op::ExecuteTool { signal, as_, .. } if abortable(signal) => {
                         match as_ {
                             Some(slot) => facts.signal_slots[slot.0 as usize] = true,
                             None => facts.signal_unnamed.push(if matches!(op, Op::RegisterTool { .. }) {

@@ -28,6 +28,7 @@ macro_rules! interpretation {
 pub mod agent;
 pub mod algorithms;
 pub mod audit;
+pub mod call_site;
 pub mod expect;
 pub mod explore;
 pub mod inert;

@@ -206,6 +206,34 @@ pub struct Program {
     pub expect: Option<sc::Expect>,
     /// Each distinct iframe `allow` value with its container policy, parsed when compiled.
     pub container_policies: Vec<(String, Policy)>,
+    /// The events some `count` expectation counts: only those are counted into the outcome, so
+    /// other scenarios' outcomes do not split on events nobody asks about.
+    pub counted_events: Vec<&'static str>,
+}
+
+/// The events the `count` predicates of `expect` name (in `always`, `never`, `sometimes` and
+/// diff expectations, at any depth).
+fn counted_events(expect: Option<&sc::Expect>) -> Vec<&'static str> {
+    fn walk(p: &sc::Predicate, out: &mut Vec<&'static str>) {
+        match p {
+            sc::Predicate::Count(sc::Count { event: Some(e), .. }) => {
+                if let Some(known) = sc::COUNTED_EVENTS.iter().find(|k| **k == e.as_str()) {
+                    if !out.contains(known) {
+                        out.push(known);
+                    }
+                }
+            }
+            sc::Predicate::Not(inner) => walk(inner, out),
+            sc::Predicate::AllOf(list) | sc::Predicate::AnyOf(list) => list.iter().for_each(|p| walk(p, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(e) = expect {
+        let diff = e.diff.iter().flat_map(|d| d.only_in_base.iter().flatten().chain(d.only_in_with.iter().flatten()));
+        e.always.iter().chain(&e.never).chain(&e.sometimes).chain(diff).for_each(|p| walk(p, &mut out));
+    }
+    out
 }
 
 /// Compiling fails only for things the scenario validator cannot see (bad `$js` values).
@@ -246,6 +274,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         controller_names: c.controller_names,
         expect: s.expect.clone(),
         container_policies: c.container_policies,
+        counted_events: counted_events(s.expect.as_ref()),
     })
 }
 

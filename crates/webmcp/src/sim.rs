@@ -37,6 +37,12 @@ impl Uuid {
     pub fn realm(&self) -> Option<DocId> {
         (self.realm != Uuid::AGENT).then_some(DocId(self.realm))
     }
+
+    /// The uuid's bit in `Footprint`'s pending-entry sets (uuids that share a bit count as one
+    /// entry: sound, only less reduction).
+    fn entry_bit(&self) -> u32 {
+        (self.seq ^ self.realm.wrapping_mul(0x9E37_79B9).rotate_left(7)) % Footprint::ENTRIES
+    }
 }
 
 /// A spec citation: algorithm name and step number.
@@ -166,7 +172,7 @@ pub enum Work {
     /// The imperative execute steps' reaction to toolPromise (step 9).
     ReactToToolPromise { target: DocId, tool_promise: PromiseId, completion: CompletionSteps, uuid: Uuid },
     /// Run completion steps in a new in-parallel block (variant `completion-steps-in-parallel`).
-    CompletionInParallel { completion: CompletionSteps, result: Option<String>, success: bool },
+    CompletionInParallel { completion: CompletionSteps, result: Option<String>, success: bool, from: Step },
     /// executeTool 14.4.2: cancel a pending tool execution, in parallel.
     CancelInParallel { traversable: NavId, uuid: Uuid },
     /// cancel a pending tool execution 6: the task on the target's event loop.
@@ -259,8 +265,14 @@ pub enum Resource {
     /// commutes with taking a task from the same queue (the lane is runnable, so the task it
     /// takes is already queued ahead of the appended one), so taking a task notes no queue.
     Queue(LoopId, TaskSource),
-    /// A traversable's pending tool executions map.
+    /// A traversable's pending tool executions map as a whole (its entries and their order):
+    /// iterated by the unloading document cleanup steps.
     Pending(NavId),
+    /// One entry of a traversable's pending tool executions map, set, looked up or removed by its
+    /// uuid: reads the map's `Resource::Pending` (an iteration conflicts with it) and touches the
+    /// entry alone. Only where the map is kept in uuid order (`Sim::pending_keyed`), so that two
+    /// settings of different entries leave the same map in either order.
+    PendingEntry(NavId, Uuid),
     /// What a navigable shows, as far as a step that skips it can tell: its active document's
     /// origin and whether that document may use "tools", and whether the navigable has child
     /// navigables. Read by "notify documents of a tool change" for a navigable it skips (no
@@ -297,6 +309,8 @@ pub struct Footprint {
     /// Bits 0–15: `Resource::Shown` read, by navigable; bits 16–31: written; `GLOBAL`: a
     /// resource without a bit of its own was touched.
     other: u64,
+    /// Bits 0–31: pending-map entries read, by `Uuid::entry_bit`; bits 32–63: written.
+    entries: u64,
 }
 
 impl Footprint {
@@ -311,10 +325,17 @@ impl Footprint {
     const SHOWN_WRITES_SHIFT: u32 = 16;
     /// The bit of `other` that makes a footprint conflict with every other.
     const GLOBAL: u64 = 1 << 32;
+    /// Pending-map entries with bits of their own (a uuid's bit is `Uuid::entry_bit`).
+    const ENTRIES: u32 = 32;
 
     pub fn touch(&mut self, resource: Resource, write: bool) {
         const L: u32 = Footprint::LOOPS;
         let bit = match resource {
+            Resource::PendingEntry(n, uuid) => {
+                self.touch(Resource::Pending(n), false);
+                self.entries |= 1 << (uuid.entry_bit() + if write { Self::ENTRIES } else { 0 });
+                return;
+            }
             Resource::Console => 0,
             Resource::ParallelQueue => 1,
             Resource::Loop(l) if l.0 < L => 2 + l.0,
@@ -367,7 +388,8 @@ impl Footprint {
     /// tie-break, explored fewer transitions on the bench fixtures but 20 % more on
     /// `scenarios/get-tools/sorted-by-name.jsonc`, measured before `Resource::Shown`.)
     pub fn breadth(&self) -> u32 {
-        (self.global() as u32) << 8 | (self.writes.count_ones() + self.shown_writes().count_ones())
+        (self.global() as u32) << 8
+            | (self.writes.count_ones() + self.shown_writes().count_ones() + self.entry_writes().count_ones())
     }
 
     /// True when this footprint touches nothing `other` does not: what it reads, `other` reads
@@ -378,6 +400,18 @@ impl Footprint {
             && self.writes & !other.writes == 0
             && self.shown_reads() & !(other.shown_reads() | other.shown_writes()) == 0
             && self.shown_writes() & !other.shown_writes() == 0
+            && self.entry_reads() & !(other.entry_reads() | other.entry_writes()) == 0
+            && self.entry_writes() & !other.entry_writes() == 0
+    }
+
+    /// The pending-map entries (by bit) the unit read.
+    fn entry_reads(&self) -> u64 {
+        self.entries & 0xFFFF_FFFF
+    }
+
+    /// The pending-map entries (by bit) the unit wrote.
+    fn entry_writes(&self) -> u64 {
+        self.entries >> Self::ENTRIES
     }
 
     /// True when the unit wrote nothing and read only documents' lifecycles and what navigables
@@ -387,7 +421,7 @@ impl Footprint {
     pub fn reads_only_lifecycles(&self) -> bool {
         const L: u32 = Footprint::LOOPS;
         let lifecycles: u128 = ((1u128 << L) - 1) << (2 + L);
-        self.writes == 0 && self.other & !Self::SHOWN == 0 && self.reads & !lifecycles == 0
+        self.writes == 0 && self.other & !Self::SHOWN == 0 && self.reads & !lifecycles == 0 && self.entries == 0
     }
 
     /// True when the two units may not commute.
@@ -397,6 +431,8 @@ impl Footprint {
             || self.reads & other.writes != 0
             || self.shown_writes() & (other.shown_writes() | other.shown_reads()) != 0
             || self.shown_reads() & other.shown_writes() != 0
+            || self.entry_writes() & (other.entry_writes() | other.entry_reads()) != 0
+            || self.entry_reads() & other.entry_writes() != 0
     }
 }
 
@@ -408,6 +444,8 @@ impl std::fmt::Debug for Footprint {
             .field("writes", &format_args!("{:#x}", self.writes))
             .field("shown_reads", &format_args!("{:#x}", self.shown_reads()))
             .field("shown_writes", &format_args!("{:#x}", self.shown_writes()))
+            .field("entry_reads", &format_args!("{:#x}", self.entry_reads()))
+            .field("entry_writes", &format_args!("{:#x}", self.entry_writes()))
             .field("global", &self.global())
             .finish()
     }
@@ -434,6 +472,22 @@ mod footprint_tests {
         assert!(footprint(&[pending], &[l0]).conflicts(&footprint(&[], &[l1, pending])));
         assert!(footprint(&[], &[l1, pending]).conflicts(&footprint(&[pending], &[l0])));
         assert!(footprint(&[], &[Resource::Console]).conflicts(&footprint(&[], &[Resource::Console])));
+    }
+
+    #[test]
+    fn pending_map_entries_conflict_only_on_one_entry_or_with_the_whole_map() {
+        use super::{NavId, Uuid};
+        let entry = |seq| Resource::PendingEntry(NavId(0), Uuid::new(Some(browser::DocId(0)), seq));
+        let (first, second) = (footprint(&[], &[entry(1)]), footprint(&[], &[entry(2)]));
+        assert!(!first.conflicts(&second), "setting two different entries commutes");
+        assert!(first.conflicts(&footprint(&[entry(1)], &[])), "setting an entry conflicts with reading it");
+        assert!(first.conflicts(&footprint(&[], &[Resource::Pending(NavId(0))])), "an iteration of the map conflicts");
+        assert!(
+            !first.conflicts(&footprint(&[], &[Resource::Pending(NavId(1))])),
+            "another traversable's map does not"
+        );
+        assert!(!first.reads_only_lifecycles());
+        assert!(first.within(&footprint(&[], &[entry(1)])) && !first.within(&second));
     }
 
     #[test]
@@ -672,6 +726,7 @@ impl Hash for FindingsHash<'_> {
             let mut one = std::hash::DefaultHasher::new();
             finding.cite.hash(&mut one);
             finding.message.hash(&mut one);
+            finding.called_from.hash(&mut one);
             let h = one.finish();
             sum = sum.wrapping_add(h);
             xor ^= h.rotate_left(17);
@@ -708,11 +763,19 @@ pub struct Sim<'p> {
     block_labels: Rc<std::cell::RefCell<Vec<Vec<sched::Lane>>>>,
     /// What the running unit touched.
     pub footprint: Footprint,
+    /// The step that invoked the algorithm now running (`crate::call_site`), for findings. Set
+    /// at the start of every unit and microtask, so it is not state.
+    pub call_site: Option<Step>,
     /// Record trace units and events (off while exploring).
     pub record: bool,
     /// While exploring: run inert tasks when they are queued (`crate::inert`), with what the
     /// scenario's scripts can ever do. None: queue every task (runs, replays, the naive search).
     pub eager_inert: Option<Rc<crate::inert::InertFacts>>,
+    /// The pending tool executions maps are kept in uuid order and their entries are footprinted
+    /// one by one (`Resource::PendingEntry`): true when no step of the scenario can unload a
+    /// document, so that the unloading document cleanup steps, the only steps that iterate a
+    /// map, never run and nothing can tell the order entries were set in (docs/model.md).
+    pub pending_keyed: bool,
     /// Units run so far (recorded or not).
     pub units_run: usize,
     // Trace.
@@ -751,8 +814,10 @@ impl Clone for Sim<'_> {
             par_started: self.par_started.clone(),
             block_labels: self.block_labels.clone(),
             footprint: self.footprint,
+            call_site: self.call_site,
             record: self.record,
             eager_inert: self.eager_inert.clone(),
+            pending_keyed: self.pending_keyed,
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
@@ -783,6 +848,13 @@ pub struct Seldom {
     /// the program and `agent_calls`).
     pub agent_call_labels: Vec<String>,
     pub latest_observation: BTreeMap<NavId, Observation>,
+    /// Variant `cancelled-executions` (finding 5's fix): each traversable's cancelled executions
+    /// set, the uuids cancel step 2 found no entry for (part of the traversable's pending state:
+    /// read and written under `Resource::Pending`).
+    pub cancelled_executions: Vec<(NavId, Uuid)>,
+    /// How many times each event a `count` expectation names fired at each document (only
+    /// those events: `Program::counted_events`).
+    pub event_counts: Vec<(DocId, &'static str, u32)>,
 }
 
 impl std::hash::Hash for Seldom {
@@ -794,6 +866,8 @@ impl std::hash::Hash for Seldom {
         self.agent_calls.hash(state);
         self.agent_results.hash(state);
         self.latest_observation.hash(state);
+        self.cancelled_executions.hash(state);
+        self.event_counts.hash(state);
     }
 }
 
@@ -827,8 +901,10 @@ impl<'p> Sim<'p> {
             par_started: Default::default(),
             block_labels: Default::default(),
             footprint: Footprint::default(),
+            call_site: None,
             record: true,
             eager_inert: None,
+            pending_keyed: crate::inert::InertFacts::lifecycles_fixed(program),
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
@@ -1063,8 +1139,20 @@ impl<'p> Sim<'p> {
     /// Checks a spec `Assert:`. A failure is a finding about the spec: recorded, and the steps go on.
     pub fn spec_assert(&mut self, holds: bool, step: Step, message: &str) {
         if !holds {
-            self.event(step, EventKind::AssertFailed { message: message.to_string() });
-            self.findings.push(Finding { unit: self.units_run, cite: cite(step), message: message.to_string() });
+            let called_from = self.call_site.map(cite);
+            if self.record {
+                let message = match &called_from {
+                    Some(from) => format!("{message} (reached from {from})"),
+                    None => message.to_string(),
+                };
+                self.event(step, EventKind::AssertFailed { message });
+            }
+            self.findings.push(Finding {
+                unit: self.units_run,
+                cite: cite(step),
+                message: message.to_string(),
+                called_from,
+            });
         }
     }
 
@@ -1363,6 +1451,7 @@ impl<'p> Sim<'p> {
         } else {
             None
         };
+        self.call_site = self.invoked_at(&work);
         self.run_work(work)?;
         if let Some(el) = event_loop {
             self.perform_a_microtask_checkpoint(el)?;
@@ -1384,6 +1473,7 @@ impl<'p> Sim<'p> {
                 let (what, step) = self.describe(&work);
                 self.event(step, EventKind::Note { message: format!("microtask: {what}") });
             }
+            self.call_site = self.invoked_at(&work);
             self.run_work(work)?;
         }
         Ok(())
@@ -1439,9 +1529,17 @@ impl<'p> Sim<'p> {
             uncaught: self.seldom.uncaught.to_vec(),
             findings,
             agent: self.seldom.agent_results.to_vec(),
+            events: self.event_counts_outcome(),
             pending_executions,
             end: self.end_state(stopped_by_limit),
         }
+    }
+
+    /// The counted events, for the outcome: `(document, event, times)`, in document order.
+    fn event_counts_outcome(&self) -> Vec<(String, String, u32)> {
+        let mut counts = self.seldom.event_counts.clone();
+        counts.sort();
+        counts.into_iter().map(|(d, e, n)| (self.label(d), e.to_string(), n)).collect()
     }
 
     /// What each traversable's pending tool executions map still holds, for the outcome; at
@@ -1492,6 +1590,7 @@ impl<'p> Sim<'p> {
                             "leak: an entry set here outlives its {role} document, which is destroyed: its \
                              unloading cleanup steps ran before this step, so nothing will ever remove it"
                         ),
+                        called_from: None,
                     });
                 }
             }

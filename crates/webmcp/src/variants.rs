@@ -50,6 +50,21 @@ pub const VARIANTS: &[Variant] = &[
         change: "entering the back/forward cache runs no unloading document cleanup steps (HTML's unload a document runs them, step 18), so a bfcached document's pending calls wait for the restore, as executeTool 15.13's note assumes",
     },
     Variant {
+        name: "tools-policy-only",
+        models: "finding 4 (docs/findings.md)",
+        change: "getTools step 9.3.2 and notify step 3.2 test only the permissions policy (is feature enabled in document for origin), not \"allowed to use\", so a document in the bfcache keeps its tools and its toolchange, delivered on restore",
+    },
+    Variant {
+        name: "cancelled-executions",
+        models: "finding 5 (docs/findings.md)",
+        change: "cancel step 2 records a uuid it finds no entry for in the traversable's cancelled executions set, and executeTool step 15 aborts its steps before 15.12 when uuid is in that set, so a call cancelled before it reached the map never runs the tool",
+    },
+    Variant {
+        name: "get-tools-requests-opaque-origins",
+        models: "finding 8 (docs/findings.md)",
+        change: "getTools step 9.3.5 also requests a document whose origin is opaque (no fromOrigins entry can name it); 9.3.8.1's exposure check still decides which of its tools are returned, so the tool whose toolchange the caller heard can be got",
+    },
+    Variant {
         name: "undefined-result-is-null",
         models: "finding 6 (docs/findings.md)",
         change: "imperative execute steps 9.1.4: a tool result of undefined serializes as \"null\" instead of failing the call with UnknownError",
@@ -68,6 +83,11 @@ pub const VARIANTS: &[Variant] = &[
         name: "chromium-raw-string-result",
         models: "chromium profile (docs/chromium.md)",
         change: "a tool's string result reaches the caller raw, not JSON-serialized (imperative execute steps 9.1.4), as Chromium 156 does",
+    },
+    Variant {
+        name: "chromium-undefined-result-string",
+        models: "chromium profile (docs/chromium.md)",
+        change: "a tool's result of undefined reaches the caller as the string \"undefined\" instead of failing the call with UnknownError (imperative execute steps 9.1.4), as Chromium 156 does",
     },
     Variant {
         name: "chromium-annotations-debugging",

@@ -59,19 +59,7 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
     }
     let mut user = Vec::new();
     for action in &s.user {
-        user.push(match action {
-            sc::Action::Navigate(n) => {
-                let url = c.navigation(n)?;
-                json!({"kind": "navigate", "navigable": n.navigable, "url": url})
-            }
-            sc::Action::RemoveIframe(id) => json!({"kind": "removeIframe", "navigable": id}),
-            sc::Action::EnterBfcache(id) => json!({"kind": "enterBfcache", "navigable": id}),
-            sc::Action::RestoreFromBfcache(id) => json!({"kind": "restoreFromBfcache", "navigable": id}),
-            sc::Action::At(_) | sc::Action::Within(_) => {
-                return Err("a timed user step (`at`, `within`) has no Chromium driver action yet".into())
-            }
-            _ => return Err("a user step that is a script statement".into()),
-        });
+        user.push(c.user_step(action)?);
     }
     c.pages.insert(AWAY_URL.to_string(), json!({"headers": {}, "body": "<!doctype html><title>away</title>"}));
     let total_ms = total_ms(s);
@@ -113,6 +101,8 @@ fn total_ms(s: &sc::Scenario) -> u64 {
             sc::Action::Then(t) => actions(&t.on_fulfilled) + actions(&t.on_rejected),
             sc::Action::On(o) => actions(&o.do_),
             sc::Action::Navigate(n) => actions(&n.script) + frames(&n.frames),
+            sc::Action::At(a) => a.ms + action(&a.step),
+            sc::Action::Within(w) => w.to + action(&w.step),
             _ => 0,
         }
     }
@@ -240,6 +230,36 @@ impl Compiler {
         self.frame(tab, &dummy, Some(n), true)
     }
 
+    /// One user step for the driver. A timed one (`at`, `within`) carries its real window: the
+    /// step waits until `fromMs` real ms after the initial scripts were started (virtual time 0)
+    /// and happens at a seeded random moment up to `toMs` (docs/chromium.md).
+    fn user_step(&mut self, action: &sc::Action) -> Result<Value, String> {
+        let scale = self.scale;
+        let real = move |ms: u64| (ms as f64 * scale).round() as u64;
+        Ok(match action {
+            sc::Action::Navigate(n) => {
+                let url = self.navigation(n)?;
+                json!({"kind": "navigate", "navigable": n.navigable, "url": url})
+            }
+            sc::Action::RemoveIframe(id) => json!({"kind": "removeIframe", "navigable": id}),
+            sc::Action::EnterBfcache(id) => json!({"kind": "enterBfcache", "navigable": id}),
+            sc::Action::RestoreFromBfcache(id) => json!({"kind": "restoreFromBfcache", "navigable": id}),
+            sc::Action::At(a) => {
+                let mut step = self.user_step(&a.step)?;
+                step["fromMs"] = real(a.ms).into();
+                step["toMs"] = real(a.ms).into();
+                step
+            }
+            sc::Action::Within(w) => {
+                let mut step = self.user_step(&w.step)?;
+                step["fromMs"] = real(w.from).into();
+                step["toMs"] = real(w.to).into();
+                step
+            }
+            _ => return Err("a user step that is a script statement".into()),
+        })
+    }
+
     /// Fails when `id` names a navigable of another tab than `tab`: the pages of two tabs here
     /// have no reference to each other's windows (no opener).
     fn same_tab(&self, tab: usize, id: &str) -> Result<(), String> {
@@ -348,14 +368,10 @@ impl Compiler {
                         q(&d.window)
                     ),
                 };
-                let input = e.input_object.as_ref().map(value).unwrap_or_else(|| "{}".into());
-                let options = match &e.options.signal {
-                    Some(s) => format!("{{signal: W.lookup('C', {}).signal}}", q(s)),
-                    None => "{}".into(),
-                };
                 format!(
-                    "W.prom({}, {d}, W.doc({d}).modelContext.executeTool({tool}, {input}, {options}));",
+                    "W.prom({}, {d}, W.doc({d}).modelContext.executeTool({}));",
                     opt_q(&e.as_),
+                    execute_tool_arguments(tool, e).join(", "),
                     d = opt_q(&e.document)
                 )
             }
@@ -410,6 +426,24 @@ impl Compiler {
         }
         Ok(out)
     }
+}
+
+/// `executeTool`'s arguments as the scenario writes them: a trailing argument the scenario leaves
+/// out is not passed (`executeTool(tool)`, as docs/scenario-format.md says), and `{"$js":
+/// "undefined"}` is passed as `undefined`. An `inputObject` left out before a given `options`
+/// cannot be skipped in JavaScript: it is passed as its WebIDL default, `{}` (WebIDL gives the
+/// method the same value for a missing argument); passing `undefined` there would test Chromium's
+/// bindings instead (docs/chromium.md: `executeTool(tool, undefined, options)` rejects).
+pub(crate) fn execute_tool_arguments(tool: String, e: &sc::ExecuteTool) -> Vec<String> {
+    let mut args = vec![tool];
+    let options = e.options.signal.as_ref().map(|s| format!("{{signal: W.lookup('C', {}).signal}}", q(s)));
+    match (&e.input_object, &options) {
+        (Some(input), _) => args.push(value(input)),
+        (None, Some(_)) => args.push("{}".into()),
+        (None, None) => {}
+    }
+    args.extend(options);
+    args
 }
 
 /// Statements that settle `res`/`rej` as a tool's `result` says.

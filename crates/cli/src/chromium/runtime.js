@@ -11,9 +11,14 @@
     'NotSupportedError', 'SecurityError', 'TimeoutError', 'UnknownError'];
   const specials = new WeakMap();
   const W = { P: {}, V: {}, C: {}, timers: 0, label: cfg.label };
+  // Every record carries its emitter (`src`) and a sequence number (`n`): the driver receives
+  // each record on two channels and keeps the first copy (docs/chromium.md).
+  let seq = 0;
   const rec = (k, o = {}) => {
     o.d = o.d ?? cfg.label;
     o.k = k;
+    o.src = cfg.label;
+    o.n = ++seq;
     debug(MARK + JSON.stringify(o));
   };
   const kind = (v) => Object.prototype.toString.call(v);
@@ -74,8 +79,8 @@
   W.body = (f) => { try { f(); } catch (e) { rec('uncaught', { t: W.render(e) }); } };
   W.timer = (ms, f) => {
     W.timers++;
-    rec('timers', { n: W.timers });
-    realSetTimeout(() => { W.timers--; rec('timers', { n: W.timers }); f(); }, ms * cfg.scale);
+    rec('timers', { c: W.timers });
+    realSetTimeout(() => { W.timers--; rec('timers', { c: W.timers }); f(); }, ms * cfg.scale);
   };
   // A promise the scenario names with `as`: record it, and its settlement.
   // A promise the scenario names with `as`, made in the realm of the document whose
@@ -181,7 +186,7 @@
     W.body(f);
   };
   addEventListener('pagehide', () => rec('gone'));
-  addEventListener('pageshow', (e) => { if (e.persisted) rec('timers', { n: W.timers }); });
+  addEventListener('pageshow', (e) => { if (e.persisted) rec('timers', { c: W.timers }); });
   window.__wmcp = W;
   return W;
 }

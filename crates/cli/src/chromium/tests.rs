@@ -38,3 +38,25 @@ fn unnamed_promises_are_left_out_of_a_view() {
     let names: Vec<&String> = view.0["app"].promises.keys().collect();
     assert_eq!(names, ["named", "p;#-->%%"]);
 }
+
+#[test]
+fn execute_tool_passes_only_the_arguments_the_scenario_gives() {
+    let args = |json: &str| {
+        let e: scenario::model::ExecuteTool = serde_json::from_str(json).unwrap();
+        super::plan::execute_tool_arguments("t".into(), &e).join(", ")
+    };
+    let tool = r#""tool": {"fromGetTools": {"promise": "tools", "name": "echo"}}"#;
+    // Left out: not passed (docs/scenario-format.md), so Chromium's bindings see no argument.
+    assert_eq!(args(&format!("{{{tool}}}")), "t");
+    assert_eq!(args(&format!(r#"{{{tool}, "inputObject": {{"$js": "undefined"}}}}"#)), "t, undefined");
+    assert_eq!(args(&format!(r#"{{{tool}, "inputObject": null}}"#)), "t, null");
+    // An input left out before given options is its WebIDL default.
+    assert_eq!(
+        args(&format!(r#"{{{tool}, "options": {{"signal": "c"}}}}"#)),
+        "t, {}, {signal: W.lookup('C', \"c\").signal}"
+    );
+    assert_eq!(
+        args(&format!(r#"{{{tool}, "inputObject": {{"$js": "undefined"}}, "options": {{"signal": "c"}}}}"#)),
+        "t, undefined, {signal: W.lookup('C', \"c\").signal}"
+    );
+}

@@ -85,6 +85,42 @@ fn chromium_profile_returns_a_string_result_raw() {
     assert_eq!(state(&chromium::profile(&program)), r#"fulfilled("success")"#);
 }
 
+/// The chromium profile's undefined-result variant: the spec's set rejects the call (serializing
+/// undefined throws), the profile's fulfills it with the string "undefined", as Chromium does.
+#[test]
+fn chromium_profile_returns_an_undefined_result_as_a_string() {
+    let file = workspace_root().join("scenarios/execute/tool-returns-undefined.jsonc");
+    let program = cli::load_program(&file).unwrap();
+    let state = |p: &webmcp::Program| {
+        let ex = webmcp::explore(p, &webmcp::ExploreOptions::default()).unwrap();
+        assert_eq!(ex.outcomes.len(), 1);
+        let call = ex.outcomes[0].outcome.promises.iter().find(|p| p.promise == "call").unwrap();
+        call.state.clone()
+    };
+    assert_eq!(state(&program), "rejected(UnknownError)");
+    assert_eq!(state(&chromium::profile(&program)), r#"fulfilled("undefined")"#);
+}
+
+/// A timed user step runs in Chromium: `at` and `within` become a window of real milliseconds
+/// counted from virtual time 0 (`--time-scale` real ms per virtual ms), and the run's limits
+/// count the window.
+#[test]
+fn timed_user_steps_get_their_real_window() {
+    let window = |path: &str, scale: f64| {
+        let file = workspace_root().join(path);
+        let (scenario, _) = scenario::load(&file).unwrap();
+        let loops = chromium::event_loops(&cli::load_program(&file).unwrap()).unwrap();
+        let plan = plan::compile(&scenario, &loops, plan::Timing { scale, jitter_ms: 0 }).unwrap();
+        let step = &plan.json["user"][0];
+        assert_eq!(step["kind"], "removeIframe");
+        assert!(plan.timeout_ms > step["toMs"].as_u64().unwrap(), "the timeout comes after the step");
+        (step["fromMs"].as_u64().unwrap(), step["toMs"].as_u64().unwrap())
+    };
+    assert_eq!(window("scenarios/timing/user-step-after-tool-timer.jsonc", 20.0), (1200, 1200));
+    assert_eq!(window("scenarios/timing/user-step-window-races-timer.jsonc", 20.0), (0, 2000));
+    assert_eq!(window("scenarios/timing/user-step-window-races-timer.jsonc", 1.5), (0, 150));
+}
+
 /// Without Chromium the subcommand stops with exit 2 and a hint, never a pass.
 #[test]
 fn missing_chromium_is_exit_2() {

@@ -277,3 +277,26 @@ fn a_tool_can_log_its_input_and_its_signals_abort_reason() {
         "{text}"
     );
 }
+
+#[test]
+fn cancelled_executions_variant_keeps_a_cancelled_call_from_running_the_tool() {
+    let out = sim(&["diff", CANCEL, "--with", "variant=cancelled-executions"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    // Today: the cancellation that finds no entry is forgotten, and the tool runs unaborted.
+    assert!(only(&text, "only in base").contains("console=[send_email ran] "), "{text}");
+    // With the fix: that call never runs the tool.
+    assert!(only(&text, "only with the change").contains("console=[] "), "{text}");
+    let with = text.split("only with the change (").nth(1).unwrap();
+    assert!(!with.contains("console=[send_email ran] "), "{text}");
+}
+
+#[test]
+fn opaque_origins_variant_lets_get_tools_return_the_sandboxed_frames_tool() {
+    let file = "scenarios/policy/sandboxed-iframe-opaque-origin.jsonc";
+    let out = sim(&["diff", file, "--with", "variant=get-tools-requests-opaque-origins"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(only(&text, "only in base").contains("tools:fulfilled([])"), "{text}");
+    assert!(only(&text, "only with the change").contains("tools:fulfilled([{name: \"render_post\""), "{text}");
+}

@@ -60,3 +60,32 @@ fn findings_show_the_diff_each_fix_variant_produces() {
          `UPDATE_FINDINGS=1 cargo test -p cli --test it findings_show_the_diff`"
     );
 }
+
+#[test]
+fn every_variant_that_models_a_finding_has_its_diff_in_findings_md() {
+    let text = std::fs::read_to_string(workspace_root().join("docs/findings.md")).unwrap();
+    let mut missing = Vec::new();
+    for v in webmcp::variants::VARIANTS.iter().filter(|v| v.models.starts_with("finding ")) {
+        if !text.contains(&format!("--with variant={} -->", v.name)) {
+            missing.push(v.name);
+        }
+    }
+    assert!(missing.is_empty(), "variants modelling a finding with no diff block in docs/findings.md: {missing:?}");
+}
+
+#[test]
+fn every_finding_with_a_suggested_fix_says_how_the_fix_is_executed() {
+    let text = std::fs::read_to_string(workspace_root().join("docs/findings.md")).unwrap();
+    let mut missing = Vec::new();
+    // Each finding is a section headed `## N.` or `### PN.`.
+    let sections = text.split("\n## ").flat_map(|s| s.split("\n### ")).skip(1);
+    for section in sections {
+        if section.contains("**Suggested fix.**") && !section.contains("**The fix, executed.**") {
+            missing.push(section.lines().next().unwrap_or_default().to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "findings with a suggested fix but no executed fix (a variant, or why none): {missing:?}"
+    );
+}

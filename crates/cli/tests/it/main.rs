@@ -7,6 +7,7 @@ mod diff;
 mod errors;
 mod explore;
 mod findings_diff;
+mod outcome_parts;
 mod outputs;
 mod render;
 mod spec_example;

@@ -1,7 +1,7 @@
 //! Predicates on hand-made outcomes: `with` by name or by JSON value, and `count`.
 
 use scenario::Predicate;
-use trace::{ConsoleLine, Outcome, PromiseOutcome};
+use trace::{Cite, ConsoleLine, Finding, Outcome, PromiseOutcome};
 
 use super::holds;
 
@@ -16,6 +16,7 @@ fn outcome(promises: &[(&str, &str)], console: &[(&str, &str)]) -> Outcome {
         uncaught: Vec::new(),
         findings: Vec::new(),
         agent: Vec::new(),
+        events: Vec::new(),
         pending_executions: Vec::new(),
         end: "quiescent".into(),
     }
@@ -62,4 +63,53 @@ fn count_is_exact_and_can_be_per_document() {
     assert!(count(r#"{"logged": "changed", "times": 2, "document": "child"}"#));
     assert!(count(r#"{"logged": "changed", "times": 1, "document": "child@1"}"#));
     assert!(count(r#"{"logged": "missing", "times": 0}"#));
+}
+
+#[test]
+fn count_counts_events_per_document() {
+    let mut o = outcome(&[], &[]);
+    o.events = vec![
+        ("child".into(), "toolchange".into(), 1),
+        ("child@1".into(), "toolchange".into(), 2),
+        ("tab".into(), "toolchange".into(), 1),
+        ("tab".into(), "toolcancel".into(), 1),
+    ];
+    let count = |json: &str| holds(&predicate(&format!(r#"{{"count": {json}}}"#)), &o);
+    assert!(count(r#"{"event": "toolchange", "times": 1, "document": "tab"}"#));
+    assert!(!count(r#"{"event": "toolchange", "times": 2, "document": "tab"}"#));
+    assert!(count(r#"{"event": "toolchange", "times": 3, "document": "child"}"#));
+    assert!(count(r#"{"event": "toolchange", "times": 2, "document": "child@1"}"#));
+    assert!(count(r#"{"event": "toolchange", "times": 4}"#));
+    assert!(count(r#"{"event": "toolactivated", "times": 0, "document": "tab"}"#));
+    assert!(count(r#"{"event": "toolcancel", "times": 1}"#));
+}
+
+#[test]
+fn a_finding_can_be_matched_by_its_assert_and_its_call_site() {
+    let mut o = outcome(&[], &[]);
+    o.findings = vec![Finding {
+        unit: 3,
+        cite: Cite::new("executeTool", "15.10.1"),
+        message: "these steps are running in parallel".into(),
+        called_from: Some(Cite::new("imperative execute steps", "9.1.4")),
+    }];
+    let finding = |json: &str, o: &Outcome| holds(&predicate(&format!(r#"{{"finding": {json}}}"#)), o);
+    assert!(finding(r#""executeTool 15.10.1""#, &o));
+    assert!(finding(r#"{"at": "executeTool 15.10.1", "from": "imperative execute steps 9.1.4"}"#, &o));
+    assert!(finding(r#"{"from": "imperative execute steps 9.1.4"}"#, &o));
+    assert!(!finding(r#"{"at": "executeTool 15.10.1", "from": "imperative execute steps 9.2.5"}"#, &o));
+    assert!(!finding(r#"{"at": "executeTool 15.10"}"#, &o));
+    o.findings[0].called_from = None;
+    assert!(!finding(r#"{"from": "imperative execute steps 9.1.4"}"#, &o));
+    assert!(finding(r#"{"at": "executeTool 15.10.1"}"#, &o));
+}
+
+#[test]
+fn agent_matches_one_entry_exactly() {
+    let mut o = outcome(&[], &[]);
+    o.agent = vec!["observation of tab: tab=[search]; frame=[]".into(), "call #1 succeeded: 1".into()];
+    let agent = |text: &str| holds(&Predicate::Agent(text.into()), &o);
+    assert!(agent("observation of tab: tab=[search]; frame=[]"));
+    assert!(agent("call #1 succeeded: 1"));
+    assert!(!agent("observation of tab: tab=[search]"));
 }

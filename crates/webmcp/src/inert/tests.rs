@@ -84,3 +84,62 @@ fn a_timed_user_step_that_removes_an_iframe_changes_lifecycles() {
     assert_eq!(super::InertFacts::of(&p).lifecycle_targets, vec!["f".to_string()]);
     assert!(!super::InertFacts::lifecycles_fixed(&p));
 }
+
+/// Two concurrent calls to a frame's tools, each with its own controller; `abort_second` adds a
+/// timer that aborts the second call's controller.
+fn two_calls(abort_second: bool) -> String {
+    let tool = |n: &str| {
+        format!(
+            r#"{{ "registerTool": {{ "tool": {{ "name": "{n}", "description": "d", "execute": {{ "result": {{ "resolve": "ok" }} }} }},
+                "options": {{ "exposedTo": ["https://a.example"] }} }} }}"#
+        )
+    };
+    let call = |n: &str, c: &str| {
+        format!(
+            r#"{{ "executeTool": {{ "tool": {{ "fromGetTools": {{ "promise": "tools", "name": "{n}" }} }},
+                "options": {{ "signal": "{c}" }}, "as": "call-{n}" }} }}"#
+        )
+    };
+    let abort = if abort_second {
+        r#", { "setTimeout": { "ms": 0, "do": [ { "abort": { "controller": "c1" } } ] } }"#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{ "version": 1, "name": "calls", "tabs": [ {{ "id": "top", "url": "https://a.example/",
+            "frames": [ {{ "id": "b", "url": "https://b.example/", "allow": "tools", "script": [ {}, {} ] }} ],
+            "script": [ {{ "setTimeout": {{ "ms": 1, "do": [
+                {{ "getTools": {{ "options": {{ "fromOrigins": ["https://b.example"] }}, "as": "tools" }} }},
+                {{ "then": {{ "promise": "tools", "onFulfilled": [
+                    {{ "newAbortController": "c0" }}, {{ "newAbortController": "c1" }}, {}, {}{abort} ] }} }} ] }} }} ] }} ] }}"#,
+        tool("t0"),
+        tool("t1"),
+        call("t0", "c0"),
+        call("t1", "c1")
+    )
+}
+
+#[test]
+fn a_call_whose_signal_no_step_aborts_settles_inertly() {
+    let slot = |p: &Program, name: &str| p.promise_names.iter().position(|n| n == name).unwrap();
+    let p = program(&two_calls(false));
+    let facts = super::InertFacts::of(&p);
+    assert!(!facts.signal_slots[slot(&p, "call-t0")] && !facts.signal_slots[slot(&p, "call-t1")]);
+    let p = program(&two_calls(true));
+    let facts = super::InertFacts::of(&p);
+    assert!(!facts.signal_slots[slot(&p, "call-t0")], "c0 is never aborted");
+    assert!(facts.signal_slots[slot(&p, "call-t1")], "c1 is aborted by the timer: its call's promise is not inert");
+    for abort in [false, true] {
+        let p = program(&two_calls(abort));
+        let reduced = explore(&p, &ExploreOptions::default()).unwrap();
+        let naive =
+            explore(&p, &ExploreOptions { reduction: crate::Reduction::None, ..ExploreOptions::default() }).unwrap();
+        let sums = |e: &trace::Exploration| {
+            let mut s = e.outcomes.iter().map(|c| c.summary.clone()).collect::<Vec<_>>();
+            s.sort();
+            s
+        };
+        assert!(reduced.complete && naive.complete);
+        assert_eq!(sums(&reduced), sums(&naive), "abort={abort}");
+    }
+}
