@@ -1306,7 +1306,16 @@ impl<S: Clone> World<S> {
         infos[nav.index()].children.iter().copied().filter(move |c| infos[c.index()].container_document == active)
     }
 
-    /// The traversable navigable of a document's node navigable.
+    /// HTML "node navigable" of a document: the navigable whose active document it is, or null.
+    /// A destroyed document is no navigable's active document, nor is a document in the
+    /// back/forward cache (the tab shows another document meanwhile, which is not modelled).
+    pub fn node_navigable(&self, doc: DocId) -> Option<NavId> {
+        (self.doc(doc).state == DocumentState::Active).then(|| self.doc_info(doc).navigable)
+    }
+
+    /// The traversable navigable of the navigable a document was created in: its node
+    /// navigable's traversable navigable while it is active (callers that read the spec's
+    /// "node navigable" check `node_navigable` first).
     pub fn traversable_of(&self, doc: DocId) -> NavId {
         self.nav(self.doc_info(doc).navigable).traversable
     }

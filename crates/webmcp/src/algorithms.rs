@@ -320,7 +320,7 @@ impl Sim<'_> {
         // Step 1. Assert: these steps are running in parallel.
         self.assert_in_parallel((a, "1"));
         // Step 2. Let navigablesToNotify be tool owner's node navigable's traversable navigable's inclusive descendant navigables.
-        let traversable = self.world.traversable_of(tool_owner);
+        let traversable = self.node_navigables_traversable(tool_owner, "tool owner", (a, "2"));
         thread_local! {
             /// The list step 2 is written into, reused (no allocation per notification).
             static NAVIGABLES: std::cell::RefCell<Vec<NavId>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -498,7 +498,8 @@ impl Sim<'_> {
         // Step 9.1. Let tools be an empty list of RegisteredTool dictionaries.
         let mut tools: Vec<JsValue> = Vec::new();
         // Step 9.2. Let navigables be toolRequestor's node navigable's traversable navigable's inclusive descendant navigables.
-        let navigables = self.world.inclusive_descendant_navigables(self.world.traversable_of(tool_requestor));
+        let traversable = self.node_navigables_traversable(tool_requestor, "toolRequestor", (a, "9.2"));
+        let navigables = self.world.inclusive_descendant_navigables(traversable);
         // Step 9.3. For each navigable of navigables:
         for navigable in navigables {
             // Step 9.3.1. Let targetDocument be navigable's active document.
@@ -696,7 +697,7 @@ impl Sim<'_> {
                 return self.rejected_promise(this, a, as_, reason, (a, "14.2"));
             }
             // Step 14.3. Let traversable be targetDocument's node navigable's traversable navigable.
-            let traversable = self.world.traversable_of(target_document);
+            let traversable = self.node_navigables_traversable(target_document, "targetDocument", (a, "14.3"));
             // Step 14.4. Add the following abort steps to signal: …
             self.world.add_abort_algorithm(signal, Work::AbortExecution { promise, signal, traversable, uuid });
             self.note((a, "14.4"), "abort steps added to the signal");
@@ -749,7 +750,9 @@ impl Sim<'_> {
             );
         };
         // Step 15.1. If targetDocument's node navigable's traversable navigable is not callerDocument's node navigable's traversable navigable, then queue a global task … to reject promise with an "UnknownError" DOMException, and abort these steps.
-        if self.world.traversable_of(target_document) != self.world.traversable_of(caller_document) {
+        let target_traversable = self.node_navigables_traversable(target_document, "targetDocument", (a, "15.1"));
+        let caller_traversable = self.node_navigables_traversable(caller_document, "callerDocument", (a, "15.1"));
+        if target_traversable != caller_traversable {
             if self.program.has_variant("cross-traversable-execution") {
                 self.note(
                     (a, "15.1"),
@@ -865,7 +868,7 @@ impl Sim<'_> {
             }
         }
         // Step 15.12. Set targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] to execution.
-        let traversable = self.world.traversable_of(target_document);
+        let traversable = self.node_navigables_traversable(target_document, "targetDocument", (a, "15.12"));
         self.set_pending_execution(traversable, uuid, execution);
         note!(self, (a, "15.12"), "pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
@@ -985,7 +988,8 @@ impl Sim<'_> {
         self.assert_in_parallel((a, "15.10.1"));
         // Step 15.10.2. If targetDocument's node navigable's traversable navigable's pending tool executions map[uuid] does not exist, then return.
         // Step 15.10.3. Remove targetDocument's node navigable's traversable navigable's pending tool executions map[uuid].
-        let traversable = self.world.traversable_of(target);
+        // (Both steps read the same node navigable; a null one is reported once, at 15.10.2.)
+        let traversable = self.node_navigables_traversable(target, "targetDocument", (a, "15.10.2"));
         if self.remove_pending_execution(traversable, uuid).is_none() {
             note!(
                 self,
@@ -1323,7 +1327,7 @@ impl Sim<'_> {
     pub fn unloading_document_cleanup_steps(&mut self, document: DocId) {
         let a = CLEANUP;
         // Step 1. Let traversable be document's node navigable's traversable navigable.
-        let traversable = self.world.traversable_of(document);
+        let traversable = self.node_navigables_traversable(document, "document", (a, "1"));
         // Step 2. Run the following steps in parallel: …
         self.in_parallel(Work::UnloadCleanupInParallel { document, traversable }, (a, "2"));
     }

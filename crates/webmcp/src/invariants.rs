@@ -141,6 +141,10 @@ pub enum PendingReason {
     TargetDestroyedBefore15_12,
     /// The tool's promise never settles and nobody cancelled the execution.
     ToolNeverSettles,
+    /// The caller document was unloaded into the back/forward cache: its unloading cleanup steps
+    /// removed the execution (cleanup 2.3.3 cancels it, 2.3.4 removes a call to its own tool)
+    /// and nothing settles the promise, even after the restore (docs/findings.md 11).
+    CallerUnloadedIntoBfcache,
 }
 
 impl PendingReason {
@@ -153,6 +157,9 @@ impl PendingReason {
                 "target destroyed, its cleanup ran before executeTool 15.12 (leaked entry)"
             }
             PendingReason::ToolNeverSettles => "the tool never settles and nobody cancelled",
+            PendingReason::CallerUnloadedIntoBfcache => {
+                "caller unloaded into the bfcache: its cleanup steps removed the execution"
+            }
         }
     }
 }
@@ -217,6 +224,14 @@ struct Checker {
     destroyed_at: BTreeMap<DocId, usize>,
     /// When (in units run) each uuid entered a traversable's pending tool executions map.
     entry_added_at: BTreeMap<Uuid, usize>,
+    /// Whether entering the back/forward cache runs the unloading document cleanup steps (not
+    /// under the variant `bfcache-keeps-executions`).
+    bfcache_unloads: bool,
+    /// Documents that were unloaded into the back/forward cache (not fully active, not
+    /// destroyed, after some unit): their cleanup steps removed their executions from the
+    /// traversable's map while the tool may still run in them (its local map keeps the entry
+    /// until it settles), so the two maps may disagree for them.
+    unloaded_alive: BTreeSet<DocId>,
     /// Promises the `ResettleSilently` fault already changed.
     resettled: BTreeSet<PromiseId>,
     violations: Vec<Violation>,
@@ -427,6 +442,8 @@ impl Checker {
             can_stay_pending,
             destroyed_at: BTreeMap::new(),
             entry_added_at: BTreeMap::new(),
+            bfcache_unloads: !program.has_variant("bfcache-keeps-executions"),
+            unloaded_alive: BTreeSet::new(),
             resettled: BTreeSet::new(),
             violations: Vec::new(),
         }
@@ -568,6 +585,8 @@ impl Checker {
         for (i, d) in sim.world.documents().enumerate() {
             if d.state == DocumentState::Destroyed {
                 self.destroyed_at.entry(DocId(i as u32)).or_insert(sim.units_run);
+            } else if self.bfcache_unloads && !sim.world.is_fully_active(DocId(i as u32)) {
+                self.unloaded_alive.insert(DocId(i as u32));
             }
         }
         for entries in sim.pending_tool_executions.values() {
@@ -615,7 +634,7 @@ impl Checker {
         }
         for (i, mc) in sim.model_contexts.iter().enumerate() {
             let d = DocId(i as u32);
-            if sim.world.doc(d).state == DocumentState::Destroyed {
+            if sim.world.doc(d).state == DocumentState::Destroyed || self.unloaded_alive.contains(&d) {
                 continue;
             }
             let mut local_seen = BTreeSet::new();
@@ -707,7 +726,7 @@ impl Checker {
         }
         for (i, mc) in sim.model_contexts.iter().enumerate() {
             let d = DocId(i as u32);
-            if destroyed(d) || !sim.world.is_fully_active(d) {
+            if destroyed(d) || !sim.world.is_fully_active(d) || self.unloaded_alive.contains(&d) {
                 continue;
             }
             for (uuid, _) in &mc.local_pending_tool_executions {
@@ -761,6 +780,9 @@ impl Checker {
                 |(_, e)| matches!(e.completion_steps, CompletionSteps::ExecuteTool { promise, .. } if promise == p),
             );
         let Some((uuid, execution)) = entry else {
+            if self.unloaded_alive.contains(&caller) {
+                return Ok(PendingReason::CallerUnloadedIntoBfcache);
+            }
             return Err("no pending tool execution and no queued task will settle it".into());
         };
         let target = execution.target_document;

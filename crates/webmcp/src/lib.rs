@@ -34,6 +34,7 @@ pub mod explore;
 pub mod inert;
 pub mod invariants;
 pub mod lifecycle;
+pub mod node_navigable;
 pub mod program;
 pub mod sample;
 pub mod script;

@@ -121,13 +121,53 @@ impl Sim<'_> {
         }
     }
 
-    /// The tab's document enters the back/forward cache: not fully active, not unloaded.
+    /// HTML "unload a document and its descendants" for a document kept in the bfcache: children
+    /// first, then the document; "unload a document" step 18 runs the unloading document cleanup
+    /// steps while the document is still its navigable's active document, and, as the document is
+    /// salvageable, step 20 does not destroy it.
+    fn unload_a_salvageable_document_and_its_descendants(&mut self, doc: DocId) {
+        let nav = self.world.doc_info(doc).navigable;
+        for i in 0..self.world.nav(nav).children.len() {
+            let child = self.world.nav(nav).children[i];
+            let child_nav = self.world.nav(child);
+            if child_nav.container_document == Some(doc) && !child_nav.destroyed {
+                if let Some(child_doc) = child_nav.active_document {
+                    self.unload_a_salvageable_document_and_its_descendants(child_doc);
+                }
+            }
+        }
+        note!(
+            self,
+            (HTML, "unload a document"),
+            "unload {} (salvageable: kept in the bfcache, not destroyed)",
+            self.label(doc)
+        );
+        // HTML "unload a document" step 18: run the unloading document cleanup steps.
+        self.unloading_document_cleanup_steps(doc);
+    }
+
+    /// The tab's document enters the back/forward cache: HTML "unload a document and its
+    /// descendants" with every document salvageable, so each runs the unloading document cleanup
+    /// steps ("unload a document" step 18) and none is destroyed (step 20); then the tab's
+    /// document is no longer its navigable's active document, and it and its descendants are not
+    /// fully active. The variant `bfcache-keeps-executions` skips the unloading (the reading
+    /// executeTool 15.13's note assumes; docs/findings.md 11).
     pub fn enter_bfcache(&mut self, tab: NavId) {
         self.footprint.touch(Resource::Global, true);
         let Some(doc) = self.world.nav(tab).active_document else { return };
         if self.world.doc(doc).state != DocumentState::Active {
             note!(self, (HTML, "bfcache"), "{} is not active: nothing to cache", self.label(doc));
             return;
+        }
+        if self.program.has_variant("bfcache-keeps-executions") {
+            note!(
+                self,
+                (HTML, "unload a document"),
+                "variant bfcache-keeps-executions (finding 11): {} and its descendants are not unloaded: no cleanup steps run",
+                self.label(doc)
+            );
+        } else {
+            self.unload_a_salvageable_document_and_its_descendants(doc);
         }
         self.world.set_document_state(doc, DocumentState::Bfcached);
         interpretation!(

@@ -705,18 +705,34 @@ enum BlockCounter {
     User,
 }
 
-/// The findings as `Sim::fingerprint` hashes them: their citations and messages (not the units
-/// they came from), as a list of pairs would (its length, then each pair), without building one.
+/// The findings as `Sim::fingerprint` hashes them: their citations and messages as a multiset
+/// (not the units they came from, nor their order), as outcomes compare them. Two units that
+/// commute may each record a finding (a null node navigable read in parallel, a failed assert),
+/// and the two orders then reach states that differ only in the order of the log; its order is
+/// not observable in an outcome and decides nothing later, so the states are one.
 struct FindingsHash<'a>(&'a [Finding]);
 
 impl Hash for FindingsHash<'_> {
     #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_usize(self.0.len());
-        for finding in self.0 {
-            finding.cite.hash(state);
-            finding.message.hash(state);
+        if self.0.is_empty() {
+            return;
         }
+        // Each finding hashed on its own (SipHash with fixed keys: the same on every run and
+        // platform), combined by addition, which does not depend on the order.
+        let (mut sum, mut xor) = (0u64, 0u64);
+        for finding in self.0 {
+            let mut one = std::hash::DefaultHasher::new();
+            finding.cite.hash(&mut one);
+            finding.message.hash(&mut one);
+            finding.called_from.hash(&mut one);
+            let h = one.finish();
+            sum = sum.wrapping_add(h);
+            xor ^= h.rotate_left(17);
+        }
+        state.write_u64(sum);
+        state.write_u64(xor);
     }
 }
 

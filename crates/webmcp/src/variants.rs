@@ -45,6 +45,11 @@ pub const VARIANTS: &[Variant] = &[
         change: "cancel a pending tool execution drops the note after step 5 and returns there when targetDocument was destroyed (step 6's task would never run)",
     },
     Variant {
+        name: "bfcache-keeps-executions",
+        models: "finding 11 (docs/findings.md)",
+        change: "entering the back/forward cache runs no unloading document cleanup steps (HTML's unload a document runs them, step 18), so a bfcached document's pending calls wait for the restore, as executeTool 15.13's note assumes",
+    },
+    Variant {
         name: "tools-policy-only",
         models: "finding 4 (docs/findings.md)",
         change: "getTools step 9.3.2 and notify step 3.2 test only the permissions policy (is feature enabled in document for origin), not \"allowed to use\", so a document in the bfcache keeps its tools and its toolchange, delivered on restore",

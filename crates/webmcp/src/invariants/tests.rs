@@ -71,7 +71,15 @@ fn a_tool_that_never_settles_is_a_named_reason() {
 fn a_bfcached_target_is_a_named_reason() {
     let text = SELF_CALL.replace("}]\n}", "}],\n \"user\": [{ \"enterBfcache\": \"tab\" }] }");
     // The script runs, then the user puts the tab in the bfcache before the call reaches the tool.
-    let c = replayed(&text, "el0.net,par:el0.net/1,user", Fault::None);
+    // Entering the bfcache runs the cleanup steps (HTML "unload a document" 18): the page is both
+    // caller and target, so 2.3.4 drops the entry and nothing settles the call.
+    let c = replayed(&text, "el0.net,par:el0.net/1,user,par:user/0", Fault::None);
+    assert!(c.violations.is_empty(), "{:?}", c.violations);
+    assert_eq!(c.pending.len(), 1, "{}", c.trace.render_text());
+    assert_eq!(c.pending[0].reason, PendingReason::CallerUnloadedIntoBfcache, "{:?}", c.pending);
+    // Under the variant that keeps executions across the bfcache, the call waits for the target.
+    let kept = text.replacen("{", r#"{ "options": { "variants": ["bfcache-keeps-executions"] },"#, 1);
+    let c = replayed(&kept, "el0.net,par:el0.net/1,user", Fault::None);
     assert!(c.violations.is_empty(), "{:?}", c.violations);
     assert_eq!(c.pending.len(), 1, "{}", c.trace.render_text());
     assert!(
@@ -126,9 +134,9 @@ fn resettling_a_promise_breaks_settled_once() {
 fn running_tasks_of_bfcached_documents_breaks_fully_active() {
     let text = r#"{ "version": 1, "name": "bf", "tabs": [{ "id": "tab", "url": "https://a.example/", "script": [{ "log": "x" }] }],
       "user": [{ "enterBfcache": "tab" }] }"#;
-    let c = replayed(text, "user", Fault::RunTasksOfBfcachedDocuments);
+    let c = replayed(text, "user,par:user/0", Fault::RunTasksOfBfcachedDocuments);
     assert_eq!(invariants(&c), vec![Invariant::FullyActive], "{:?}", c.violations);
-    let clean = replayed(text, "user", Fault::None);
+    let clean = replayed(text, "user,par:user/0", Fault::None);
     assert!(clean.violations.is_empty());
     assert!(clean.trace.outcome.end.contains("in bfcache"), "{}", clean.trace.outcome.end);
 }
