@@ -192,6 +192,12 @@ struct Explorer<'o, M: Model> {
     budget: Option<Arc<AtomicU64>>,
     /// With one thread: choice points the earlier work items visited.
     used_before: u64,
+    /// With a delay bound: the delays (choices other than the first runnable lane) on the
+    /// current path.
+    delays: u32,
+    /// With a delay bound: visited choice points, with the smallest depth and the fewest delays
+    /// they were explored with.
+    delay_visited: KeyMap<(u32, u32)>,
 }
 
 impl<'o, M: Model> Explorer<'o, M> {
@@ -222,6 +228,8 @@ impl<'o, M: Model> Explorer<'o, M> {
             breadth: Vec::new(),
             budget: None,
             used_before: 0,
+            delays: 0,
+            delay_visited: KeyMap::default(),
         }
     }
 
@@ -284,7 +292,9 @@ impl<'o, M: Model> Explorer<'o, M> {
         lanes: &mut Vec<M::Lane>,
     ) -> Result<(), M::Error> {
         let model = self.model;
-        let reduce = self.options.reduce;
+        // Sleep sets and the persistent-set rule are off with a delay bound (see
+        // `Options::delay_bound`); state caching stays.
+        let reduce = self.options.reduce && self.options.delay_bound.is_none();
         // Forced steps until the next choice point, the end, or a lane that is asleep.
         loop {
             model.runnable(state, lanes);
@@ -373,6 +383,26 @@ impl<'o, M: Model> Explorer<'o, M> {
                 }
             }
         }
+        if self.options.reduce && self.options.delay_bound.is_some() {
+            let key = Key::new(model.fingerprint(state));
+            let (depth, delays) = (path.len() as u32, self.delays);
+            match self.delay_visited.entry(key) {
+                Entry::Occupied(mut entry) => {
+                    let (seen_depth, seen_delays) = entry.get_mut();
+                    // Explored before with at least as many delays left (and, unless the depth
+                    // bound cut a branch, as deep): every schedule from here within the bound
+                    // was covered then.
+                    if *seen_delays <= delays && (*seen_depth <= depth || !self.depth_cut) {
+                        return Ok(());
+                    }
+                    *seen_depth = (*seen_depth).min(depth);
+                    *seen_delays = (*seen_delays).min(delays);
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert((depth, delays));
+                }
+            }
+        }
         self.states += 1;
         // The progress display reads the count in steps of 1,024 states.
         if self.states.is_multiple_of(1024) {
@@ -389,6 +419,11 @@ impl<'o, M: Model> Explorer<'o, M> {
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
         }
+        // The default order's choice: the first runnable lane in label order.
+        let default_lane = match self.options.delay_bound {
+            Some(_) => Some(self.lanes.id_of(model, state, &lanes[0])),
+            None => None,
+        };
         // The awake lanes and their numbers, in label order, then in the exploration order.
         let mut awake: smallvec::SmallVec<[(M::Lane, LaneId); 8]> = smallvec::SmallVec::new();
         {
@@ -410,6 +445,15 @@ impl<'o, M: Model> Explorer<'o, M> {
         for (i, (lane, id)) in awake.into_iter().enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
+            }
+            // A choice other than the default one is a delay; beyond the bound it is cut.
+            let delay = default_lane.is_some_and(|first| first != id);
+            if delay {
+                let bound = self.options.delay_bound.expect("a default lane only with a delay bound");
+                if self.delays >= bound {
+                    self.hit(&format!("delay-bound ({bound})"));
+                    continue;
+                }
             }
             // The last child takes the state itself instead of a copy.
             let mut copy;
@@ -441,7 +485,9 @@ impl<'o, M: Model> Explorer<'o, M> {
             // siblings need no exploring.
             let alone = reduce && model.alone(&fp);
             path.push(id);
+            self.delays += delay as u32;
             self.dfs(child, path, child_base)?;
+            self.delays -= delay as u32;
             path.pop();
             self.sleep.truncate(child_base);
             if alone {

@@ -199,6 +199,14 @@ pub struct Options {
     /// Set (by a Ctrl-C handler) to stop the search: it ends as if a bound were hit and says
     /// "Ctrl-C".
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Explore only the schedules that deviate at most K times from the default order (at each
+    /// choice point, the first runnable lane in label order), as in CHESS (Musuvathi and Qadeer,
+    /// PLDI 2007). A choice cut by the bound makes the search incomplete
+    /// (`delay-bound (K)`). With a delay bound the search keeps state caching (a state reached
+    /// again with no fewer delays used is not explored again) but not sleep sets nor the
+    /// persistent-set rule, which could replace a schedule within the bound by an equivalent
+    /// one beyond it: what is covered is exactly every schedule with at most K delays.
+    pub delay_bound: Option<u32>,
 }
 
 /// One distinct outcome of a search.

@@ -72,6 +72,11 @@ pub struct ExploreOptions {
     /// Set (by a Ctrl-C handler) to stop the search: it ends as if a bound were hit and says
     /// "interrupted".
     pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Only the schedules of the faithful model that deviate at most K times from the default
+    /// order (the first runnable lane in label order), as in CHESS: see
+    /// `explore::Options::delay_bound`. Inert tasks and sleep sets are off with it (both would
+    /// replace a schedule by an equivalent one the bound may cut); state caching stays.
+    pub delay_bound: Option<u32>,
 }
 
 impl Default for ExploreOptions {
@@ -90,6 +95,7 @@ impl Default for ExploreOptions {
             shortest_witnesses: true,
             inert_tasks: true,
             interrupt: None,
+            delay_bound: None,
         }
     }
 }
@@ -109,17 +115,25 @@ impl ExploreOptions {
             shard: self.shard,
             progress: self.progress.clone(),
             interrupt: self.interrupt.clone(),
+            delay_bound: self.delay_bound,
         }
+    }
+
+    /// Inert tasks run when they are queued (`crate::inert`): with the full reduction, unless
+    /// asked otherwise or a delay bound counts the faithful model's choices.
+    pub fn inert(&self) -> bool {
+        self.reduction == Reduction::Full && self.inert_tasks && self.delay_bound.is_none()
     }
 
     /// The options that decide the result, for the report and for `merge`.
     pub fn describe(&self) -> Vec<String> {
-        vec![
+        let mut described = vec![
             format!(
                 "reduction={}",
-                match (self.reduction, self.inert_tasks) {
-                    (Reduction::Full, true) => "state-caching+sleep-sets+inert-tasks",
-                    (Reduction::Full, false) => "state-caching+sleep-sets",
+                match (self.reduction, self.inert_tasks, self.delay_bound) {
+                    (Reduction::Full, _, Some(_)) => "state-caching",
+                    (Reduction::Full, true, None) => "state-caching+sleep-sets+inert-tasks",
+                    (Reduction::Full, false, None) => "state-caching+sleep-sets",
                     _ => "none",
                 }
             ),
@@ -135,7 +149,11 @@ impl ExploreOptions {
             format!("max-depth={}", self.max_depth),
             format!("max-units={}", self.max_units),
             format!("witnesses={}", if self.shortest_witnesses { "shortest" } else { "as-found" }),
-        ]
+        ];
+        if let Some(k) = self.delay_bound {
+            described.push(format!("delay-bound={k}"));
+        }
+        described
     }
 }
 
@@ -202,7 +220,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     let model = SimModel::exploring(program, options);
     let searched = ::explore::search(&model, &options.engine())?;
     let mut merged = exploration_of(program, options, searched.report);
-    let inert = options.reduction == Reduction::Full && options.inert_tasks;
+    let inert = options.inert();
     if options.shortest_witnesses {
         // Every shard finds the same witness for an outcome (it depends on the scenario only),
         // so merged shards give what one run gives.
@@ -270,7 +288,7 @@ impl<'p> SimModel<'p> {
     pub fn exploring(program: &'p Program, options: &ExploreOptions) -> SimModel<'p> {
         SimModel {
             program,
-            inert_tasks: options.reduction == Reduction::Full && options.inert_tasks,
+            inert_tasks: options.inert(),
             lifecycles_fixed: options.inert_tasks && crate::inert::InertFacts::lifecycles_fixed(program),
         }
     }

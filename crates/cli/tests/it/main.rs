@@ -2,6 +2,7 @@
 
 mod chromium;
 mod corpus;
+mod delay_bound;
 mod coverage;
 mod diff;
 mod errors;

@@ -1,5 +1,6 @@
 //! The engine on textbook models with known state counts (as stateright's examples state them).
 
+mod delay;
 mod race;
 mod two_phase;
 
@@ -19,6 +20,7 @@ pub fn options(reduce: bool) -> Options {
         shard: (1, 1),
         progress: None,
         interrupt: None,
+        delay_bound: None,
     }
 }
 
