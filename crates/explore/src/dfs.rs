@@ -16,6 +16,9 @@ use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Model, 
 /// crosses threads.)
 struct WorkItem<L> {
     path: Vec<L>,
+    /// The delays on the path (choices other than the first runnable lane; counted only with a
+    /// delay bound).
+    delays: u32,
 }
 
 /// Explores every schedule of `model` within the bounds of `options`: the work items of the
@@ -23,14 +26,16 @@ struct WorkItem<L> {
 pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outcome>, M::Error> {
     let start = Instant::now();
     let mut items = Vec::new();
-    let mut split_counts = (0, 0);
+    // Choice points and transitions above the split, and whether the delay bound cut a choice
+    // there.
+    let mut split_counts = (0, 0, false);
     if options.split_depth == 0 {
         // One work item, the whole tree: `split` would only name it (the item's thread makes
         // the initial state).
-        items.push(WorkItem { path: Vec::new() });
+        items.push(WorkItem { path: Vec::new(), delays: 0 });
     } else {
         let root = model.initial()?;
-        split(model, root, Vec::new(), options, &mut items, &mut split_counts)?;
+        split(model, root, Vec::new(), 0, options, &mut items, &mut split_counts)?;
     }
     let (k, n) = options.shard;
     let mine: Vec<(usize, WorkItem<M::Label>)> =
@@ -43,6 +48,7 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
             let mut ex = Explorer::new(model, options, start);
             ex.budget = budget.clone();
             ex.used_before = used_before;
+            ex.delays = item.delays;
             let mut state = replay_prefix(model, &item.path)?;
             let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
             ex.dfs(&mut state, &mut path, 0)?;
@@ -71,7 +77,15 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
         memory.states += m.states;
         memory.bytes += m.bytes;
     }
-    let report = Report::merge(parts.into_iter().map(|(r, _)| r).collect());
+    let mut report = Report::merge(parts.into_iter().map(|(r, _)| r).collect());
+    if split_counts.2 {
+        // The split cut a choice beyond the delay bound.
+        let bound = format!("delay-bound ({})", options.delay_bound.expect("cut only with a delay bound"));
+        if !report.bounds_hit.contains(&bound) {
+            report.bounds_hit.push(bound);
+            report.bounds_hit.sort();
+        }
+    }
     Ok(Searched { report, split_states: split_counts.0, split_transitions: split_counts.1, memory })
 }
 
@@ -100,36 +114,44 @@ fn replay_prefix<M: Model>(model: &M, path: &[M::Label]) -> Result<M::State, M::
 }
 
 /// Expands the first `split_depth` choice points naively, in lane order, collecting work items.
+/// With a delay bound, a choice other than the first lane counts as a delay there too, and one
+/// beyond the bound is cut (`counts.2`).
 fn split<M: Model>(
     model: &M,
     mut state: M::State,
     path: Vec<M::Label>,
+    delays: u32,
     options: &Options,
     out: &mut Vec<WorkItem<M::Label>>,
-    counts: &mut (u64, u64),
+    counts: &mut (u64, u64, bool),
 ) -> Result<(), M::Error> {
     let mut lanes = Vec::new();
     loop {
         model.runnable(&mut state, &mut lanes);
         if path.len() >= options.split_depth || lanes.len() != 1 {
             if path.len() >= options.split_depth || lanes.is_empty() || model.units(&state) >= options.max_units {
-                out.push(WorkItem { path });
+                out.push(WorkItem { path, delays });
                 return Ok(());
             }
             counts.0 += 1;
-            for lane in lanes {
+            for (i, lane) in lanes.into_iter().enumerate() {
+                let delays = delays + (options.delay_bound.is_some() && i > 0) as u32;
+                if options.delay_bound.is_some_and(|bound| delays > bound) {
+                    counts.2 = true;
+                    continue;
+                }
                 let mut child = state.clone();
                 let label = model.label(&child, &lane).clone();
                 model.step(&mut child, lane)?;
                 counts.1 += 1;
                 let mut child_path = path.clone();
                 child_path.push(label);
-                split(model, child, child_path, options, out, counts)?;
+                split(model, child, child_path, delays, options, out, counts)?;
             }
             return Ok(());
         }
         if model.units(&state) >= options.max_units {
-            out.push(WorkItem { path });
+            out.push(WorkItem { path, delays });
             return Ok(());
         }
         model.step(&mut state, lanes[0])?;

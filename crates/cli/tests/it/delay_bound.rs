@@ -30,7 +30,9 @@ fn delay_bound_zero_is_the_first_lane_schedule() {
         assert_eq!(ex.outcomes[0].outcome, trace.outcome.canonical(), "{}", file.display());
         assert!(!ex.complete);
         assert_eq!(ex.bounds_hit, ["delay-bound (0)"]);
-        assert!(ex.options.contains(&"delay-bound=0".to_string()) && ex.options.contains(&"reduction=state-caching".into()));
+        assert!(
+            ex.options.contains(&"delay-bound=0".to_string()) && ex.options.contains(&"reduction=state-caching".into())
+        );
     }
 }
 

@@ -2,8 +2,8 @@
 
 mod chromium;
 mod corpus;
-mod delay_bound;
 mod coverage;
+mod delay_bound;
 mod diff;
 mod errors;
 mod explore;

@@ -12,7 +12,13 @@ use crate::{options, Never};
 /// The outcome keys of every schedule with at most `bound` delays, by brute force: every
 /// schedule enumerated, its delays counted (independent of the engine).
 fn outcomes_within<M: Model<Error = Never>>(model: &M, bound: u32) -> BTreeSet<u128> {
-    fn walk<M: Model<Error = Never>>(model: &M, mut state: M::State, delays: u32, bound: u32, out: &mut BTreeSet<u128>) {
+    fn walk<M: Model<Error = Never>>(
+        model: &M,
+        mut state: M::State,
+        delays: u32,
+        bound: u32,
+        out: &mut BTreeSet<u128>,
+    ) {
         let mut lanes = Vec::new();
         model.runnable(&mut state, &mut lanes);
         if lanes.is_empty() {
@@ -57,6 +63,19 @@ fn a_delay_bound_covers_exactly_the_schedules_within_it() {
             assert!(expected.len() < every.len() || bound > 0);
             assert_eq!(report.bounds_hit, [format!("delay-bound ({bound})")], "race, bound {bound}");
         }
+    }
+    // Cut into work items (the split counts delays too), on two threads, and in shards.
+    for bound in 0..=2 {
+        let expected = outcomes_within(&race, bound);
+        let split = Options { split_depth: 2, jobs: 2, ..bounded(true, bound) };
+        let (found, report) = keys(&race, &split);
+        assert_eq!(found, expected, "race, split, bound {bound}");
+        assert_eq!(report.bounds_hit, [format!("delay-bound ({bound})")]);
+        let shards = (1..=3)
+            .map(|k| explore::search(&race, &Options { shard: (k, 3), ..split.clone() }).unwrap().report)
+            .collect();
+        let merged: BTreeSet<u128> = explore::Report::merge(shards).outcomes.iter().map(|c| c.key).collect();
+        assert_eq!(merged, expected, "race, shards, bound {bound}");
     }
     let two_phase = TwoPhase::new(3);
     for bound in 0..=3 {
