@@ -83,7 +83,9 @@ pub trait Model: Sync {
     fn label<'a>(&'a self, state: &'a Self::State, lane: &Self::Lane) -> &'a Self::Label;
     /// Steps run so far (for the `max_units` bound).
     fn units(&self, state: &Self::State) -> usize;
-    /// A 128-bit fingerprint of everything that decides the rest of the run and its outcome.
+    /// A 128-bit fingerprint of everything that decides the rest of the run and its outcome,
+    /// uniformly distributed (a hash such as XXH3's, or an exact packing passed through a
+    /// bijective mixer): the visited tables use its low half as their hash.
     fn fingerprint(&self, state: &Self::State) -> u128;
     fn outcome(&self, state: &Self::State) -> Self::Outcome;
     /// Equal for equal outcomes, distinct otherwise (outcomes are merged by this key).

@@ -62,3 +62,11 @@ impl From<explore::Failure> for Never {
         Never(failure)
     }
 }
+
+/// A packed state (exact: distinct states, distinct values) spread over all 128 bits by a
+/// bijection (a multiplication by an odd constant, then an xor-shift), so the engine's tables,
+/// which hash the low half as it is, see a uniformly distributed fingerprint.
+pub fn spread(packed: u128) -> u128 {
+    let f = packed.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835);
+    f ^ (f >> 67)
+}

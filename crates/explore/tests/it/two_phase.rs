@@ -153,7 +153,8 @@ impl Model for TwoPhase {
         s.steps
     }
 
-    /// Exact: every variable packed into distinct bits (at most 8 resource managers).
+    /// Exact: every variable packed into distinct bits (at most 8 resource managers), then spread
+    /// by a bijection.
     fn fingerprint(&self, s: &State) -> u128 {
         let mut f: u128 = 0;
         for &r in &s.rm_state {
@@ -162,7 +163,7 @@ impl Model for TwoPhase {
         f = f << 2 | s.tm_state as u128;
         f = f << 8 | s.tm_prepared as u128;
         f = f << 8 | s.prepared_msgs as u128;
-        f << 2 | (s.commit_msg as u128) << 1 | s.abort_msg as u128
+        crate::spread(f << 2 | (s.commit_msg as u128) << 1 | s.abort_msg as u128)
     }
 
     fn outcome(&self, s: &State) -> Vec<u8> {
