@@ -250,6 +250,12 @@ struct Bounds {
     /// six times as long as the search).
     #[arg(long)]
     witnesses_as_found: bool,
+    /// Explore only the schedules that deviate at most K times from the default order (the
+    /// first runnable lane in label order), as in CHESS; the report says so and is incomplete
+    /// whenever the bound cut a schedule. Turns off sleep sets and inert tasks (state caching
+    /// stays).
+    #[arg(long, value_name = "K")]
+    delay_bound: Option<u32>,
 }
 
 impl Bounds {
@@ -273,6 +279,7 @@ impl Bounds {
             shortest_witnesses: !self.witnesses_as_found,
             inert_tasks: !self.no_inert_tasks,
             interrupt: None,
+            delay_bound: self.delay_bound,
         })
     }
 }

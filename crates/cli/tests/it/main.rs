@@ -3,6 +3,7 @@
 mod chromium;
 mod corpus;
 mod coverage;
+mod delay_bound;
 mod diff;
 mod errors;
 mod explore;

@@ -1,0 +1,591 @@
+//! The depth-first search: work items, the explorer of one work item, and the search over all.
+
+use std::collections::hash_map::Entry;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::table::{table_bytes, Key, KeyMap, Memory, SleepSets, Visit};
+use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Model, Options, Report, Searched};
+
+/// A subtree to explore, named by the choices that lead to it from the initial state. (A work
+/// item carries no state: the thread that explores it replays the choices, so the state never
+/// crosses threads.)
+struct WorkItem<L> {
+    path: Vec<L>,
+    /// The delays on the path (choices other than the first runnable lane; counted only with a
+    /// delay bound).
+    delays: u32,
+}
+
+/// Explores every schedule of `model` within the bounds of `options`: the work items of the
+/// split, those of this shard, on `options.jobs` threads, merged.
+pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outcome>, M::Error> {
+    let start = Instant::now();
+    let mut items = Vec::new();
+    // Choice points and transitions above the split, and whether the delay bound cut a choice
+    // there.
+    let mut split_counts = (0, 0, false);
+    if options.split_depth == 0 {
+        // One work item, the whole tree: `split` would only name it (the item's thread makes
+        // the initial state).
+        items.push(WorkItem { path: Vec::new(), delays: 0 });
+    } else {
+        let root = model.initial()?;
+        split(model, root, Vec::new(), 0, options, &mut items, &mut split_counts)?;
+    }
+    let (k, n) = options.shard;
+    let mine: Vec<(usize, WorkItem<M::Label>)> =
+        items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
+    // One budget of choice points for the whole search: threads share a counter; one thread
+    // passes on what its earlier work items used (no atomic operation per state).
+    let budget = (options.jobs > 1).then(|| Arc::new(AtomicU64::new(0)));
+    let run_item =
+        |(_, item): (usize, WorkItem<M::Label>), used_before: u64| -> Result<(Report<M::Outcome>, Memory), M::Error> {
+            let mut ex = Explorer::new(model, options, start);
+            ex.budget = budget.clone();
+            ex.used_before = used_before;
+            ex.delays = item.delays;
+            let mut state = replay_prefix(model, &item.path)?;
+            let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
+            ex.dfs(&mut state, &mut path, 0)?;
+            let memory = ex.memory();
+            Ok((ex.finish(), memory))
+        };
+    let parts: Vec<(Report<M::Outcome>, Memory)> = if options.jobs > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.jobs)
+            .stack_size(256 << 20)
+            .build()
+            .map_err(|e| Failure::Threads(format!("cannot start {} threads: {e}", options.jobs)))?;
+        pool.install(|| mine.into_par_iter().map(|item| run_item(item, 0)).collect::<Result<Vec<_>, _>>())?
+    } else {
+        let mut used = 0;
+        let mut parts = Vec::with_capacity(mine.len());
+        for item in mine {
+            let part = run_item(item, used)?;
+            used += part.0.states;
+            parts.push(part);
+        }
+        parts
+    };
+    let mut memory = Memory::default();
+    for (_, m) in &parts {
+        memory.states += m.states;
+        memory.bytes += m.bytes;
+    }
+    let mut report = Report::merge(parts.into_iter().map(|(r, _)| r).collect());
+    if split_counts.2 {
+        // The split cut a choice beyond the delay bound.
+        let bound = format!("delay-bound ({})", options.delay_bound.expect("cut only with a delay bound"));
+        if !report.bounds_hit.contains(&bound) {
+            report.bounds_hit.push(bound);
+            report.bounds_hit.sort();
+        }
+    }
+    Ok(Searched { report, split_states: split_counts.0, split_transitions: split_counts.1, memory })
+}
+
+/// The state a work item starts from: the initial state, then forced steps and the item's choices
+/// in order, stopping right after the last choice.
+fn replay_prefix<M: Model>(model: &M, path: &[M::Label]) -> Result<M::State, M::Error> {
+    let mut state = model.initial()?;
+    let mut picks = path.iter();
+    let Some(mut next) = picks.next() else { return Ok(state) };
+    let mut lanes = Vec::new();
+    loop {
+        model.runnable(&mut state, &mut lanes);
+        if lanes.len() == 1 {
+            model.step(&mut state, lanes[0])?;
+            continue;
+        }
+        let Some(&lane) = lanes.iter().find(|lane| model.label(&state, lane) == next) else {
+            return Err(Failure::Nondeterministic(format!("work item choice {next} is not runnable on replay")).into());
+        };
+        model.step(&mut state, lane)?;
+        match picks.next() {
+            Some(lane) => next = lane,
+            None => return Ok(state),
+        }
+    }
+}
+
+/// Expands the first `split_depth` choice points naively, in lane order, collecting work items.
+/// With a delay bound, a choice other than the first lane counts as a delay there too, and one
+/// beyond the bound is cut (`counts.2`).
+fn split<M: Model>(
+    model: &M,
+    mut state: M::State,
+    path: Vec<M::Label>,
+    delays: u32,
+    options: &Options,
+    out: &mut Vec<WorkItem<M::Label>>,
+    counts: &mut (u64, u64, bool),
+) -> Result<(), M::Error> {
+    let mut lanes = Vec::new();
+    loop {
+        model.runnable(&mut state, &mut lanes);
+        if path.len() >= options.split_depth || lanes.len() != 1 {
+            if path.len() >= options.split_depth || lanes.is_empty() || model.units(&state) >= options.max_units {
+                out.push(WorkItem { path, delays });
+                return Ok(());
+            }
+            counts.0 += 1;
+            for (i, lane) in lanes.into_iter().enumerate() {
+                let delays = delays + (options.delay_bound.is_some() && i > 0) as u32;
+                if options.delay_bound.is_some_and(|bound| delays > bound) {
+                    counts.2 = true;
+                    continue;
+                }
+                let mut child = state.clone();
+                let label = model.label(&child, &lane).clone();
+                model.step(&mut child, lane)?;
+                counts.1 += 1;
+                let mut child_path = path.clone();
+                child_path.push(label);
+                split(model, child, child_path, delays, options, out, counts)?;
+            }
+            return Ok(());
+        }
+        if model.units(&state) >= options.max_units {
+            out.push(WorkItem { path, delays });
+            return Ok(());
+        }
+        model.step(&mut state, lanes[0])?;
+    }
+}
+
+/// A sleep-set entry: a lane explored from an earlier state, and what its step touched there.
+type Asleep<F> = (LaneId, F);
+
+/// Whether `lane` is in a sleep set.
+fn is_asleep<F>(sleep: &[Asleep<F>], lane: LaneId) -> bool {
+    sleep.iter().any(|(l, _)| *l == lane)
+}
+
+/// Keeps the entries of `stack[from..]` that `keep` accepts, in order.
+fn retain_from<F: Copy>(stack: &mut Vec<Asleep<F>>, from: usize, mut keep: impl FnMut(&Asleep<F>) -> bool) {
+    let mut kept = from;
+    for i in from..stack.len() {
+        if keep(&stack[i]) {
+            stack[kept] = stack[i];
+            kept += 1;
+        }
+    }
+    stack.truncate(kept);
+}
+
+/// The explorer of one work item.
+struct Explorer<'o, M: Model> {
+    model: &'o M,
+    options: &'o Options,
+    start: Instant,
+    visited: KeyMap<Visit>,
+    sleep_sets: SleepSets,
+    lanes: M::Numbering,
+    /// The sleep sets and explored siblings of the choice points on the current path, as one
+    /// stack: a call of `dfs` owns the top, from the `base` it is given (its sleep set, then the
+    /// lanes it has explored so far); a child's sleep set is pushed above.
+    sleep: Vec<Asleep<M::Footprint>>,
+    /// A buffer for a sleep set being sorted or narrowed.
+    scratch: Vec<LaneId>,
+    /// Spare buffers for the runnable lanes of a `dfs` call (one per level of the current path,
+    /// reused so that listing the lanes before every step allocates nothing).
+    lane_bufs: Vec<Vec<M::Lane>>,
+    /// Distinct outcomes by their key (the report orders them by witness, not by this key).
+    outcomes: BTreeMap<u128, Class<M::Outcome>>,
+    /// End-state fingerprint → outcome key.
+    end_states: KeyMap<u128>,
+    states: u64,
+    transitions: u64,
+    bounds_hit: Vec<String>,
+    /// The depth bound has cut a branch in this work item.
+    depth_cut: bool,
+    /// The max-states bound or the time limit has stopped this work item (see `stopped`).
+    halted: bool,
+    /// By lane number: `Footprint::breadth` of the lane's step the last time this work item ran
+    /// it from a choice point, plus one (0: not run yet). Orders lanes for
+    /// `LaneOrder::BroadestFirst`.
+    breadth: Vec<u32>,
+    /// With several threads: choice points visited by every work item of the search so far.
+    budget: Option<Arc<AtomicU64>>,
+    /// With one thread: choice points the earlier work items visited.
+    used_before: u64,
+    /// With a delay bound: the delays (choices other than the first runnable lane) on the
+    /// current path.
+    delays: u32,
+    /// With a delay bound: visited choice points, with the smallest depth and the fewest delays
+    /// they were explored with.
+    delay_visited: KeyMap<(u32, u32)>,
+}
+
+impl<'o, M: Model> Explorer<'o, M> {
+    /// The visited table's first capacity (2,048 buckets, 50 KiB): growing a table from a
+    /// handful of entries rehashes every entry several times over, a cost each small
+    /// exploration would pay in full (1 % of the simulator's three-executions fixture's time,
+    /// measured with perf), while a large one soon outgrows this capacity anyway.
+    const INITIAL_STATES: usize = 1024;
+
+    fn new(model: &'o M, options: &'o Options, start: Instant) -> Explorer<'o, M> {
+        Explorer {
+            model,
+            options,
+            start,
+            visited: KeyMap::with_capacity_and_hasher(Self::INITIAL_STATES, Default::default()),
+            sleep_sets: SleepSets::default(),
+            lanes: M::Numbering::default(),
+            sleep: Vec::new(),
+            scratch: Vec::new(),
+            lane_bufs: Vec::new(),
+            outcomes: BTreeMap::new(),
+            end_states: KeyMap::default(),
+            states: 0,
+            transitions: 0,
+            bounds_hit: Vec::new(),
+            depth_cut: false,
+            halted: false,
+            breadth: Vec::new(),
+            budget: None,
+            used_before: 0,
+            delays: 0,
+            delay_visited: KeyMap::default(),
+        }
+    }
+
+    fn hit(&mut self, bound: &str) {
+        self.halted |= bound.starts_with("max-states") || bound.starts_with("time") || bound == "Ctrl-C";
+        if !self.bounds_hit.iter().any(|b| b == bound) {
+            self.bounds_hit.push(bound.to_string());
+        }
+    }
+
+    /// True (and the bound recorded) once the wall-clock limit has passed. Without a limit, a
+    /// test of one field (asked at every choice point and child: not worth a call).
+    #[inline(always)]
+    fn out_of_time(&mut self) -> bool {
+        match self.options.time_limit {
+            None => false,
+            Some(limit) => self.past(limit),
+        }
+    }
+
+    /// `out_of_time` with a limit.
+    #[inline(never)]
+    fn past(&mut self, limit: Duration) -> bool {
+        if self.start.elapsed() < limit {
+            return false;
+        }
+        self.hit(&format!("time ({} s)", limit.as_secs_f64()));
+        true
+    }
+
+    /// A max-states or time bound has been hit.
+    fn stopped(&mut self) -> bool {
+        if !self.halted {
+            if let Some(flag) = &self.options.interrupt {
+                if flag.load(Ordering::Relaxed) {
+                    self.hit("Ctrl-C");
+                }
+            }
+        }
+        self.halted
+    }
+
+    /// Explores the schedules from `state`, reached by the choices `path`, with the sleep set
+    /// `self.sleep[base..]` (which this call narrows and pushes above; the caller truncates).
+    /// The state is borrowed, not owned: the last child steps it in place, and a state is never
+    /// moved (a state can be hundreds of bytes).
+    fn dfs(&mut self, state: &mut M::State, path: &mut Vec<LaneId>, base: usize) -> Result<(), M::Error> {
+        let mut lanes = self.lane_bufs.pop().unwrap_or_default();
+        let result = self.dfs_with(state, path, base, &mut lanes);
+        self.lane_bufs.push(lanes);
+        result
+    }
+
+    /// `dfs`, with a buffer for this call's runnable lanes.
+    fn dfs_with(
+        &mut self,
+        state: &mut M::State,
+        path: &mut Vec<LaneId>,
+        base: usize,
+        lanes: &mut Vec<M::Lane>,
+    ) -> Result<(), M::Error> {
+        let model = self.model;
+        // Sleep sets and the persistent-set rule are off with a delay bound (see
+        // `Options::delay_bound`); state caching stays.
+        let reduce = self.options.reduce && self.options.delay_bound.is_none();
+        // Forced steps until the next choice point, the end, or a lane that is asleep.
+        loop {
+            model.runnable(state, lanes);
+            if lanes.len() != 1 {
+                break;
+            }
+            if model.units(state) >= self.options.max_units {
+                self.hit(&format!("max-units ({})", self.options.max_units));
+                return Ok(());
+            }
+            let lane = lanes.pop().expect("one lane");
+            // A state with one runnable lane is a choice point with one choice, and the sleep-set
+            // rule holds there too: when that lane is asleep, every schedule from here begins with
+            // a step explored from an earlier choice point (where it was explored, the steps since
+            // then commute with it), so nothing below here is new.
+            if reduce
+                && self.sleep.len() > base
+                && is_asleep(&self.sleep[base..], self.lanes.id_of(model, state, &lane))
+            {
+                return Ok(());
+            }
+            let fp = model.step(state, lane)?;
+            if self.sleep.len() > base {
+                retain_from(&mut self.sleep, base, |(_, f)| !f.conflicts(&fp));
+            }
+        }
+        if lanes.is_empty() {
+            self.record_outcome(state, path);
+            return Ok(());
+        }
+        if self.stopped() {
+            return Ok(());
+        }
+        if self.out_of_time() {
+            return Ok(());
+        }
+        if path.len() >= self.options.max_depth {
+            if !self.depth_cut {
+                self.depth_cut = true;
+                self.hit(&format!("max-depth ({})", self.options.max_depth));
+            }
+            return Ok(());
+        }
+        if model.units(state) >= self.options.max_units {
+            self.hit(&format!("max-units ({})", self.options.max_units));
+            return Ok(());
+        }
+        // On a revisit, the lanes to explore: only those asleep at the earlier visit and awake
+        // now (the others were explored from this state then). None: every awake lane.
+        let mut revisit: Option<smallvec::SmallVec<[LaneId; 8]>> = None;
+        if reduce {
+            let key = Key::new(model.fingerprint(state));
+            let depth = path.len() as u32;
+            let Explorer { visited, sleep_sets, sleep, scratch, depth_cut, .. } = self;
+            let asleep = |lane: &LaneId| is_asleep(&sleep[base..], *lane);
+            match visited.entry(key) {
+                Entry::Occupied(mut entry) => {
+                    let v = entry.get_mut();
+                    let stored = sleep_sets.get(v.sleep);
+                    // A visit at a greater depth covered everything below this state unless the
+                    // depth bound cut some branch somewhere (then it may have cut one below here).
+                    let depth_covered = v.depth <= depth || !*depth_cut;
+                    if depth_covered && stored.iter().all(asleep) {
+                        return Ok(());
+                    }
+                    // Remember the smaller depth and the common sleep set: the lanes asleep now
+                    // that slept then too.
+                    v.depth = v.depth.min(depth);
+                    if v.sleep != 0 {
+                        scratch.clear();
+                        scratch.extend(stored.iter().copied().filter(asleep));
+                        if depth_covered {
+                            // Godefroid's state caching with sleep sets: explore the lanes that
+                            // slept then and are awake now, with the sleep set both visits share.
+                            revisit = Some(stored.iter().copied().filter(|l| !asleep(l)).collect());
+                            retain_from(sleep, base, |(l, _)| scratch.contains(l));
+                        }
+                        v.sleep = sleep_sets.intern(scratch);
+                    }
+                }
+                Entry::Vacant(entry) => {
+                    scratch.clear();
+                    scratch.extend(sleep[base..].iter().map(|(l, _)| *l));
+                    scratch.sort_unstable();
+                    entry.insert(Visit { depth, sleep: sleep_sets.intern(scratch) });
+                }
+            }
+        }
+        if self.options.reduce && self.options.delay_bound.is_some() {
+            let key = Key::new(model.fingerprint(state));
+            let (depth, delays) = (path.len() as u32, self.delays);
+            match self.delay_visited.entry(key) {
+                Entry::Occupied(mut entry) => {
+                    let (seen_depth, seen_delays) = entry.get_mut();
+                    // Explored before with at least as many delays left (and, unless the depth
+                    // bound cut a branch, as deep): every schedule from here within the bound
+                    // was covered then.
+                    if *seen_delays <= delays && (*seen_depth <= depth || !self.depth_cut) {
+                        return Ok(());
+                    }
+                    *seen_depth = (*seen_depth).min(depth);
+                    *seen_delays = (*seen_delays).min(delays);
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert((depth, delays));
+                }
+            }
+        }
+        self.states += 1;
+        // The progress display reads the count in steps of 1,024 states.
+        if self.states.is_multiple_of(1024) {
+            if let Some(counter) = &self.options.progress {
+                counter.fetch_add(1024, Ordering::Relaxed);
+            }
+        }
+        // The whole search's count, across work items and threads (`max_states` bounds the run).
+        let total = match &self.budget {
+            Some(shared) => shared.fetch_add(1, Ordering::Relaxed) + 1,
+            None => self.used_before + self.states,
+        };
+        if total > self.options.max_states {
+            self.hit(&format!("max-states ({})", self.options.max_states));
+            return Ok(());
+        }
+        // The default order's choice: the first runnable lane in label order.
+        let default_lane = match self.options.delay_bound {
+            Some(_) => Some(self.lanes.id_of(model, state, &lanes[0])),
+            None => None,
+        };
+        // The awake lanes and their numbers, in label order, then in the exploration order.
+        let mut awake: smallvec::SmallVec<[(M::Lane, LaneId); 8]> = smallvec::SmallVec::new();
+        {
+            let Explorer { lanes: table, sleep, .. } = self;
+            for lane in lanes.drain(..) {
+                let id = table.id_of(model, state, &lane);
+                if !(reduce && is_asleep(&sleep[base..], id)) && revisit.as_ref().is_none_or(|only| only.contains(&id))
+                {
+                    awake.push((lane, id));
+                }
+            }
+        }
+        if self.options.lane_order == LaneOrder::BroadestFirst && awake.len() > 1 {
+            let breadth = &self.breadth;
+            // Stable: ties stay in label order.
+            awake.sort_by_key(|(_, id)| std::cmp::Reverse(breadth.get(*id as usize).copied().unwrap_or(0)));
+        }
+        let last = awake.len().saturating_sub(1);
+        for (i, (lane, id)) in awake.into_iter().enumerate() {
+            if self.stopped() || self.out_of_time() {
+                break;
+            }
+            // A choice other than the default one is a delay; beyond the bound it is cut.
+            let delay = default_lane.is_some_and(|first| first != id);
+            if delay {
+                let bound = self.options.delay_bound.expect("a default lane only with a delay bound");
+                if self.delays >= bound {
+                    self.hit(&format!("delay-bound ({bound})"));
+                    continue;
+                }
+            }
+            // The last child takes the state itself instead of a copy.
+            let mut copy;
+            let child = if i == last {
+                &mut *state
+            } else {
+                copy = state.clone();
+                &mut copy
+            };
+            let fp = model.step(child, lane)?;
+            self.transitions += 1;
+            if self.breadth.len() <= id as usize {
+                self.breadth.resize(id as usize + 1, 0);
+            }
+            self.breadth[id as usize] = fp.breadth() + 1;
+            // The child's sleep set: this state's sleep set and the siblings explored before,
+            // those that commute with this step.
+            let child_base = self.sleep.len();
+            if reduce {
+                for j in base..child_base {
+                    let entry = self.sleep[j];
+                    if !entry.1.conflicts(&fp) {
+                        self.sleep.push(entry);
+                    }
+                }
+            }
+            // A step that commutes with every step of every state is a persistent set on its
+            // own: every schedule from here is equivalent to one that runs it first, so its
+            // siblings need no exploring.
+            let alone = reduce && model.alone(&fp);
+            path.push(id);
+            self.delays += delay as u32;
+            self.dfs(child, path, child_base)?;
+            self.delays -= delay as u32;
+            path.pop();
+            self.sleep.truncate(child_base);
+            if alone {
+                break;
+            }
+            if reduce {
+                self.sleep.push((id, fp));
+            }
+        }
+        Ok(())
+    }
+
+    fn record_outcome(&mut self, state: &M::State, path: &[LaneId]) {
+        let model = self.model;
+        // The outcome is a function of the fingerprinted state: an end state seen before has the
+        // outcome computed then.
+        let end = Key::new(model.fingerprint(state));
+        let (outcome, key) = match self.end_states.get(&end) {
+            Some(&key) => (None, key),
+            None => {
+                let outcome = model.outcome(state);
+                let key = model.outcome_key(&outcome);
+                self.end_states.insert(end, key);
+                (Some(outcome), key)
+            }
+        };
+        let lanes = &self.lanes;
+        // The witness's text, written from the labels the numbering holds (no schedule built).
+        let witness = || {
+            let picks: smallvec::SmallVec<[&M::Label; 32]> = path.iter().map(|&id| lanes.label(id)).collect();
+            model.schedule_text(&picks)
+        };
+        match self.outcomes.get_mut(&key) {
+            Some(class) => {
+                class.end_states += 1;
+                if path.len() > class.witness_choices {
+                    return;
+                }
+                let witness = witness();
+                if (path.len(), &witness) < (class.witness_choices, &class.witness) {
+                    class.witness = witness;
+                    class.witness_choices = path.len();
+                }
+            }
+            None => {
+                let outcome = match outcome {
+                    Some(outcome) => outcome,
+                    None => model.outcome(state),
+                };
+                self.outcomes.insert(
+                    key,
+                    Class { outcome, key, end_states: 1, witness: witness(), witness_choices: path.len() },
+                );
+            }
+        }
+    }
+
+    /// The visited table's memory: buckets at the table's real capacity, plus the stored sleep
+    /// sets and the lane numbering.
+    fn memory(&self) -> Memory {
+        let table = table_bytes(self.visited.capacity(), std::mem::size_of::<(Key, Visit)>());
+        Memory {
+            states: self.visited.len() as u64,
+            bytes: (table + self.sleep_sets.bytes() + self.lanes.bytes()) as u64,
+        }
+    }
+
+    fn finish(self) -> Report<M::Outcome> {
+        let mut report = Report {
+            work_items: 1,
+            states: self.states,
+            transitions: self.transitions,
+            bounds_hit: self.bounds_hit,
+            outcomes: self.outcomes.into_values().collect(),
+        };
+        report.sort_outcomes();
+        report
+    }
+}
