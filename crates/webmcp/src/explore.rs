@@ -46,7 +46,7 @@ pub struct ExploreOptions {
     pub reduction: Reduction,
     /// The order a choice point's lanes are explored in.
     pub lane_order: LaneOrder,
-    /// Choice points visited per work item before the search stops (incomplete).
+    /// Choice points visited by the whole search before it stops (incomplete).
     pub max_states: u64,
     /// Choices along one schedule before that branch stops (incomplete).
     pub max_depth: usize,
