@@ -169,7 +169,9 @@ fn real_chromium_agent_observes_and_calls() {
     assert_eq!(*runs, 2);
     let (spec, _, _) = r.counts();
     assert_eq!(spec, 2, "{}", chromium::render(&r, &options(2)));
-    assert!(observed.iter().all(|o| o.view.1.len() == 1), "{}", chromium::render(&r, &options(2)));
+    // What the agent saw, then its call's result (the outcome's agent list).
+    let agent = ["observation of tab: tab=[search_flights]", "call #1 succeeded: {\"flights\":2}"];
+    assert!(observed.iter().all(|o| o.view.1 == agent), "{}", chromium::render(&r, &options(2)));
 }
 
 /// A bfcache user step with agent steps cannot run, and says why.
