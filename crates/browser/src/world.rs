@@ -624,6 +624,8 @@ pub enum LaneRef {
     ParallelQueue,
     /// The browser agent's AI agent queue.
     Agent,
+    /// The agent puts off its next step, whose window ends later (`agent.wait`).
+    AgentWait,
     /// The user's actions in the browser UI.
     User,
     /// The user puts off the next action, whose window ends later (`user.wait`).
@@ -643,6 +645,8 @@ pub enum Unit<S> {
         steps: S,
     },
     Agent(S),
+    /// The agent put off its next step (`LaneRef::AgentWait`).
+    AgentWait,
     User(S),
     /// The user put off its next action (`LaneRef::UserWait`).
     UserWait,
@@ -685,7 +689,7 @@ pub struct World<S> {
     /// Unordered in-parallel blocks, by label (see `ParallelBlocks`).
     parallel_blocks: Shared<ParallelBlocks<S>>,
     parallel_queue: Shared<VecDeque<(Lane, S)>>,
-    pub agent_queue: Shared<VecDeque<S>>,
+    pub agent_queue: Shared<AgentQueue<S>>,
     pub user_queue: Shared<UserQueue<S>>,
     /// Pending timers, timers set and virtual time (see `Timers`).
     timers: Shared<Timers<S>>,
@@ -801,29 +805,19 @@ impl<S: Clone> UserQueue<S> {
     /// Whether the next action can run at virtual time `now`: it has no window, or `now` is in
     /// it and the action was not put off.
     fn next_runs_at(&self, now: u64) -> bool {
-        match self.next_window() {
-            None => self.next < self.all.len(),
-            Some((from, _)) => now >= from && !self.deferred,
-        }
+        self.next < self.all.len() && window_runs_at(self.next_window(), self.deferred, now)
     }
 
     /// Whether the next action can be put off at `now` (the `user.wait` lane): it can run now
     /// and its window ends later.
     fn next_can_wait_at(&self, now: u64) -> bool {
-        self.next_runs_at(now) && self.next_window().is_some_and(|(_, to)| now < to)
+        self.next_runs_at(now) && window_can_wait_at(self.next_window(), now)
     }
 
     /// When virtual time has to advance to for the next action to run: the start of its window,
     /// or (put off) the window's end; None when it can run now or has no window.
     pub fn next_wake_up(&self, now: u64) -> Option<u64> {
-        let (from, to) = self.next_window()?;
-        if now < from {
-            Some(from)
-        } else if self.deferred {
-            Some(to)
-        } else {
-            None
-        }
+        window_wake_up(self.next_window(), self.deferred, now)
     }
 
     /// Takes the next action.
@@ -854,6 +848,123 @@ impl<S: std::hash::Hash> std::hash::Hash for UserQueue<S> {
         self.all[self.next..].hash(state);
         self.blocks_started.hash(state);
         // The windows follow from the actions; whether the next one was put off does not.
+        if self.deferred {
+            true.hash(state);
+        }
+    }
+}
+
+/// Whether a queue's next step, with `window` (None: any time), can run at virtual time `now`:
+/// `now` is in its window and it was not put off (the user's and the agent's queues).
+fn window_runs_at(window: Option<(u64, u64)>, deferred: bool, now: u64) -> bool {
+    match window {
+        None => true,
+        Some((from, _)) => now >= from && !deferred,
+    }
+}
+
+/// Whether a queue's next step, which can run at `now`, can be put off (`user.wait`,
+/// `agent.wait`): it has a window, and the window ends later.
+fn window_can_wait_at(window: Option<(u64, u64)>, now: u64) -> bool {
+    window.is_some_and(|(_, to)| now < to)
+}
+
+/// When virtual time has to advance to for a queue's next step, with `window`, to run: the
+/// start of its window, or (put off) the window's end; None when it can run now or has no window.
+fn window_wake_up(window: Option<(u64, u64)>, deferred: bool, now: u64) -> Option<u64> {
+    let (from, to) = window?;
+    if now < from {
+        Some(from)
+    } else if deferred {
+        Some(to)
+    } else {
+        None
+    }
+}
+
+/// The browser agent's AI agent queue (a parallel queue, FIFO): the scenario's agent steps,
+/// queued while setting up, each with its window of virtual time (`at`, `within`; None: any
+/// time), then whatever is enqueued during the run (the results of the agent's tool calls), which
+/// has no window. A step with a window holds the queue up until virtual time reaches it, like any
+/// step at the head of a FIFO queue; the agent may put it off within its window (`agent.wait`),
+/// as the user does (`UserQueue`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct AgentQueue<S> {
+    queue: VecDeque<S>,
+    /// The windows of the steps queued while setting up, in order (shared by every copy; written
+    /// only while setting up). They are the first steps of the queue: nothing is enqueued with a
+    /// window once a step has been taken.
+    windows: std::rc::Rc<Vec<Option<(u64, u64)>>>,
+    /// How many of the queue's steps have been taken (the next step's window, if it was queued
+    /// while setting up, is `windows[taken]`). Follows from `queue`: each step set up is unique.
+    taken: usize,
+    /// The next step, which has a window, was put off (the `agent.wait` lane): it cannot run
+    /// until virtual time advances, to the next timer's deadline or to the window's end.
+    deferred: bool,
+}
+
+impl<S> Default for AgentQueue<S> {
+    fn default() -> Self {
+        AgentQueue { queue: VecDeque::new(), windows: Default::default(), taken: 0, deferred: false }
+    }
+}
+
+impl<S: Clone> AgentQueue<S> {
+    /// Whether nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// Enqueues steps that may run at any time (during the run: copies only the queue).
+    pub fn push_back(&mut self, steps: S) {
+        self.queue.push_back(steps);
+    }
+
+    /// Enqueues steps that may run only while virtual time is within `window` (`[from, to]`),
+    /// while setting up, before anything without a window is queued or any step is taken.
+    pub fn push_back_within(&mut self, steps: S, window: Option<(u64, u64)>) {
+        debug_assert!(
+            self.taken == 0 && self.queue.len() == self.windows.len(),
+            "an agent step with a window is queued while setting up, before any other"
+        );
+        self.queue.push_back(steps);
+        std::rc::Rc::make_mut(&mut self.windows).push(window);
+    }
+
+    /// The next step's window, if it has one.
+    fn next_window(&self) -> Option<(u64, u64)> {
+        self.windows.get(self.taken).copied().flatten()
+    }
+
+    /// Whether the next step can run at virtual time `now`.
+    fn next_runs_at(&self, now: u64) -> bool {
+        !self.queue.is_empty() && window_runs_at(self.next_window(), self.deferred, now)
+    }
+
+    /// Whether the next step can be put off at `now` (the `agent.wait` lane).
+    fn next_can_wait_at(&self, now: u64) -> bool {
+        self.next_runs_at(now) && window_can_wait_at(self.next_window(), now)
+    }
+
+    /// When virtual time has to advance to for the next step to run (see `UserQueue`).
+    pub fn next_wake_up(&self, now: u64) -> Option<u64> {
+        window_wake_up(self.next_window(), self.deferred, now)
+    }
+
+    /// Takes the next step.
+    fn pop_front(&mut self) -> Option<S> {
+        let steps = self.queue.pop_front()?;
+        self.taken += 1;
+        self.deferred = false;
+        Some(steps)
+    }
+}
+
+impl<S: std::hash::Hash> std::hash::Hash for AgentQueue<S> {
+    /// The steps queued (the same bytes as the `VecDeque` of them), then whether the next one
+    /// was put off. The windows and the number taken follow from the steps.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.queue.hash(state);
         if self.deferred {
             true.hash(state);
         }
@@ -1401,6 +1512,12 @@ impl<S: Clone> World<S> {
         self.agent_queue.push_back(steps);
     }
 
+    /// Enqueues one of the scenario's agent steps while setting up: it may run only while
+    /// virtual time is within `window` (None: any time).
+    pub fn enqueue_agent_step_within(&mut self, steps: S, window: Option<(u64, u64)>) {
+        self.agent_queue.push_back_within(steps, window);
+    }
+
     // --- Timers -----------------------------------------------------------------------------
 
     /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
@@ -1449,18 +1566,18 @@ impl<S: Clone> World<S> {
     /// timers that are then due. Returns the new time, or None when no timer is pending.
     pub fn advance_time(&mut self) -> Option<u64> {
         // The earliest deadline is the first (the timers are sorted by deadline); a user action
-        // with a window wakes up at its start, or (put off) at its end.
+        // or an agent step with a window wakes up at its start, or (put off) at its end.
+        let now = self.timers.now;
         let timer = self.timers.first().map(|t| t.deadline);
-        let user = self.user_queue.next_wake_up(self.timers.now);
-        let next = match (timer, user) {
-            (Some(t), Some(u)) => t.min(u),
-            (Some(t), None) => t,
-            (None, Some(u)) => u,
-            (None, None) => return None,
-        };
+        let user = self.user_queue.next_wake_up(now);
+        let agent = self.agent_queue.next_wake_up(now);
+        let next = [timer, user, agent].into_iter().flatten().min()?;
         self.timers.now = next;
         if self.user_queue.deferred {
             self.user_queue.deferred = false;
+        }
+        if self.agent_queue.deferred {
+            self.agent_queue.deferred = false;
         }
         self.queue_due_timers();
         Some(next)
@@ -1479,11 +1596,15 @@ impl<S: Clone> World<S> {
     /// buffer the caller reuses (cleared first), so listing the lanes before every step
     /// allocates nothing and copies no label.
     pub fn runnable_into(&self, lanes: &mut Vec<LaneRef>) {
-        // Listed directly in label order (no sort): `agent` < `el…` < `par` < `par:…` < `user`;
-        // event loops in the order of their labels `el0`, `el1`, … as strings; task sources by label.
+        // Listed directly in label order (no sort): `agent` < `agent.wait` < `el…` < `par` <
+        // `par:…` < `user` < `user.wait`; event loops in the order of their labels `el0`, `el1`,
+        // … as strings; task sources by label.
         lanes.clear();
-        if !self.agent_queue.is_empty() {
+        if self.agent_queue.next_runs_at(self.timers.now) {
             lanes.push(LaneRef::Agent);
+            if self.agent_queue.next_can_wait_at(self.timers.now) {
+                lanes.push(LaneRef::AgentWait);
+            }
         }
         let mut sorted: Vec<usize> = Vec::new();
         if self.event_loops.len() > 10 {
@@ -1527,6 +1648,7 @@ impl<S: Clone> World<S> {
             LaneRef::Parallel(at) => &self.parallel_blocks.0[at as usize].0,
             LaneRef::ParallelQueue => &LANE_PAR,
             LaneRef::Agent => &LANE_AGENT,
+            LaneRef::AgentWait => &LANE_AGENT_WAIT,
             LaneRef::User => &LANE_USER,
             LaneRef::UserWait => &LANE_USER_WAIT,
         }
@@ -1579,7 +1701,19 @@ impl<S: Clone> World<S> {
             LaneRef::ParallelQueue => {
                 self.parallel_queue.pop_front().map(|(label, steps)| Unit::Parallel { label, steps })
             }
-            LaneRef::Agent => self.agent_queue.pop_front().map(Unit::Agent),
+            LaneRef::Agent => {
+                if !self.agent_queue.next_runs_at(self.timers.now) {
+                    return None;
+                }
+                self.agent_queue.pop_front().map(Unit::Agent)
+            }
+            LaneRef::AgentWait => {
+                if !self.agent_queue.next_can_wait_at(self.timers.now) {
+                    return None;
+                }
+                self.agent_queue.deferred = true;
+                Some(Unit::AgentWait)
+            }
             LaneRef::User => self.user_queue.pop_front().map(Unit::User),
             LaneRef::UserWait => {
                 if !self.user_queue.next_can_wait_at(self.timers.now) {
@@ -1686,6 +1820,7 @@ impl<S: Clone> World<S> {
 
 /// The fixed lanes, made once (a lane label is a shared string).
 static LANE_AGENT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("agent"));
+static LANE_AGENT_WAIT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("agent.wait"));
 static LANE_PAR: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("par"));
 static LANE_USER: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user"));
 static LANE_USER_WAIT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user.wait"));

@@ -664,6 +664,35 @@ pub enum AgentAction {
     Observe(String),
     /// Call a tool seen in the latest observation of `tab`.
     CallTool(AgentCallTool),
+    /// The agent's `step` happens when virtual time is `ms` (not before), racing the tasks due
+    /// then.
+    At(AgentAt),
+    /// The agent's `step` may happen at any virtual time from `from` to `to`, racing timers as
+    /// well as tasks.
+    Within(AgentWithin),
+}
+
+/// `{"at": {"ms": 60, "step": {"observe": "tab"}}}`: an agent step at a stated virtual time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AgentAt {
+    /// The virtual time, in milliseconds, at which the step happens.
+    pub ms: u64,
+    /// The agent step (`observe`, `callTool`).
+    pub step: Box<AgentAction>,
+}
+
+/// `{"within": {"from": 0, "to": 100, "step": {"observe": "tab"}}}`: an agent step that may
+/// happen at any virtual time in a window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AgentWithin {
+    /// The earliest virtual time, in milliseconds.
+    pub from: u64,
+    /// The latest virtual time, in milliseconds (at least `from`).
+    pub to: u64,
+    /// The agent step (`observe`, `callTool`).
+    pub step: Box<AgentAction>,
 }
 
 /// An agent-initiated tool call.

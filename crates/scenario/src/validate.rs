@@ -306,7 +306,43 @@ impl<'s> Validator<'s> {
                     v.within("as", |v| v.declare_promise(name));
                 }
             }),
+            AgentAction::At(at) => self.timed_agent_step("at", &at.step),
+            AgentAction::Within(within) => {
+                if within.from > within.to {
+                    self.window_ends_before_it_starts(within.from, within.to);
+                }
+                self.timed_agent_step("within", &within.step)
+            }
         }
+    }
+
+    /// `at` or `within` in the `agent` list: an agent step with a time, holding one untimed
+    /// agent step.
+    fn timed_agent_step(&mut self, key: &'static str, step: &'s AgentAction) {
+        self.within(key, |v| {
+            if matches!(step, AgentAction::At(_) | AgentAction::Within(_)) {
+                v.problem_at(
+                    "step",
+                    Anchor::Value,
+                    format!("`{key}` holds one agent step, not another timed one"),
+                    Some("write a single `at` or `within` around the step".to_owned()),
+                );
+                return;
+            }
+            v.within("step", |v| v.agent_action(step));
+        });
+    }
+
+    /// A `within` whose `to` is before its `from` (a user's or an agent's step).
+    fn window_ends_before_it_starts(&mut self, from: u64, to: u64) {
+        self.within("within", |v| {
+            v.problem_at(
+                "to",
+                Anchor::Value,
+                format!("`to` ({to}) is before `from` ({from})"),
+                Some("a window runs from `from` to `to`, in virtual milliseconds".to_owned()),
+            )
+        });
     }
 
     fn actions(&mut self, key: &str, actions: &'s [Action], lane: Lane) {
@@ -347,14 +383,7 @@ impl<'s> Validator<'s> {
             Action::At(at) => self.timed_user_step("at", &at.step, lane),
             Action::Within(within) => {
                 if within.from > within.to {
-                    self.within("within", |v| {
-                        v.problem_at(
-                            "to",
-                            Anchor::Value,
-                            format!("`to` ({}) is before `from` ({})", within.to, within.from),
-                            Some("a window runs from `from` to `to`, in virtual milliseconds".to_owned()),
-                        )
-                    });
+                    self.window_ends_before_it_starts(within.from, within.to);
                 }
                 self.timed_user_step("within", &within.step, lane)
             }

@@ -10,7 +10,8 @@ use crate::sim::{Caller, CompletionSteps, Context, PendingToolExecution, RunErro
 impl Sim<'_> {
     pub fn run_agent_step(&mut self, index: u32) -> Result<(), RunError> {
         let program = self.program;
-        match &program.agent[index as usize] {
+        // `at` and `within` only said when the step may run (`browser::AgentQueue`).
+        match program.agent[index as usize].untimed() {
             AgentStep::Observe(tab) => {
                 let nav = self.seldom.nav_by_name[tab];
                 self.perform_an_observation(nav);
@@ -25,17 +26,27 @@ impl Sim<'_> {
                 self.seldom.agent_call_labels.push(label);
                 self.agent_call_tool(tab, nav, name, input.clone());
             }
+            // `untimed` took the window off.
+            AgentStep::Timed { .. } => unreachable!("an agent step holds one window"),
         }
         Ok(())
     }
 
     pub fn describe_agent_step(&self, index: u32) -> String {
-        match &self.program.agent[index as usize] {
-            AgentStep::Observe(tab) => format!("observe {tab}"),
-            AgentStep::CallTool { navigable, name, .. } => format!("call tool {name:?} of {navigable}"),
-        }
+        describe_agent_step(&self.program.agent[index as usize])
     }
+}
 
+fn describe_agent_step(step: &AgentStep) -> String {
+    match step {
+        AgentStep::Observe(tab) => format!("observe {tab}"),
+        AgentStep::CallTool { navigable, name, .. } => format!("call tool {name:?} of {navigable}"),
+        AgentStep::Timed { from, to, step } if from == to => format!("{} (at {from} ms)", describe_agent_step(step)),
+        AgentStep::Timed { from, to, step } => format!("{} (within {from}..{to} ms)", describe_agent_step(step)),
+    }
+}
+
+impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#perform-an-observation>
     pub fn perform_an_observation(&mut self, traversable: browser::NavId) {
         let a = OBSERVE;

@@ -455,7 +455,8 @@ impl LaneTable {
             LaneRef::Agent => 1,
             LaneRef::User => 2,
             LaneRef::UserWait => 3,
-            LaneRef::Task { event_loop, source } => 4 + browser::task_lane_index(event_loop, source),
+            LaneRef::AgentWait => 4,
+            LaneRef::Task { event_loop, source } => 5 + browser::task_lane_index(event_loop, source),
             LaneRef::Parallel(_) => return None,
         })
     }

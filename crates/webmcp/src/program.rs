@@ -170,7 +170,38 @@ pub struct NavigateSpec {
 #[derive(Clone, Debug)]
 pub enum AgentStep {
     Observe(String),
-    CallTool { tab: String, navigable: String, name: String, input: String, as_: Option<PromiseSlot> },
+    CallTool {
+        tab: String,
+        navigable: String,
+        name: String,
+        input: String,
+        as_: Option<PromiseSlot>,
+    },
+    /// An agent step that happens at a virtual time in `[from, to]` (`at`: `from == to`).
+    Timed {
+        from: u64,
+        to: u64,
+        step: Box<AgentStep>,
+    },
+}
+
+impl AgentStep {
+    /// The step's window of virtual time, if it has one.
+    pub fn window(&self) -> Option<(u64, u64)> {
+        match self {
+            AgentStep::Timed { from, to, .. } => Some((*from, *to)),
+            _ => None,
+        }
+    }
+
+    /// The step itself, without its window.
+    pub fn untimed(&self) -> &AgentStep {
+        let mut step = self;
+        while let AgentStep::Timed { step: inner, .. } = step {
+            step = inner;
+        }
+        step
+    }
 }
 
 /// The tool execution events of issue #146 (Chromium's `ontoolactivated`, `ontoolcancel`).
@@ -241,19 +272,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let mut c = Compiler::default();
     let tabs = s.tabs.iter().map(|f| c.frame(f)).collect::<Result<Vec<_>, _>>()?;
     let user = c.script(&s.user)?;
-    let mut agent = Vec::new();
-    for a in &s.agent {
-        agent.push(match a {
-            sc::AgentAction::Observe(tab) => AgentStep::Observe(tab.clone()),
-            sc::AgentAction::CallTool(call) => AgentStep::CallTool {
-                tab: call.tab.clone(),
-                navigable: call.navigable.clone(),
-                name: call.name.clone(),
-                input: call.input.clone().unwrap_or_else(|| serde_json::json!({})).to_string(),
-                as_: call.as_.as_deref().map(|n| c.promise(n)),
-            },
-        });
-    }
+    let agent = s.agent.iter().map(|a| c.agent_step(a)).collect();
     let diff_variants = s.expect.iter().flat_map(|e| &e.diff).flat_map(|d| d.with.variants.iter().flatten());
     for v in s.options.variants.iter().chain(diff_variants) {
         if crate::variants::variant(v).is_none() {
@@ -328,6 +347,25 @@ fn js(v: &serde_json::Value) -> Result<JsValue, String> {
 }
 
 impl Compiler {
+    fn agent_step(&mut self, a: &sc::AgentAction) -> AgentStep {
+        match a {
+            sc::AgentAction::Observe(tab) => AgentStep::Observe(tab.clone()),
+            sc::AgentAction::CallTool(call) => AgentStep::CallTool {
+                tab: call.tab.clone(),
+                navigable: call.navigable.clone(),
+                name: call.name.clone(),
+                input: call.input.clone().unwrap_or_else(|| serde_json::json!({})).to_string(),
+                as_: call.as_.as_deref().map(|n| self.promise(n)),
+            },
+            sc::AgentAction::At(at) => {
+                AgentStep::Timed { from: at.ms, to: at.ms, step: Box::new(self.agent_step(&at.step)) }
+            }
+            sc::AgentAction::Within(w) => {
+                AgentStep::Timed { from: w.from, to: w.to, step: Box::new(self.agent_step(&w.step)) }
+            }
+        }
+    }
+
     fn promise(&mut self, name: &str) -> PromiseSlot {
         slot(&mut self.promise_names, name, PromiseSlot)
     }

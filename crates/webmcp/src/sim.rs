@@ -936,8 +936,8 @@ impl<'p> Sim<'p> {
             };
             sim.world.user_queue.push_back_within(Work::User { script: program.user, index: index as u32 }, window);
         }
-        for index in 0..program.agent.len() {
-            sim.world.enqueue_on_agent_queue(Work::Agent { index: index as u32 });
+        for (index, step) in program.agent.iter().enumerate() {
+            sim.world.enqueue_agent_step_within(Work::Agent { index: index as u32 }, step.window());
         }
         sim.context = Context::User;
         Ok(sim)
@@ -1317,6 +1317,7 @@ impl<'p> Sim<'p> {
         self.world.runnable_lanes().is_empty()
             && self.world.pending_timers() == 0
             && self.world.user_queue.next_wake_up(self.world.now()).is_none()
+            && self.world.agent_queue.next_wake_up(self.world.now()).is_none()
     }
 
     /// A 128-bit fingerprint of the state that decides the rest of the run and its outcome
@@ -1349,6 +1350,7 @@ impl<'p> Sim<'p> {
                 return;
             }
             let timer = self.world.next_timer_deadline();
+            let user = self.world.user_queue.next_wake_up(self.world.now());
             let Some(t) = self.world.advance_time() else { return };
             self.running = Running::Time;
             self.current_counter = None;
@@ -1358,8 +1360,15 @@ impl<'p> Sim<'p> {
             } else {
                 String::new()
             };
-            // A timer came due, or (no timer by then) a timed user step's window opened or ended.
-            let cite = if timer == Some(t) { ("HTML", "run steps after a timeout") } else { ("user", "window") };
+            // A timer came due, or (no timer by then) a timed user or agent step's window opened
+            // or ended.
+            let cite = if timer == Some(t) {
+                ("HTML", "run steps after a timeout")
+            } else if user == Some(t) {
+                ("user", "window")
+            } else {
+                ("browser agent", "window")
+            };
             self.record_unit(Vec::new(), None, what, cite);
         }
     }
@@ -1427,6 +1436,20 @@ impl<'p> Sim<'p> {
             Unit::User(steps) => {
                 self.context = Context::User;
                 (None, None, steps)
+            }
+            // The agent puts off its next step (which has a window) until virtual time advances:
+            // as `Unit::UserWait` below, it touches only its own queue, which the footprints have
+            // no bit for, so it counts as touching everything.
+            Unit::AgentWait => {
+                self.footprint.touch(Resource::Global, true);
+                if self.record {
+                    std::hint::cold_path();
+                    let what = "the agent waits: its next step happens later in its window".to_string();
+                    self.record_unit(choice_among, None, what, ("browser agent", "window"));
+                } else {
+                    self.units_run += 1;
+                }
+                return Ok(std::mem::take(&mut self.footprint));
             }
             // The user puts off its next step (which has a window) until virtual time advances.
             // It touches only the user's queue, but the footprints have no bit for that queue

@@ -131,6 +131,44 @@ fn timers_fire_in_deadline_order_as_time_advances() {
 }
 
 #[test]
+fn an_agent_step_with_a_window_waits_for_it_and_holds_up_the_queue_behind_it() {
+    let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
+    world.enqueue_agent_step_within(1, Some((10, 30)));
+    world.enqueue_agent_step_within(2, None);
+    world.enqueue_on_agent_queue(3);
+    world.run_steps_after_a_timeout(docs[0], 20, 9);
+    let labels = |world: &World<u32>| -> Vec<String> {
+        world.runnable_lanes().into_iter().map(|(l, _)| l.as_str().to_string()).collect()
+    };
+    // Before its window nothing can run: virtual time advances to the window's start.
+    assert!(labels(&world).is_empty());
+    assert_eq!(world.advance_time(), Some(10));
+    assert_eq!(labels(&world), ["agent", "agent.wait"]);
+    // Put off: until the next timer's deadline, then (put off again) the window's end.
+    assert_eq!(world.take(LaneRef::AgentWait), Some(Unit::AgentWait));
+    assert!(labels(&world).is_empty());
+    assert_eq!(world.advance_time(), Some(20));
+    assert_eq!(labels(&world), ["agent", "agent.wait", "el0.timer"]);
+    assert!(world.take(LaneRef::AgentWait).is_some());
+    assert_eq!(labels(&world), ["el0.timer"]);
+    assert!(world.take(lane(&world, "el0.timer")).is_some());
+    assert_eq!(world.advance_time(), Some(30));
+    // At the window's end the step can no longer wait; virtual time does not pass it.
+    assert_eq!(labels(&world), ["agent"]);
+    assert_eq!(world.agent_queue.next_wake_up(world.now()), None, "nothing to wake up: the step can run now");
+    let mut taken = Vec::new();
+    while let Some(Unit::Agent(steps)) = world.take(LaneRef::Agent) {
+        taken.push(steps);
+    }
+    assert_eq!(taken, [1, 2, 3]);
+    assert_eq!(world.advance_time(), None);
+}
+
+fn lane(world: &World<u32>, label: &str) -> LaneRef {
+    world.runnable_lanes().into_iter().find(|(l, _)| l.as_str() == label).map(|(_, r)| r).unwrap()
+}
+
+#[test]
 fn task_sources_by_label_are_all_of_them_in_label_order() {
     let labels: Vec<&str> = TaskSource::BY_LABEL.iter().map(|s| s.label()).collect();
     let mut sorted = labels.clone();

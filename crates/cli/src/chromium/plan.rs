@@ -98,9 +98,9 @@ pub(crate) fn agent_steps(s: &sc::Scenario) -> Result<Vec<Value>, String> {
         return Err("agent steps with a back/forward cache user step: the DevTools WebMCP domain has no event for a page entering or leaving the back/forward cache (toolsAdded fires at registration, toolsRemoved only for an AbortSignal's unregistration), so the driver's agent cannot tell which tools an observation of the cached or restored tab sees".into());
     }
     let mut calls = 0;
-    Ok(s.agent
-        .iter()
-        .map(|a| match a {
+    let mut steps = Vec::new();
+    for a in &s.agent {
+        steps.push(match a {
             sc::AgentAction::Observe(tab) => json!({"kind": "observe", "tab": tab}),
             sc::AgentAction::CallTool(c) => {
                 calls += 1;
@@ -113,8 +113,12 @@ pub(crate) fn agent_steps(s: &sc::Scenario) -> Result<Vec<Value>, String> {
                     "call": c.as_.clone().unwrap_or_else(|| format!("call #{calls}")),
                 })
             }
-        })
-        .collect())
+            sc::AgentAction::At(_) | sc::AgentAction::Within(_) => {
+                return Err("timed agent steps (at, within): the driver's agent takes its steps as soon as it can, with no window of real time for them".into());
+            }
+        });
+    }
+    Ok(steps)
 }
 
 /// Every virtual millisecond the scenario's timers can add up to (an upper bound of its length).

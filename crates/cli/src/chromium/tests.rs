@@ -89,6 +89,12 @@ fn agent_steps_become_the_drivers_plan() {
     let (s, _) = scenario::load(&scenario_path("scenarios/agent/observe-bfcached-tab.jsonc")).unwrap();
     let why = super::plan::agent_steps(&s).unwrap_err();
     assert!(why.contains("back/forward cache"), "{why}");
+    // Timed agent steps cannot run either.
+    for name in ["observe-after-delayed-registration", "observe-window-races-registration"] {
+        let (s, _) = scenario::load(&scenario_path(&format!("scenarios/agent/{name}.jsonc"))).unwrap();
+        let why = super::plan::agent_steps(&s).unwrap_err();
+        assert!(why.starts_with("timed agent steps"), "{why}");
+    }
     // No agent: no steps.
     let (s, _) = scenario::load(&scenario_path("scenarios/spec/notify-task-ordering.jsonc")).unwrap();
     assert!(super::plan::agent_steps(&s).unwrap().is_empty());

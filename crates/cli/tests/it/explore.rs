@@ -365,3 +365,40 @@ fn pct_sampling_finds_the_spec_examples_orders_and_never_claims_complete() {
         assert_eq!(trace.outcome.canonical().summary(), class.summary, "a sampled witness replays");
     }
 }
+
+#[test]
+fn timed_agent_steps_are_explored_finitely_and_the_reduction_keeps_their_outcomes() {
+    // `at` and `within` in the `agent` list (the `agent.wait` lane, which counts as touching
+    // everything): the naive search ends, and the reduced one finds exactly its outcomes. An
+    // observation `at` 60 ms follows the page's 50 ms registration; `at` 50 ms races the timer's
+    // task due then; `within` 0..100 ms comes before or after it.
+    let root = workspace_root();
+    let text = std::fs::read_to_string(root.join("scenarios/agent/observe-after-delayed-registration.jsonc")).unwrap();
+    let at_50 = text.replace(r#""at": { "ms": 60"#, r#""at": { "ms": 50"#);
+    assert_ne!(at_50, text);
+    let file = std::env::temp_dir().join(format!("webmcp-sim-agent-at-50-{}.jsonc", std::process::id()));
+    std::fs::write(&file, at_50).unwrap();
+    let cases = [
+        (root.join("scenarios/agent/observe-after-delayed-registration.jsonc"), 1),
+        (file.clone(), 2),
+        (root.join("scenarios/agent/observe-window-races-registration.jsonc"), 2),
+    ];
+    for (path, outcomes) in cases {
+        let program = load_program(&path).unwrap_or_else(|e| panic!("{e}"));
+        let naive =
+            explore(&program, &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..Default::default() })
+                .unwrap();
+        let at = path.display();
+        assert!(naive.complete, "{at}: the naive search did not end");
+        assert_eq!(summaries(&naive).len(), outcomes, "{at}: {:#?}", summaries(&naive));
+        for split_depth in [ExploreOptions::default().split_depth, 0] {
+            for lane_order in [LaneOrder::BroadestFirst, LaneOrder::Label] {
+                let reduced =
+                    explore(&program, &ExploreOptions { split_depth, lane_order, ..Default::default() }).unwrap();
+                assert!(reduced.complete, "{at}");
+                assert_eq!(summaries(&reduced), summaries(&naive), "{at}: reduction changed the outcome set");
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&file);
+}
