@@ -34,7 +34,7 @@ impl Sim<'_> {
         );
         let shown_before = self.shown(nav);
         if let Some(old) = self.world.nav(nav).active_document {
-            self.unload_a_document_and_its_descendants(old);
+            self.unload_a_document_and_its_descendants(old, false);
         }
         let first_new = self.world.document_count() as u32;
         let doc = self.create_document_tree(nav, &spec.document)?;
@@ -75,7 +75,7 @@ impl Sim<'_> {
             return;
         }
         if let Some(doc) = self.world.nav(nav).active_document {
-            self.unload_a_document_and_its_descendants(doc);
+            self.unload_a_document_and_its_descendants(doc, false);
         }
         self.destroy_navigables(nav);
         note!(self, (HTML, "destroy a child navigable"), "navigable {} destroyed", self.world.nav(nav).name);
@@ -91,8 +91,11 @@ impl Sim<'_> {
     }
 
     /// HTML "unload a document and its descendants": children first, then the document; each
-    /// runs the unloading document cleanup steps and is destroyed (its queued tasks removed).
-    fn unload_a_document_and_its_descendants(&mut self, doc: DocId) {
+    /// runs the unloading document cleanup steps ("unload a document" step 18, while the document
+    /// is still its navigable's active document). A document that is not `salvageable` is then
+    /// destroyed, its queued tasks removed, and its child navigables with it (step 20); a
+    /// salvageable one (kept in the bfcache) is not.
+    fn unload_a_document_and_its_descendants(&mut self, doc: DocId, salvageable: bool) {
         let nav = self.world.doc_info(doc).navigable;
         // The children by index, and of each only what is read: unloading changes no navigable's
         // children, so nothing is copied.
@@ -101,17 +104,31 @@ impl Sim<'_> {
             let child_nav = self.world.nav(child);
             if child_nav.container_document == Some(doc) && !child_nav.destroyed {
                 if let Some(child_doc) = child_nav.active_document {
-                    self.unload_a_document_and_its_descendants(child_doc);
+                    self.unload_a_document_and_its_descendants(child_doc, salvageable);
                 }
-                self.destroy_navigables(child);
+                if !salvageable {
+                    self.destroy_navigables(child);
+                }
             }
         }
         if self.world.doc(doc).state == DocumentState::Destroyed {
             return;
         }
-        note!(self, (HTML, "unload a document"), "unload {}", self.label(doc));
-        // HTML "unload": run the unloading document cleanup steps given document.
+        if salvageable {
+            note!(
+                self,
+                (HTML, "unload a document"),
+                "unload {} (salvageable: kept in the bfcache, not destroyed)",
+                self.label(doc)
+            );
+        } else {
+            note!(self, (HTML, "unload a document"), "unload {}", self.label(doc));
+        }
+        // HTML "unload a document" step 18: run the unloading document cleanup steps.
         self.unloading_document_cleanup_steps(doc);
+        if salvageable {
+            return;
+        }
         // HTML "destroy a document": remove all tasks whose document is document.
         self.touch_lifecycle(doc);
         self.world.set_document_state(doc, DocumentState::Destroyed);
@@ -119,31 +136,6 @@ impl Sim<'_> {
         if removed > 0 {
             note!(self, (HTML, "destroy a document"), "{removed} queued task(s) of {} removed", self.label(doc));
         }
-    }
-
-    /// HTML "unload a document and its descendants" for a document kept in the bfcache: children
-    /// first, then the document; "unload a document" step 18 runs the unloading document cleanup
-    /// steps while the document is still its navigable's active document, and, as the document is
-    /// salvageable, step 20 does not destroy it.
-    fn unload_a_salvageable_document_and_its_descendants(&mut self, doc: DocId) {
-        let nav = self.world.doc_info(doc).navigable;
-        for i in 0..self.world.nav(nav).children.len() {
-            let child = self.world.nav(nav).children[i];
-            let child_nav = self.world.nav(child);
-            if child_nav.container_document == Some(doc) && !child_nav.destroyed {
-                if let Some(child_doc) = child_nav.active_document {
-                    self.unload_a_salvageable_document_and_its_descendants(child_doc);
-                }
-            }
-        }
-        note!(
-            self,
-            (HTML, "unload a document"),
-            "unload {} (salvageable: kept in the bfcache, not destroyed)",
-            self.label(doc)
-        );
-        // HTML "unload a document" step 18: run the unloading document cleanup steps.
-        self.unloading_document_cleanup_steps(doc);
     }
 
     /// The tab's document enters the back/forward cache: HTML "unload a document and its
@@ -167,7 +159,7 @@ impl Sim<'_> {
                 self.label(doc)
             );
         } else {
-            self.unload_a_salvageable_document_and_its_descendants(doc);
+            self.unload_a_document_and_its_descendants(doc, true);
         }
         self.world.set_document_state(doc, DocumentState::Bfcached);
         interpretation!(

@@ -1437,35 +1437,16 @@ impl<'p> Sim<'p> {
                 self.context = Context::User;
                 (None, None, steps)
             }
-            // The agent puts off its next step (which has a window) until virtual time advances:
-            // as `Unit::UserWait` below, it touches only its own queue, which the footprints have
-            // no bit for, so it counts as touching everything.
+            // The agent or the user puts off its next step (which has a window) until virtual time
+            // advances.
             Unit::AgentWait => {
-                self.footprint.touch(Resource::Global, true);
-                if self.record {
-                    std::hint::cold_path();
-                    let what = "the agent waits: its next step happens later in its window".to_string();
-                    self.record_unit(choice_among, None, what, ("browser agent", "window"));
-                } else {
-                    self.units_run += 1;
-                }
-                return Ok(std::mem::take(&mut self.footprint));
+                let what = "the agent waits: its next step happens later in its window";
+                return Ok(self.wait_unit(choice_among, what, ("browser agent", "window")));
             }
-            // The user puts off its next step (which has a window) until virtual time advances.
-            // It touches only the user's queue, but the footprints have no bit for that queue
-            // (a user step notes only what it changes in the browser), so it counts as touching
-            // everything: sound, and only windows pay for it.
             Unit::UserWait => {
                 self.context = Context::User;
-                self.footprint.touch(Resource::Global, true);
-                if self.record {
-                    std::hint::cold_path();
-                    let what = "the user waits: the next step happens later in its window".to_string();
-                    self.record_unit(choice_among, None, what, ("user", "window"));
-                } else {
-                    self.units_run += 1;
-                }
-                return Ok(std::mem::take(&mut self.footprint));
+                let what = "the user waits: the next step happens later in its window";
+                return Ok(self.wait_unit(choice_among, what, ("user", "window")));
             }
         };
         let heading = if self.record {
@@ -1500,6 +1481,20 @@ impl<'p> Sim<'p> {
             self.run_work(work)?;
         }
         Ok(())
+    }
+
+    /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`): it
+    /// touches only its own queue, which the footprints have no bit for, so it counts as
+    /// touching everything (sound; only windows pay for it).
+    fn wait_unit(&mut self, choice_among: Vec<String>, what: &str, step: Step) -> Footprint {
+        self.footprint.touch(Resource::Global, true);
+        if self.record {
+            std::hint::cold_path();
+            self.record_unit(choice_among, None, what.to_string(), step);
+        } else {
+            self.units_run += 1;
+        }
+        std::mem::take(&mut self.footprint)
     }
 
     fn record_unit(&mut self, choice_among: Vec<String>, document: Option<String>, what: String, step: Step) {
