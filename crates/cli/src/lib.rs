@@ -402,7 +402,8 @@ impl fmt::Display for ExploreBench {
             ),
         };
         let per_outcome = self.unique_states as f64 / self.outcomes.max(1) as f64;
-        writeln!(f, "{}:", self.name)?;
+        // The name is the scenario's text: escaped for the terminal (the rest is ours).
+        writeln!(f, "{}:", terminal(&self.name))?;
         writeln!(
             f,
             "  {} distinct outcomes, {} states ({} expansions), {} transitions, {per_outcome:.1} states per outcome, {}",

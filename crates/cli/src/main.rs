@@ -459,7 +459,7 @@ fn main() -> ExitCode {
                     Err(e) => return report_load_error(e),
                 };
                 match cli::bench_explore(&program, naive_max_states) {
-                    Ok(report) => out(&format!("{}\n", terminal(&report.to_string()))),
+                    Ok(report) => out(&format!("{report}\n")),
                     Err(e) => {
                         eprintln!("error: {}: {e}", shown(&scenario));
                         return ExitCode::from(1);
