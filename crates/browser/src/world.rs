@@ -64,16 +64,24 @@ pub struct SignalId {
 /// Values numbered per realm (promises, abort signals): a list per document, each list and each
 /// value a shared part, so a unit that changes one promise copies that document's list and that
 /// promise, not every promise.
+///
+/// A value may instead be *scoped*: numbered by the caller from what created it (a number with
+/// [`PerRealm::SCOPED`] set), not by the order of creation, and kept apart in number order. The
+/// simulator's reduction names the objects an inert tool execution creates so
+/// (`webmcp::inert`): two such executions then leave the same lists in either order.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct PerRealm<T>(Vec<Shared<Vec<Shared<T>>>>);
+pub struct PerRealm<T>(Vec<Shared<Vec<Shared<T>>>>, Shared<Vec<(DocId, u32, Shared<T>)>>);
 
 impl<T> Default for PerRealm<T> {
     fn default() -> Self {
-        PerRealm(Vec::new())
+        PerRealm(Vec::new(), Shared::default())
     }
 }
 
 impl<T: Clone> PerRealm<T> {
+    /// The bit that marks a scoped number.
+    pub const SCOPED: u32 = 1 << 31;
+
     /// Adds a value created in `realm`'s realm; returns its number there.
     fn push(&mut self, realm: DocId, value: T) -> u32 {
         if self.0.len() <= realm.index() {
@@ -84,20 +92,42 @@ impl<T: Clone> PerRealm<T> {
         list.len() as u32 - 1
     }
 
+    /// Adds a value created in `realm`'s realm under the scoped number `seq` (which has
+    /// [`PerRealm::SCOPED`] set and is not taken).
+    fn insert_scoped(&mut self, realm: DocId, seq: u32, value: T) {
+        debug_assert!(seq & Self::SCOPED != 0, "a scoped number has the SCOPED bit");
+        let at = self.1.partition_point(|(r, s, _)| (*r, *s) < (realm, seq));
+        debug_assert!(self.1.get(at).is_none_or(|(r, s, _)| (*r, *s) != (realm, seq)), "a scoped number is unique");
+        self.1.insert(at, (realm, seq, Shared::new(value)));
+    }
+
+    fn scoped_at(&self, realm: DocId, seq: u32) -> usize {
+        self.1.binary_search_by(|(r, s, _)| (*r, *s).cmp(&(realm, seq))).expect("a scoped value that exists")
+    }
+
     fn get(&self, realm: DocId, seq: u32) -> &T {
+        if seq & Self::SCOPED != 0 {
+            return &self.1[self.scoped_at(realm, seq)].2;
+        }
         &self.0[realm.index()][seq as usize]
     }
 
     fn get_mut(&mut self, realm: DocId, seq: u32) -> &mut T {
+        if seq & Self::SCOPED != 0 {
+            let at = self.scoped_at(realm, seq);
+            return &mut self.1[at].2;
+        }
         &mut self.0[realm.index()][seq as usize]
     }
 
-    /// Every value with its realm and number, by realm, then in creation order.
+    /// Every value with its realm and number: by realm, then in creation order; then the scoped
+    /// ones, by realm and number.
     pub fn iter(&self) -> impl Iterator<Item = (DocId, u32, &T)> {
         self.0
             .iter()
             .enumerate()
             .flat_map(|(d, list)| list.iter().enumerate().map(move |(seq, v)| (DocId(d as u32), seq as u32, &**v)))
+            .chain(self.1.iter().map(|(d, seq, v)| (*d, *seq, &**v)))
     }
 }
 
@@ -1744,6 +1774,16 @@ impl<S: Clone> World<S> {
         PromiseId { realm, seq }
     }
 
+    /// A new pending promise with a scoped number (`PerRealm::SCOPED` set; see `PerRealm`).
+    pub fn new_scoped_promise(&mut self, realm: DocId, seq: u32) -> PromiseId {
+        self.promises.insert_scoped(
+            realm,
+            seq,
+            Promise { state: PromiseState::Pending, reactions: Vec::new(), name: None },
+        );
+        PromiseId { realm, seq }
+    }
+
     /// Resolves or rejects a pending promise and queues its reactions as microtasks.
     /// Returns false (and changes nothing) when the promise was already settled: WebIDL's
     /// resolve/reject of a settled promise is a no-op.
@@ -1782,6 +1822,22 @@ impl<S: Clone> World<S> {
     pub fn new_abort_controller(&mut self, realm: DocId, name: Option<String>) -> SignalId {
         let seq = self.signals.push(
             realm,
+            AbortSignal {
+                name: name.map(std::rc::Rc::from),
+                aborted: false,
+                reason: JsValue::Undefined,
+                abort_algorithms: Vec::new(),
+                listeners: Vec::new(),
+            },
+        );
+        SignalId { realm, seq }
+    }
+
+    /// A new `AbortController` with a scoped number (`PerRealm::SCOPED` set; see `PerRealm`).
+    pub fn new_scoped_abort_controller(&mut self, realm: DocId, name: Option<String>, seq: u32) -> SignalId {
+        self.signals.insert_scoped(
+            realm,
+            seq,
             AbortSignal {
                 name: name.map(std::rc::Rc::from),
                 aborted: false,

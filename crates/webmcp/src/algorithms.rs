@@ -886,7 +886,7 @@ impl Sim<'_> {
             }
             _ => {}
         }
-        self.queue_global_task(
+        let inert = self.queue_global_task(
             TaskSource::WebMcp,
             target_document,
             Work::ToolExecuteSteps {
@@ -898,6 +898,10 @@ impl Sim<'_> {
             },
             (a, "15.13"),
         );
+        if inert {
+            // An inert execution: this block commutes with every unit (`Footprint::mark_private`).
+            self.footprint.mark_private();
+        }
     }
 
     /// A traversable's pending tool executions map, to change.
@@ -1079,7 +1083,7 @@ impl Sim<'_> {
         // Step 4. Let controller be a new AbortController created in targetDocument's relevant realm.
         let mut name = String::from("execution ");
         self.push_uuid_label(&mut name, uuid);
-        let controller = self.world.new_abort_controller(target_document, Some(name));
+        let controller = self.new_abort_controller_in(target_document, Some(name));
         // Step 5. Let localExecution be a new local pending tool execution with the following items: abort controller: controller.
         // Step 6. Set targetDocument's associated ModelContext's internal context's local pending tool executions map[uuid] to localExecution.
         self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
@@ -1108,7 +1112,7 @@ impl Sim<'_> {
     ) -> PromiseId {
         let program = self.program;
         let dict = &program.tool_dicts[tool.0 as usize];
-        let tool_promise = self.world.new_promise(doc, None);
+        let tool_promise = self.new_unnamed_promise(doc);
         note!(self, (IMPERATIVE, "8"), "invoke execute of tool {:?}", dict.name);
         if dict.log_input {
             let line = trace::ConsoleLine { document: self.label(doc), text: format!("input: {input_arguments}") };
@@ -1136,6 +1140,16 @@ impl Sim<'_> {
             Settle::Reject(v) => self.settle(tool_promise, Err(v.clone()), (IMPERATIVE, "8")),
             Settle::Throw(m) => self.settle(tool_promise, Err(JsValue::type_error(m.clone())), (IMPERATIVE, "8")),
             Settle::Never => self.note((IMPERATIVE, "8"), "the tool's promise never settles"),
+            // Inside an inert tool execution (`crate::inert`; only `after` 0 ms qualifies): the
+            // timer is due at once (HTML "run steps after a timeout" queues its task on the timer
+            // task source now), and its task is inert too, so it runs after this one. The
+            // document's timer count is not advanced: it only orders timers of one deadline,
+            // which it still does (docs/model.md).
+            Settle::After(0, then) if self.scope.is_some() => {
+                self.note(("HTML", "setTimeout"), "the tool settles after 0 ms");
+                let work = Work::SettleLater { promise: tool_promise, settle: (**then).clone() };
+                self.run_inert_task(doc, work);
+            }
             Settle::After(ms, then) => {
                 note!(self, ("HTML", "setTimeout"), "the tool settles after {ms} ms");
                 self.world.run_steps_after_a_timeout(
@@ -1462,7 +1476,7 @@ impl Sim<'_> {
             Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
             Work::SettleLater { promise, settle } => {
                 let doc = promise.realm;
-                let dummy = self.world.new_abort_controller(doc, None);
+                let dummy = self.new_abort_controller_in(doc, None);
                 self.settle_tool_promise(promise, &settle, doc, dummy);
             }
             Work::Then { doc, promise, on_fulfilled, on_rejected } => {

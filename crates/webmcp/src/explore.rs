@@ -372,7 +372,7 @@ impl<'p> ::explore::Model for SimModel<'p> {
 
     #[inline(always)]
     fn alone(&self, fp: &Footprint) -> bool {
-        self.lifecycles_fixed && fp.reads_only_lifecycles()
+        self.lifecycles_fixed && (fp.reads_only_lifecycles() || fp.is_private())
     }
 }
 

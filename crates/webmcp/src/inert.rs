@@ -29,8 +29,8 @@
 //! back into schedules of the faithful model by `explore::faithful_schedule`, which runs each
 //! inert task as soon as it reaches the head of its queue.
 
-use crate::program::{ControllerSlot, Op, Program, ScriptId, ToolRef};
-use crate::sim::{Sim, Work};
+use crate::program::{ControllerSlot, Op, Program, ScriptId, Settle, ToolRef};
+use crate::sim::{CompletionSteps, Sim, Uuid, Work};
 use browser::DocId;
 
 /// What the scenario's scripts can ever do, as far as inertness depends on it.
@@ -49,6 +49,11 @@ pub struct InertFacts {
     lifecycle_targets: Vec<String>,
     /// Navigables whose document some script may give an `ontoolchange` handler.
     toolchange_targets: Vec<String>,
+    /// Tool names whose every registration is *plain* (see `InertFacts::plain_tool`): sorted.
+    plain_tools: Vec<String>,
+    /// No step of any run changes a lifecycle (`InertFacts::lifecycles_fixed`), and no variant
+    /// changes the steps of a tool execution: tool executions may be inert.
+    executions_may_be_inert: bool,
 }
 
 impl InertFacts {
@@ -146,7 +151,45 @@ impl InertFacts {
                 }
             }
         }
+        // Tool names: plain when every registration of the name is plain and none can be
+        // unregistered (no registerTool of it has a signal some step aborts).
+        let mut names: Vec<(&str, bool)> = flat
+            .iter()
+            .flatten()
+            .filter_map(|op| match op {
+                Op::RegisterTool { tool, signal, .. } => {
+                    let dict = &program.tool_dicts[tool.0 as usize];
+                    Some((dict.name.as_str(), !abortable(signal) && InertFacts::plain_tool(program, dict)))
+                }
+                _ => None,
+            })
+            .collect();
+        names.sort();
+        for (i, (name, plain)) in names.iter().enumerate() {
+            let all = names.iter().filter(|(n, _)| n == name).all(|(_, p)| *p);
+            if *plain && all && names[..i].iter().all(|(n, _)| n != name) {
+                facts.plain_tools.push(name.to_string());
+            }
+        }
+        facts.executions_may_be_inert = facts.lifecycle_targets.is_empty()
+            && program.agent.is_empty()
+            && !program.has_variant("tool-events")
+            && !program.has_variant("completion-steps-in-parallel");
         facts
+    }
+
+    /// A tool whose execution touches only what it makes itself: its `execute` runs no
+    /// statements and logs no input, and its promise settles at once or after 0 ms (never
+    /// later, never on abort, never not at all: a later timer waits in the timer list, in the
+    /// order it was set).
+    fn plain_tool(program: &Program, dict: &crate::program::ToolDict) -> bool {
+        let settles_now = |s: &Settle| matches!(s, Settle::Resolve(_) | Settle::Reject(_) | Settle::Throw(_));
+        program.ops(dict.execute_body).is_empty()
+            && !dict.log_input
+            && match &dict.result {
+                Settle::After(0, then) => settles_now(then),
+                other => settles_now(other),
+            }
     }
 
     /// True when no unit of any run can change a document's lifecycle or what a navigable shows:
@@ -166,6 +209,11 @@ impl InertFacts {
                 matches!(method, "registerTool" | "getTools" | "executeTool") && !self.signal_unnamed.contains(&method)
             }),
         }
+    }
+
+    /// Every registration of a tool of this name is plain (`InertFacts::plain_tool`).
+    fn plain(&self, tool_name: &str) -> bool {
+        self.plain_tools.binary_search_by(|n| n.as_str().cmp(tool_name)).is_ok()
     }
 
     fn names(list: &[String], name: &str) -> bool {
@@ -205,9 +253,48 @@ impl Sim<'_> {
                 p.reactions.is_empty()
                     && p.name.as_deref().is_some_and(|name| facts.promise_name_inert(self.program, name))
             }
+            Work::ToolExecuteSteps { tool_name, completion, .. } => {
+                facts.plain(tool_name) && self.inert_completion(facts, completion)
+            }
+            // The timer of an inert execution's tool (`after` 0 ms): its one reaction is the
+            // execution's, whose entry in the pending tool executions map (set at executeTool
+            // 15.12, removed only by its completion steps, since nothing cancels it) names a
+            // plain tool.
+            Work::SettleLater { promise, .. } => match &self.world.promises[*promise].reactions[..] {
+                [Work::ReactToToolPromise {
+                    completion: c @ CompletionSteps::ExecuteTool { target, uuid, .. }, ..
+                }] => {
+                    self.inert_completion(facts, c) && {
+                        let traversable = self.world.traversable_of(*target);
+                        self.pending_tool_executions
+                            .get(&traversable)
+                            .is_some_and(|map| map.iter().any(|(u, e)| u == uuid && facts.plain(&e.tool_name)))
+                    }
+                }
+                _ => false,
+            },
             _ => false,
         };
         commutes && self.stays_fully_active(facts, doc)
+    }
+
+    /// The completion steps of a tool execution nothing can cancel and whose result nobody
+    /// reads: the call's promise is inert (no script reads it; no step aborts its signal, so
+    /// "cancel a pending tool execution" never runs for it from executeTool 14.4.2), and no
+    /// lifecycle changes (nor from the unloading document cleanup steps). Its tasks then touch
+    /// only the execution's own entries (the pending and local pending tool executions maps'
+    /// entries for its uuid), the objects it makes (named by its uuid: `scoped_number`) and the
+    /// inert settling of the call's promise.
+    fn inert_completion(&self, facts: &InertFacts, completion: &CompletionSteps) -> bool {
+        let CompletionSteps::ExecuteTool { promise, uuid, .. } = completion else {
+            return false;
+        };
+        facts.executions_may_be_inert
+            && scoped_number_fits(*uuid)
+            && self.world.promises[*promise]
+                .name
+                .as_deref()
+                .is_some_and(|name| facts.promise_name_inert(self.program, name))
     }
 
     /// The document is fully active now and no step of the scenario can change that: neither its
@@ -226,6 +313,20 @@ impl Sim<'_> {
         }
         true
     }
+}
+
+/// Whether an execution's objects can be numbered from its uuid (`scoped_number`).
+fn scoped_number_fits(uuid: Uuid) -> bool {
+    uuid.realm().is_some_and(|d| d.0 < 1 << 10) && uuid.seq < 1 << 16
+}
+
+/// The number of the `made`-th object an inert tool execution makes (a promise or an abort
+/// controller, in the realm of the tool's document): from the execution's uuid, never from the
+/// order executions run in (`browser::PerRealm::SCOPED`).
+pub fn scoped_number(uuid: Uuid, made: u32) -> u32 {
+    debug_assert!(scoped_number_fits(uuid) && made < 1 << 5);
+    let realm = uuid.realm().map_or(0, |d| d.0);
+    browser::PerRealm::<()>::SCOPED | realm << 21 | uuid.seq << 5 | made
 }
 
 #[cfg(test)]

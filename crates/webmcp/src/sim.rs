@@ -327,6 +327,25 @@ impl Footprint {
     const GLOBAL: u64 = 1 << 32;
     /// Pending-map entries with bits of their own (a uuid's bit is `Uuid::entry_bit`).
     const ENTRIES: u32 = 32;
+    /// The bit of `other` that says the unit commutes with every unit of every run (see
+    /// `Footprint::mark_private`); it takes no part in `conflicts`.
+    const PRIVATE: u64 = 1 << 33;
+
+    /// The running unit commutes with every unit of every state, whatever else its footprint
+    /// says: set by executeTool's in-parallel steps when they queued an inert tool execution
+    /// (`crate::inert`). Such a block read a document that never changes lifecycle and a tool
+    /// entry that nothing can remove, and wrote only its own pending tool executions map entry,
+    /// which nothing else touches (its call cannot be cancelled, no document unloads). Its
+    /// footprint keeps what it touched, for the sleep sets; the bit lets the search explore it
+    /// alone (`SimModel::alone`).
+    pub fn mark_private(&mut self) {
+        self.other |= Self::PRIVATE;
+    }
+
+    /// Set by `mark_private`, and nothing global touched.
+    pub fn is_private(&self) -> bool {
+        self.other & Self::PRIVATE != 0 && !self.global()
+    }
 
     pub fn touch(&mut self, resource: Resource, write: bool) {
         const L: u32 = Footprint::LOOPS;
@@ -388,6 +407,10 @@ impl Footprint {
     /// tie-break, explored fewer transitions on the bench fixtures but 20 % more on
     /// `scenarios/get-tools/sorted-by-name.jsonc`, measured before `Resource::Shown`.)
     pub fn breadth(&self) -> u32 {
+        // A private unit first: explored alone, it spares its siblings.
+        if self.is_private() {
+            return u32::MAX - 1;
+        }
         (self.global() as u32) << 8
             | (self.writes.count_ones() + self.shown_writes().count_ones() + self.entry_writes().count_ones())
     }
@@ -776,6 +799,13 @@ pub struct Sim<'p> {
     /// document, so that the unloading document cleanup steps, the only steps that iterate a
     /// map, never run and nothing can tell the order entries were set in (docs/model.md).
     pub pending_keyed: bool,
+    /// While an inert tool execution runs (`crate::inert`): its uuid and how many objects it has
+    /// made, so that they are numbered from the execution (`PerRealm::SCOPED`), not from the order
+    /// executions run in. None between units.
+    pub scope: Option<(Uuid, u32)>,
+    /// While inert tasks run (`Sim::queue_global_task`): the inert tasks they queued, which run
+    /// after them, each as its own task. None between units.
+    eager_queue: Option<std::collections::VecDeque<(DocId, Work)>>,
     /// Units run so far (recorded or not).
     pub units_run: usize,
     // Trace.
@@ -818,6 +848,8 @@ impl Clone for Sim<'_> {
             record: self.record,
             eager_inert: self.eager_inert.clone(),
             pending_keyed: self.pending_keyed,
+            scope: self.scope,
+            eager_queue: self.eager_queue.clone(),
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
@@ -905,6 +937,8 @@ impl<'p> Sim<'p> {
             record: true,
             eager_inert: None,
             pending_keyed: crate::inert::InertFacts::lifecycles_fixed(program),
+            scope: None,
+            eager_queue: None,
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
@@ -1169,18 +1203,13 @@ impl<'p> Sim<'p> {
         }
     }
 
-    /// HTML "queue a global task" with a trace event.
-    pub fn queue_global_task(&mut self, source: TaskSource, doc: DocId, work: Work, step: Step) {
+    /// HTML "queue a global task" with a trace event. True when the task was inert and ran now
+    /// (while exploring: `crate::inert`).
+    pub fn queue_global_task(&mut self, source: TaskSource, doc: DocId, work: Work, step: Step) -> bool {
         if let Some(facts) = &self.eager_inert {
             if self.inert_task(facts, doc, &work) {
-                // An inert task runs now, as the posting unit's last step: it commutes with every
-                // unit, so this is one of the schedules the queued task allows (`crate::inert`).
-                // Its steps touch nothing another unit touches, so the footprint notes nothing.
-                let outer = (self.context, self.footprint);
-                self.context = Context::EventLoop(self.world.doc_info(doc).event_loop);
-                self.run_work_unchecked(work);
-                (self.context, self.footprint) = outer;
-                return;
+                self.run_inert_task(doc, work);
+                return true;
             }
         }
         let el = self.world.doc_info(doc).event_loop;
@@ -1192,6 +1221,72 @@ impl<'p> Sim<'p> {
             self.event(step, EventKind::Queued { lane, document });
         }
         self.world.queue_global_task(source, doc, work);
+        false
+    }
+
+    /// An inert task, run now instead of queued (`crate::inert`): it commutes with every unit, so
+    /// this is one of the schedules the queued task allows. Its steps touch nothing another unit
+    /// touches, so the posting unit's footprint notes nothing. An inert task queued by an inert
+    /// task runs after it, as a task of its own (its event loop's microtask checkpoint between).
+    pub fn run_inert_task(&mut self, doc: DocId, work: Work) {
+        if let Some(queue) = &mut self.eager_queue {
+            queue.push_back((doc, work));
+            return;
+        }
+        let outer = (self.context, self.footprint, self.scope);
+        self.eager_queue = Some(std::collections::VecDeque::new());
+        let mut next = Some((doc, work));
+        while let Some((doc, work)) = next {
+            let el = self.world.doc_info(doc).event_loop;
+            // A task of an inert tool execution makes its objects under the execution's uuid.
+            if let Work::ToolExecuteSteps { uuid, .. } = &work {
+                self.scope = Some((*uuid, 0));
+            }
+            let scripted = matches!(work, Work::ToolExecuteSteps { .. } | Work::SettleLater { .. });
+            self.context = Context::EventLoop(el);
+            self.run_work_unchecked(work);
+            if scripted {
+                // Only an inert tool execution's tasks queue microtasks; they are queued from an
+                // in-parallel block (executeTool 15.13), never from a task of the same event
+                // loop, whose own microtasks would run here too early.
+                debug_assert!(
+                    outer.0 != Context::EventLoop(el),
+                    "an inert tool execution posted from its own event loop"
+                );
+                if let Err(e) = self.perform_a_microtask_checkpoint(el) {
+                    note!(self, ("webmcp-sim", "internal"), "{e}");
+                }
+            }
+            next = self.eager_queue.as_mut().and_then(|q| q.pop_front());
+        }
+        self.eager_queue = None;
+        (self.context, self.footprint, self.scope) = outer;
+    }
+
+    /// The number of the next object an inert tool execution makes (see `Sim::scope`), or None
+    /// outside one.
+    pub fn scoped_number(&mut self) -> Option<u32> {
+        let (uuid, made) = self.scope.as_mut()?;
+        let seq = crate::inert::scoped_number(*uuid, *made);
+        *made += 1;
+        Some(seq)
+    }
+
+    /// A new promise in `realm`: numbered from the running inert tool execution inside one.
+    pub fn new_unnamed_promise(&mut self, realm: DocId) -> PromiseId {
+        match self.scoped_number() {
+            Some(seq) => self.world.new_scoped_promise(realm, seq),
+            None => self.world.new_promise(realm, None),
+        }
+    }
+
+    /// A new `AbortController` in `realm`: numbered from the running inert tool execution inside
+    /// one.
+    pub fn new_abort_controller_in(&mut self, realm: DocId, name: Option<String>) -> SignalId {
+        match self.scoped_number() {
+            Some(seq) => self.world.new_scoped_abort_controller(realm, name, seq),
+            None => self.world.new_abort_controller(realm, name),
+        }
     }
 
     /// HTML "in parallel" with a trace event.

@@ -103,7 +103,8 @@ fn the_terminal_escapes_scenario_prints_no_raw_control_character_in_any_text_out
         let shown = if args.contains(&"json") { "\\u001b]0;PWNED\\u0007" } else { "\\u{001b}]0;PWNED\\u{0007}" };
         // Only the scenario's text is escaped: the report's own lines stay lines.
         assert!(
-            !what.starts_with("bench-explore") || stdout.lines().any(|l| l.starts_with("  ") && l.contains("distinct outcomes")),
+            !what.starts_with("bench-explore")
+                || stdout.lines().any(|l| l.starts_with("  ") && l.contains("distinct outcomes")),
             "{what}: the report's line breaks were escaped\n{stdout}"
         );
         let names = what.starts_with("run") || what.starts_with("explore") || what.starts_with("bench-explore");

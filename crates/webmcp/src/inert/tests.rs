@@ -88,9 +88,19 @@ fn a_timed_user_step_that_removes_an_iframe_changes_lifecycles() {
 /// Two concurrent calls to a frame's tools, each with its own controller; `abort_second` adds a
 /// timer that aborts the second call's controller.
 fn two_calls(abort_second: bool) -> String {
+    two_calls_of(abort_second, r#"{ "resolve": "ok" }"#)
+}
+
+/// `two_calls`, with tools whose `execute` is `execute` (a JSON object's members).
+fn two_calls_of(abort_second: bool, execute: &str) -> String {
+    let execute = format!(r#"{{ "result": {execute} }}"#);
+    two_calls_with(abort_second, &execute)
+}
+
+fn two_calls_with(abort_second: bool, execute: &str) -> String {
     let tool = |n: &str| {
         format!(
-            r#"{{ "registerTool": {{ "tool": {{ "name": "{n}", "description": "d", "execute": {{ "result": {{ "resolve": "ok" }} }} }},
+            r#"{{ "registerTool": {{ "tool": {{ "name": "{n}", "description": "d", "execute": {execute} }},
                 "options": {{ "exposedTo": ["https://a.example"] }} }} }}"#
         )
     };
@@ -141,5 +151,61 @@ fn a_call_whose_signal_no_step_aborts_settles_inertly() {
         };
         assert!(reduced.complete && naive.complete);
         assert_eq!(sums(&reduced), sums(&naive), "abort={abort}");
+    }
+}
+
+fn sorted_summaries(e: &trace::Exploration) -> Vec<String> {
+    let mut s = e.outcomes.iter().map(|c| c.summary.clone()).collect::<Vec<_>>();
+    s.sort();
+    s
+}
+
+#[test]
+fn plain_tools_are_read_from_every_registration() {
+    let plain = |execute: &str| super::InertFacts::of(&program(&two_calls_with(false, execute))).plain_tools;
+    let both = vec!["t0".to_string(), "t1".to_string()];
+    assert_eq!(plain(r#"{ "result": { "resolve": "ok" } }"#), both);
+    assert_eq!(plain(r#"{ "result": { "after": { "ms": 0, "then": { "reject": "no" } } } }"#), both);
+    // Statements, a logged input, a later timer, a promise that waits for the abort or never
+    // settles: not plain.
+    assert!(plain(r#"{ "do": [ { "log": "runs" } ], "result": { "resolve": "ok" } }"#).is_empty());
+    assert!(plain(r#"{ "logInput": true, "result": { "resolve": "ok" } }"#).is_empty());
+    assert!(plain(r#"{ "result": { "after": { "ms": 1, "then": { "resolve": "ok" } } } }"#).is_empty());
+    assert!(plain(r#"{ "result": "rejectOnAbort" }"#).is_empty());
+    assert!(plain(r#"{ "result": "never" }"#).is_empty());
+}
+
+#[test]
+fn a_tool_execution_nothing_can_cancel_runs_inertly_and_keeps_the_outcome_set() {
+    for execute in [r#"{ "resolve": "ok" }"#, r#"{ "after": { "ms": 0, "then": { "resolve": "ok" } } }"#] {
+        for abort in [false, true] {
+            let p = program(&two_calls_of(abort, execute));
+            let reduced = explore(&p, &ExploreOptions::default()).unwrap();
+            let naive = explore(&p, &ExploreOptions { reduction: crate::Reduction::None, ..ExploreOptions::default() })
+                .unwrap();
+            assert!(reduced.complete && naive.complete);
+            assert_eq!(sorted_summaries(&reduced), sorted_summaries(&naive), "{execute} abort={abort}");
+            // The same scenario with a tool that logs when it runs: its executions are not inert.
+            let logged = program(&two_calls_with(
+                abort,
+                &format!(r#"{{ "do": [ {{ "log": "runs" }} ], "result": {execute} }}"#),
+            ));
+            let queued = explore(&logged, &ExploreOptions::default()).unwrap();
+            assert!(
+                reduced.states < queued.states,
+                "{execute} abort={abort}: {} states against {}",
+                reduced.states,
+                queued.states
+            );
+            // Every witness replays in the faithful model to its outcome.
+            for class in &reduced.outcomes {
+                let schedule = sched::Schedule::parse(&class.witness).unwrap();
+                let mut chooser = sched::ReplayChooser::new(&schedule);
+                let trace = crate::run(&p, &mut chooser, crate::sim::Limits::default()).expect("the witness replays");
+                assert_eq!(trace.outcome.canonical().summary(), class.summary);
+            }
+            let audit = crate::audit::audit_independence(&p, 100_000, 5_000).unwrap();
+            assert!(audit.complete && audit.violations.is_empty(), "{:?}", audit.violations);
+        }
     }
 }
