@@ -1086,7 +1086,11 @@ impl Sim<'_> {
         let controller = self.new_abort_controller_in(target_document, Some(name));
         // Step 5. Let localExecution be a new local pending tool execution with the following items: abort controller: controller.
         // Step 6. Set targetDocument's associated ModelContext's internal context's local pending tool executions map[uuid] to localExecution.
-        self.model_contexts[target_document.index()].local_pending_tool_executions.push((uuid, controller));
+        // Kept in uuid order: the map is only ever looked up by uuid, so two executions that set
+        // their entries in either order leave one map.
+        let map = &mut self.model_contexts[target_document.index()].local_pending_tool_executions;
+        let at = map.partition_point(|(u, _)| *u < uuid);
+        map.insert(at, (uuid, controller));
         note!(self, (a, "6"), "local pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 7. Let options be a new ToolExecuteCallbackOptions dictionary, with signal: controller's signal.
         if self.program.has_variant("tool-events") {
@@ -1130,11 +1134,13 @@ impl Sim<'_> {
             self.settle(tool_promise, Err(e), (IMPERATIVE, "8"));
             return tool_promise;
         }
-        self.settle_tool_promise(tool_promise, &dict.result, doc, controller);
+        self.settle_tool_promise(tool_promise, &dict.result, doc, Some(controller));
         tool_promise
     }
 
-    fn settle_tool_promise(&mut self, tool_promise: PromiseId, how: &Settle, doc: DocId, controller: SignalId) {
+    /// `controller`: the signal `rejectOnAbort` waits on (None only where `how` is not
+    /// `rejectOnAbort`).
+    fn settle_tool_promise(&mut self, tool_promise: PromiseId, how: &Settle, doc: DocId, controller: Option<SignalId>) {
         match how {
             Settle::Resolve(v) => self.settle(tool_promise, Ok(v.clone()), (IMPERATIVE, "8")),
             Settle::Reject(v) => self.settle(tool_promise, Err(v.clone()), (IMPERATIVE, "8")),
@@ -1145,7 +1151,7 @@ impl Sim<'_> {
             // task source now), and its task is inert too, so it runs after this one. The
             // document's timer count is not advanced: it only orders timers of one deadline,
             // which it still does (docs/model.md).
-            Settle::After(0, then) if self.scope.is_some() => {
+            Settle::After(0, then) if self.running_inert_tasks() => {
                 self.note(("HTML", "setTimeout"), "the tool settles after 0 ms");
                 let work = Work::SettleLater { promise: tool_promise, settle: (**then).clone() };
                 self.run_inert_task(doc, work);
@@ -1159,6 +1165,7 @@ impl Sim<'_> {
                 );
             }
             Settle::RejectOnAbort => {
+                let controller = controller.expect("rejectOnAbort is given a signal");
                 self.world.add_abort_algorithm(
                     controller,
                     Work::AbortRejectsToolPromise { promise: tool_promise, signal: controller },
@@ -1476,7 +1483,9 @@ impl Sim<'_> {
             Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
             Work::SettleLater { promise, settle } => {
                 let doc = promise.realm;
-                let dummy = self.new_abort_controller_in(doc, None);
+                // After a timer, `rejectOnAbort` waits on a new signal that nothing aborts (the
+                // execution's own is not at hand): the promise never settles. Made only then.
+                let dummy = matches!(settle, Settle::RejectOnAbort).then(|| self.new_abort_controller_in(doc, None));
                 self.settle_tool_promise(promise, &settle, doc, dummy);
             }
             Work::Then { doc, promise, on_fulfilled, on_rejected } => {

@@ -316,7 +316,7 @@ impl Sim<'_> {
 }
 
 /// Whether an execution's objects can be numbered from its uuid (`scoped_number`).
-fn scoped_number_fits(uuid: Uuid) -> bool {
+pub fn scoped_number_fits(uuid: Uuid) -> bool {
     uuid.realm().is_some_and(|d| d.0 < 1 << 10) && uuid.seq < 1 << 16
 }
 

@@ -799,9 +799,9 @@ pub struct Sim<'p> {
     /// document, so that the unloading document cleanup steps, the only steps that iterate a
     /// map, never run and nothing can tell the order entries were set in (docs/model.md).
     pub pending_keyed: bool,
-    /// While an inert tool execution runs (`crate::inert`): its uuid and how many objects it has
-    /// made, so that they are numbered from the execution (`PerRealm::SCOPED`), not from the order
-    /// executions run in. None between units.
+    /// While a tool execution's task runs during exploration (`crate::inert`): its uuid and how
+    /// many objects it has made, so that they are numbered from the execution
+    /// (`PerRealm::SCOPED`), not from the order executions run in. None between units.
     pub scope: Option<(Uuid, u32)>,
     /// While inert tasks run (`Sim::queue_global_task`): the inert tasks they queued, which run
     /// after them, each as its own task. None between units.
@@ -1263,6 +1263,12 @@ impl<'p> Sim<'p> {
         (self.context, self.footprint, self.scope) = outer;
     }
 
+    /// True while inert tasks run (`Sim::run_inert_task`): an inert tool execution's tasks run
+    /// only then.
+    pub fn running_inert_tasks(&self) -> bool {
+        self.eager_queue.is_some()
+    }
+
     /// The number of the next object an inert tool execution makes (see `Sim::scope`), or None
     /// outside one.
     pub fn scoped_number(&mut self) -> Option<u32> {
@@ -1550,8 +1556,16 @@ impl<'p> Sim<'p> {
         } else {
             None
         };
+        // While exploring, what a tool execution makes is numbered from its uuid, not from the
+        // order executions run in (`crate::inert::scoped_number`): two executions' tasks on one
+        // event loop then reach one state in either order. (Runs and replays number in order.)
+        if let (Some(_), Work::ToolExecuteSteps { uuid, .. }) = (&self.eager_inert, &work) {
+            self.scope = crate::inert::scoped_number_fits(*uuid).then_some((*uuid, 0));
+        }
         self.call_site = self.invoked_at(&work);
-        self.run_work(work)?;
+        let ran = self.run_work(work);
+        self.scope = None;
+        ran?;
         if let Some(el) = event_loop {
             self.perform_a_microtask_checkpoint(el)?;
         }

@@ -54,6 +54,33 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
 }
 
 #[test]
+fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one_in_both_in_parallel_models() {
+    use cli::options::{load_with, Change};
+    use scenario::model::ParallelModel;
+    let mut compared = [0, 0];
+    for file in corpus() {
+        for (i, model) in [ParallelModel::Unordered, ParallelModel::Fifo].into_iter().enumerate() {
+            let loaded = load_with(&file, &[Change::Parallel(model)]).unwrap_or_else(|e| panic!("{}", e.rendered));
+            let program = &loaded.program;
+            let naive = explore(
+                program,
+                &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..Default::default() },
+            )
+            .unwrap();
+            if !naive.complete {
+                continue;
+            }
+            let reduced = explore(program, &ExploreOptions::default()).unwrap();
+            let at = format!("{} (parallel {model:?})", file.display());
+            assert!(reduced.complete, "{at}");
+            assert_eq!(summaries(&reduced), summaries(&naive), "{at}: reduction changed the outcome set");
+            compared[i] += 1;
+        }
+    }
+    assert!(compared.iter().all(|&n| n >= 40), "only {compared:?} scenarios were small enough to compare");
+}
+
+#[test]
 fn lane_order_changes_the_transitions_not_the_states_or_outcomes() {
     let program = load_program(&workspace_root().join("fixtures/bench/four-executions.jsonc")).unwrap();
     let run = |lane_order| {
