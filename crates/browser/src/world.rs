@@ -101,6 +101,14 @@ impl<T: Clone> PerRealm<T> {
         self.1.insert(at, (realm, seq, Shared::new(value)));
     }
 
+    /// Drops the scoped values of `realm` (a destroyed document's: see `World::forget_destroyed`).
+    fn remove_scoped(&mut self, realm: DocId) {
+        // Read before writing: a list without such values is not copied.
+        if self.1.iter().any(|(r, _, _)| *r == realm) {
+            self.1.retain(|(r, _, _)| *r != realm);
+        }
+    }
+
     fn scoped_at(&self, realm: DocId, seq: u32) -> usize {
         self.1.binary_search_by(|(r, s, _)| (*r, *s).cmp(&(realm, seq))).expect("a scoped value that exists")
     }
@@ -735,6 +743,9 @@ struct Seldom {
     historical_agent_cluster_keys: BTreeMap<(NavId, Origin), ClusterKey>,
     /// Agent cluster → event loop.
     clusters: BTreeMap<(NavId, ClusterKey), LoopId>,
+    /// Tasks queued for a document after it was destroyed, by document: they never run, so
+    /// only how many there are is kept (see `World::queue_global_task`).
+    dead_tasks: BTreeMap<DocId, u32>,
 }
 
 impl<S: std::hash::Hash> std::hash::Hash for World<S> {
@@ -1465,6 +1476,14 @@ impl<S: Clone> World<S> {
 
     /// HTML "queue a global task" on `source` given `document`'s relevant global object.
     pub fn queue_global_task(&mut self, source: TaskSource, document: DocId, steps: S) {
+        // A destroyed document's task never runs (it is never runnable, and nothing makes the
+        // document active again): it is counted, not kept, so that runs that queued different
+        // such tasks, or in another order, reach one state. (`waiting_tasks` and
+        // `dead_tasks` together are every task that waits forever.)
+        if self.doc(document).state == DocumentState::Destroyed {
+            *self.seldom.dead_tasks.entry(document).or_insert(0) += 1;
+            return;
+        }
         let el = self.doc_info(document).event_loop;
         self.event_loops[el.index()].queues.push(source, Task { document: Some(document), steps });
     }
@@ -1756,6 +1775,12 @@ impl<S: Clone> World<S> {
     }
 
     /// Tasks still queued (runnable or not), per event loop and source, for quiescence reports.
+    /// The tasks queued for each document after it was destroyed (never kept: see
+    /// `World::queue_global_task`), by document.
+    pub fn dead_tasks(&self) -> impl Iterator<Item = (DocId, u32)> + '_ {
+        self.seldom.dead_tasks.iter().map(|(d, n)| (*d, *n))
+    }
+
     pub fn waiting_tasks(&self) -> Vec<(LoopId, TaskSource, &Task<S>)> {
         let mut out = Vec::new();
         for (i, el) in self.event_loops.iter().enumerate() {
@@ -1772,6 +1797,20 @@ impl<S: Clone> World<S> {
     pub fn new_promise(&mut self, realm: DocId, name: Option<std::rc::Rc<str>>) -> PromiseId {
         let seq = self.promises.push(realm, Promise { state: PromiseState::Pending, reactions: Vec::new(), name });
         PromiseId { realm, seq }
+    }
+
+    /// Forgets what only a destroyed document's own tasks and scripts could read, none of which
+    /// will ever run (HTML "destroy a document" removed its tasks, and no task of it runs again):
+    /// its count of timers set (which orders only its own later timers) and its scoped promises
+    /// and signals (those a tool execution made, numbered from the execution: no other realm holds
+    /// them). Two runs that differ only in those then reach one state.
+    pub fn forget_destroyed(&mut self, doc: DocId) {
+        debug_assert!(self.doc(doc).state == DocumentState::Destroyed);
+        if self.timers.set.contains_key(&doc) {
+            self.timers.set.remove(&doc);
+        }
+        self.promises.remove_scoped(doc);
+        self.signals.remove_scoped(doc);
     }
 
     /// A new pending promise with a scoped number (`PerRealm::SCOPED` set; see `PerRealm`).

@@ -136,6 +136,13 @@ impl Sim<'_> {
         if removed > 0 {
             note!(self, (HTML, "destroy a document"), "{removed} queued task(s) of {} removed", self.label(doc));
         }
+        // What only the document's own tasks could read is forgotten (`World::forget_destroyed`):
+        // its local pending tool executions map too, read only by its tasks (imperative execute
+        // steps 9, cancel a pending tool execution 6) and never iterated.
+        if !self.model_contexts[doc.index()].local_pending_tool_executions.is_empty() {
+            self.model_contexts[doc.index()].local_pending_tool_executions.clear();
+        }
+        self.world.forget_destroyed(doc);
     }
 
     /// The tab's document enters the back/forward cache: HTML "unload a document and its

@@ -1731,10 +1731,14 @@ impl<'p> Sim<'p> {
             return format!("stopped: unit limit reached ({} units); the run is not finished", self.units_run);
         }
         let waiting = self.world.waiting_tasks();
-        if waiting.is_empty() {
+        let mut by_doc: BTreeMap<String, usize> = BTreeMap::new();
+        // Tasks queued after their document was destroyed are only counted (`World::dead_tasks`).
+        for (d, n) in self.world.dead_tasks() {
+            *by_doc.entry(format!("{} (destroyed)", self.world.doc(d).label)).or_default() += n as usize;
+        }
+        if waiting.is_empty() && by_doc.is_empty() {
             return "quiescent".to_string();
         }
-        let mut by_doc: BTreeMap<String, usize> = BTreeMap::new();
         for (_, _, t) in waiting {
             let key = match t.document {
                 Some(d) => {
