@@ -241,10 +241,13 @@ pub fn diff_command(args: &DiffArgs) -> ExitCode {
         Err(code) => return code,
     };
     let explore = webmcp::ExploreOptions {
-        max_states: args.max_states,
-        max_depth: args.max_depth,
-        max_units: args.max_units,
-        jobs: args.jobs.max(1),
+        search: webmcp::SearchOptions {
+            max_states: args.max_states,
+            max_depth: args.max_depth,
+            max_units: args.max_units,
+            jobs: args.jobs.max(1),
+            ..Default::default()
+        },
         ..Default::default()
     };
     // Bad input (a scenario that does not load, an unknown variant) is exit 2; a run that fails

@@ -437,7 +437,11 @@ impl fmt::Display for ExploreBench {
 /// Explores `program` with reduction (timed) and naive (bounded by `naive_max_states`), on one thread.
 pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<ExploreBench, RunError> {
     // The search alone is timed; the witness pass once, after.
-    let options = webmcp::ExploreOptions { split_depth: 0, shortest_witnesses: false, ..Default::default() };
+    let options = webmcp::ExploreOptions {
+        search: webmcp::SearchOptions { split_depth: 0, ..Default::default() },
+        shortest_witnesses: false,
+        ..Default::default()
+    };
     // Repeat the timed exploration (at least 5 times and 1 s) and take the median time, so one
     // slow run (page faults, a busy neighbour) does not decide the number.
     let mut times = Vec::new();
@@ -457,9 +461,12 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
     let fastest = times[0].max(1e-9);
     let repetitions = times.len();
     let naive_options = webmcp::ExploreOptions {
-        split_depth: 0,
-        reduction: webmcp::Reduction::None,
-        max_states: naive_max_states,
+        search: webmcp::SearchOptions {
+            split_depth: 0,
+            reduce: false,
+            max_states: naive_max_states,
+            ..Default::default()
+        },
         shortest_witnesses: false,
         ..Default::default()
     };
@@ -524,9 +531,9 @@ pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&web
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
     use std::sync::Arc;
-    options.interrupt = Some(interrupt_flag());
+    options.search.interrupt = Some(interrupt_flag());
     let counter = Arc::new(AtomicU64::new(0));
-    options.progress = Some(counter.clone());
+    options.search.progress = Some(counter.clone());
     let done = Arc::new(AtomicBool::new(false));
     let terminal = std::io::stderr().is_terminal();
     let bar = if terminal {

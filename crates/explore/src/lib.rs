@@ -22,10 +22,17 @@
 //! - **A persistent set of one**: a step the model says commutes with every step of every state
 //!   ([`Model::alone`]) is explored alone from its choice point.
 //!
-//! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items
-//! that are explored independently (each with its own cache), so the result does not depend on
-//! how many threads or shards run them. A work item is its choice path; the thread that explores
-//! it replays the path from the initial state, so states never cross threads.
+//! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items.
+//! A work item is its choice path; the thread that explores it replays the path from the initial
+//! state, so states never cross threads. The work items of one process share one visited table
+//! (one thread: one explorer runs them in order; several: a table sharded under locks, see
+//! `Explorer::visit_shared` for why that stays sound), so splitting never multiplies the
+//! states. With several threads which thread reaches a state first depends on timing: the
+//! outcomes are the same, but the counts (states, transitions, end states) and the witnesses the
+//! search met vary from run to run ([`Searched::counts_vary`]). Shards on different machines
+//! cannot share a table: each of their work items has its own
+//! ([`Options::table_per_work_item`]), so the merged shards are a function of the model and the
+//! options.
 
 mod bfs;
 mod dfs;
@@ -209,6 +216,34 @@ pub struct Options {
     /// persistent-set rule, which could replace a schedule within the bound by an equivalent
     /// one beyond it: what is covered is exactly every schedule with at most K delays.
     pub delay_bound: Option<u32>,
+    /// Give each work item a visited table of its own, as shards on different machines must
+    /// (and do: a search with `shard.1 > 1` always does). Off, the work items of one search
+    /// share one table, on one thread or many, so splitting never multiplies the states. On,
+    /// the merged report of N shards equals the report of one process with this on, byte for
+    /// byte.
+    pub table_per_work_item: bool,
+}
+
+impl Default for Options {
+    /// Reduced, broadest first, 2,000,000 choice points, 500 choices and 5,000 steps along a
+    /// schedule, no time limit, split at depth 2, one thread, the whole search.
+    fn default() -> Options {
+        Options {
+            reduce: true,
+            lane_order: LaneOrder::BroadestFirst,
+            max_states: 2_000_000,
+            max_depth: 500,
+            max_units: 5_000,
+            time_limit: None,
+            split_depth: 2,
+            jobs: 1,
+            shard: (1, 1),
+            progress: None,
+            interrupt: None,
+            delay_bound: None,
+            table_per_work_item: false,
+        }
+    }
 }
 
 /// One distinct outcome of a search.
@@ -302,6 +337,9 @@ impl<O> Report<O> {
 /// memory summed over work items.
 pub struct Searched<O> {
     pub report: Report<O>,
+    /// Several threads shared one visited table: the counts in `report` (states, transitions,
+    /// end states) and the witnesses it met depend on thread timing; its outcomes do not.
+    pub counts_vary: bool,
     pub split_states: u64,
     pub split_transitions: u64,
     pub memory: Memory,

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use scenario::Scenario;
 use webmcp::invariants::{self, Fault, Invariant, Leak, PendingReason};
-use webmcp::{ExploreOptions, Limits, Reduction};
+use webmcp::{ExploreOptions, Limits, SearchOptions};
 
 /// How hard to check a scenario.
 #[derive(Clone, Copy, Debug)]
@@ -197,10 +197,13 @@ fn explore(
     report: &mut CaseReport,
 ) {
     let options = ExploreOptions {
-        max_states: config.explore_max_states,
-        max_units: config.limits.max_units,
-        split_depth: 0,
-        jobs: 1,
+        search: SearchOptions {
+            max_states: config.explore_max_states,
+            max_units: config.limits.max_units,
+            split_depth: 0,
+            jobs: 1,
+            ..SearchOptions::default()
+        },
         ..ExploreOptions::default()
     };
     let exploration = match invariants::guarded(|| webmcp::explore(program, &options)) {
@@ -249,8 +252,7 @@ fn explore(
     }
     // The naive search meets every schedule, so its shortest witnesses have the fewest choices.
     let naive_options = ExploreOptions {
-        reduction: Reduction::None,
-        max_states: config.naive_max_states,
+        search: SearchOptions { reduce: false, max_states: config.naive_max_states, ..options.search.clone() },
         shortest_witnesses: false,
         ..options
     };

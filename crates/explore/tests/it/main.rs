@@ -2,6 +2,7 @@
 
 mod delay;
 mod race;
+mod shared;
 mod two_phase;
 
 use explore::{LaneOrder, Model, Options};
@@ -21,6 +22,7 @@ pub fn options(reduce: bool) -> Options {
         progress: None,
         interrupt: None,
         delay_bound: None,
+        table_per_work_item: false,
     }
 }
 
