@@ -524,17 +524,57 @@ pub fn interrupted() -> bool {
     interrupt_flag().load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// What a running search shows, as the progress line says it (see `progress_line`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shown {
+    pub states: u64,
+    pub seconds: f64,
+    pub outcomes: usize,
+    /// `explore::Progress::fraction`.
+    pub fraction: f64,
+    /// Knuth's estimate of the unreduced tree's choice points, once known.
+    pub tree: Option<f64>,
+}
+
+/// The progress line: states, rate, outcomes so far, the fraction done as the search's
+/// position says (equal subtrees assumed), and Knuth's estimate of the unreduced tree (state
+/// caching makes the search far smaller than that tree).
+pub fn progress_line(shown: &Shown) -> String {
+    let mut line = format!(
+        "{} states, {:.0} states/s, {} outcomes so far, {:.1} % done by the search's position (equal subtrees assumed)",
+        shown.states,
+        shown.states as f64 / shown.seconds.max(1e-9),
+        shown.outcomes,
+        100.0 * shown.fraction
+    );
+    if let Some(tree) = shown.tree {
+        line.push_str(&format!(
+            "; unreduced tree about {tree:.1e} choice points (Knuth, {PROBES} random schedules; state caching searches far fewer)"
+        ));
+    }
+    line
+}
+
+/// The random schedules Knuth's estimate of the tree runs.
+const PROBES: u32 = 64;
+
 /// Runs the search `f` with Ctrl-C stopping it (a partial report, marked incomplete) and its
-/// progress on stderr: a live line on a terminal (states, states per second, elapsed time),
-/// otherwise a line every 5 seconds once a search has run that long. Nothing reaches stdout.
-pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&webmcp::ExploreOptions) -> T) -> T {
+/// progress on stderr (`progress_line`, with Knuth's estimate of the tree from `estimate`, run
+/// on the display's thread): a live line on a terminal, otherwise a line every 5 seconds once a
+/// search has run that long. Nothing reaches stdout, and nothing the display does changes the
+/// search.
+pub fn with_progress<T>(
+    mut options: webmcp::ExploreOptions,
+    estimate: impl Fn(&webmcp::ExploreOptions, u32) -> Option<f64> + Sync,
+    f: impl FnOnce(&webmcp::ExploreOptions) -> T,
+) -> T {
     use std::io::IsTerminal;
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     options.search.interrupt = Some(interrupt_flag());
-    let counter = Arc::new(AtomicU64::new(0));
-    options.search.progress = Some(counter.clone());
-    let done = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(webmcp::explore::Progress::default());
+    options.search.progress = Some(progress.clone());
+    let done = AtomicBool::new(false);
     let terminal = std::io::stderr().is_terminal();
     let bar = if terminal {
         let bar = indicatif::ProgressBar::new_spinner();
@@ -548,33 +588,42 @@ pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&web
     } else {
         None
     };
-    let ticker = {
-        let (bar, counter, done) = (bar.clone(), counter.clone(), done.clone());
-        std::thread::spawn(move || {
+    let result = std::thread::scope(|scope| {
+        let (bar, done, shown_options, estimate) = (&bar, &done, &options, &estimate);
+        scope.spawn(move || {
             let start = std::time::Instant::now();
             let mut last_line = start;
+            let mut tree = None;
             while !done.load(Ordering::Relaxed) {
-                let states = counter.load(Ordering::Relaxed);
-                let seconds = start.elapsed().as_secs_f64().max(1e-9);
-                let message = format!("{states} states, {:.0} states/s", states as f64 / seconds);
-                match &bar {
+                let line_due = last_line.elapsed() >= std::time::Duration::from_secs(5);
+                if tree.is_none() && (bar.is_some() || line_due) {
+                    tree = Some(estimate(shown_options, PROBES));
+                }
+                let shown = Shown {
+                    states: progress.states(),
+                    seconds: start.elapsed().as_secs_f64(),
+                    outcomes: progress.outcomes(),
+                    fraction: progress.fraction(),
+                    tree: tree.flatten(),
+                };
+                match bar {
                     Some(bar) => {
-                        bar.set_message(message);
+                        bar.set_message(progress_line(&shown));
                         bar.tick();
                     }
-                    None if last_line.elapsed() >= std::time::Duration::from_secs(5) => {
-                        eprintln!("exploring: {message}, {seconds:.0} s");
+                    None if line_due => {
+                        eprintln!("exploring: {}, {:.0} s", progress_line(&shown), shown.seconds);
                         last_line = std::time::Instant::now();
                     }
                     None => {}
                 }
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
-        })
-    };
-    let result = f(&options);
-    done.store(true, Ordering::Relaxed);
-    let _ = ticker.join();
+        });
+        let result = f(&options);
+        done.store(true, Ordering::Relaxed);
+        result
+    });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -326,7 +326,13 @@ fn main() -> ExitCode {
                 Some(runs) => {
                     webmcp::sample::sample_pct(&program, runs, bounds.seed, bounds.pct_depth, bounds.max_units)
                 }
-                None => cli::with_progress(options, |options| webmcp::explore(&program, options)),
+                None => cli::with_progress(
+                    options,
+                    |options, probes| {
+                        webmcp::explore::estimate_tree(&program, options, probes).ok().map(|e| e.choice_points)
+                    },
+                    |options| webmcp::explore(&program, options),
+                ),
             };
             // Wall-clock time on stderr: the report itself stays byte-identical across machines.
             eprintln!("elapsed: {:.2} s", started.elapsed().as_secs_f64());

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::progress::path_fraction;
 use crate::table::{table_bytes, Key, KeyMap, Memory, Shard, SharedTable, SleepSets, Visit};
 use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Model, Options, Report, Searched};
 
@@ -41,6 +42,8 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
     let mine: Vec<(usize, WorkItem<M::Label>)> =
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
     let per_item = options.table_per_work_item || n > 1;
+    // Each work item's share of the progress display's fraction done.
+    let item_weight = 1.0 / mine.len().max(1) as f64;
     // One budget of choice points for the whole search: threads share a counter; one thread
     // passes on what its earlier work items used (no atomic operation per state).
     let budget = (options.jobs > 1).then(|| Arc::new(AtomicU64::new(0)));
@@ -53,6 +56,7 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
             let mut ex = Explorer::new(model, options, start, shared.as_ref());
             ex.budget = budget.clone();
             ex.used_before = used_before;
+            ex.item_weight = item_weight;
             ex.explore_item(&item)?;
             let memory = ex.memory();
             Ok((ex.finish(), memory))
@@ -88,6 +92,7 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
         // One thread, one table: the work items one after another through one explorer, which
         // keeps its visited table (and its counts, so the budget is the whole search's).
         let mut ex = Explorer::new(model, options, start, None);
+        ex.item_weight = item_weight;
         for (_, item) in &mine {
             ex.explore_item(item)?;
         }
@@ -256,6 +261,15 @@ struct Explorer<'o, M: Model> {
     /// With `shared`: the shared number of each lane this explorer has numbered (`LaneId::MAX`:
     /// not asked yet).
     to_shared: Vec<LaneId>,
+    /// With a progress display: for each choice point on the current path, the index of the
+    /// lane being explored there and how many it explores (`progress::path_fraction`).
+    tree_path: Vec<(u32, u32)>,
+    /// The share of the whole search the current work item is, and the part of it this
+    /// explorer has published as done (`Progress::advance`).
+    item_weight: f64,
+    published: u64,
+    /// The states already added to the progress display's count.
+    states_shown: u64,
 }
 
 impl<'o, M: Model> Explorer<'o, M> {
@@ -296,6 +310,10 @@ impl<'o, M: Model> Explorer<'o, M> {
             delay_visited: KeyMap::default(),
             shared,
             to_shared: Vec::new(),
+            tree_path: Vec::new(),
+            item_weight: 1.0,
+            published: 0,
+            states_shown: 0,
         }
     }
 
@@ -305,7 +323,16 @@ impl<'o, M: Model> Explorer<'o, M> {
         let mut state = replay_prefix(self.model, &item.path)?;
         let mut path: Vec<LaneId> = item.path.iter().map(|lane| self.lanes.id(lane)).collect();
         self.sleep.clear();
-        self.dfs(&mut state, &mut path, 0)
+        self.tree_path.clear();
+        self.published = 0;
+        self.dfs(&mut state, &mut path, 0)?;
+        if let Some(progress) = &self.options.progress {
+            // The item is done (or stopped, and then the search is over).
+            progress.add_states(self.states.saturating_sub(self.states_shown));
+            self.states_shown = self.states;
+            progress.advance(self.published, 1.0, self.item_weight);
+        }
+        Ok(())
     }
 
     /// A lane's number in the stored sleep sets: its own without a shared table, else the
@@ -508,12 +535,6 @@ impl<'o, M: Model> Explorer<'o, M> {
             }
         }
         self.states += 1;
-        // The progress display reads the count in steps of 1,024 states.
-        if self.states.is_multiple_of(1024) {
-            if let Some(counter) = &self.options.progress {
-                counter.fetch_add(1024, Ordering::Relaxed);
-            }
-        }
         // The whole search's count, across work items and threads (`max_states` bounds the run).
         let total = match &self.budget {
             Some(shared) => shared.fetch_add(1, Ordering::Relaxed) + 1,
@@ -528,6 +549,14 @@ impl<'o, M: Model> Explorer<'o, M> {
             }
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
+        }
+        // The progress display reads the count in steps of 1,024 states.
+        if self.states.is_multiple_of(1024) {
+            if let Some(progress) = &self.options.progress {
+                progress.add_states(self.states.saturating_sub(self.states_shown));
+                self.states_shown = self.states;
+                self.published = progress.advance(self.published, path_fraction(&self.tree_path), self.item_weight);
+            }
         }
         // The default order's choice: the first runnable lane in label order.
         let default_lane = match self.options.delay_bound {
@@ -599,7 +628,13 @@ impl<'o, M: Model> Explorer<'o, M> {
             let alone = reduce && model.alone(&fp);
             path.push(id);
             self.delays += delay as u32;
+            if self.options.progress.is_some() {
+                self.tree_path.push((i as u32, last as u32 + 1));
+            }
             self.dfs(child, path, child_base)?;
+            if self.options.progress.is_some() {
+                self.tree_path.pop();
+            }
             self.delays -= delay as u32;
             path.pop();
             self.sleep.truncate(child_base);
@@ -718,6 +753,9 @@ impl<'o, M: Model> Explorer<'o, M> {
                     Some(outcome) => outcome,
                     None => model.outcome(state),
                 };
+                if let Some(progress) = &self.options.progress {
+                    progress.add_outcome(key);
+                }
                 self.outcomes.insert(
                     key,
                     Class { outcome, key, end_states: 1, witness: witness(), witness_choices: path.len() },

@@ -36,15 +36,17 @@
 
 mod bfs;
 mod dfs;
+mod progress;
 mod table;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use bfs::{reachable, shortest_witnesses, Reachable, Witnesses};
 pub use dfs::search;
+pub use progress::{knuth_estimate, path_fraction, Estimate, Progress};
 pub use table::{table_bytes, Memory};
 
 /// A lane's number in one explorer (see [`LaneNumbering`]). Sleep sets, stored sleep sets and the
@@ -202,9 +204,9 @@ pub struct Options {
     pub jobs: usize,
     /// Explore only work items whose index is `k-1` modulo `n`.
     pub shard: (u64, u64),
-    /// A counter of states visited so far, for a progress display (never read by the search;
-    /// advanced in steps of 1,024).
-    pub progress: Option<Arc<AtomicU64>>,
+    /// What the search shows of itself while it runs, for a progress display (never read by
+    /// the search; states advanced in steps of 1,024).
+    pub progress: Option<Arc<Progress>>,
     /// Set (by a Ctrl-C handler) to stop the search: it ends as if a bound were hit and says
     /// "Ctrl-C".
     pub interrupt: Option<Arc<AtomicBool>>,

@@ -27,9 +27,9 @@ use trace::{Exploration, OutcomeClass};
 use crate::program::Program;
 use crate::sim::{Footprint, RunError, Sim};
 
-pub use ::explore::LaneOrder;
 /// What the visited tables cost (summed over work items).
 pub use ::explore::Memory as VisitedMemory;
+pub use ::explore::{Estimate, LaneOrder, Progress};
 
 /// The engine's bounds and knobs: reduction, lane order, the budget (`max_states`, `time_limit`),
 /// `max_depth`, `max_units`, the split into work items, threads, shard, progress, interrupt,
@@ -151,6 +151,14 @@ pub fn faithful_schedule(program: &Program, searched: &str) -> Result<(usize, St
         return Err(RunError::NotModelled(format!("simulator bug: witness {searched} outlives the faithful run")));
     }
     Ok((out.len(), sched::picks_text(&out)))
+}
+
+/// Knuth's random-probe estimate of the choice points in the tree of schedules the search walks
+/// (`explore::knuth_estimate`: `probes` schedules from a fixed seed), before state caching and
+/// sleep sets, which make the search itself far smaller.
+pub fn estimate_tree(program: &Program, options: &ExploreOptions, probes: u32) -> Result<Estimate, RunError> {
+    let model = SimModel::exploring(program, options);
+    ::explore::knuth_estimate(&model, probes, 0, options.search.max_units)
 }
 
 /// Explores every schedule of `program` within the bounds of `options`.
