@@ -537,11 +537,12 @@ pub struct Shown {
 }
 
 /// The progress line: states, rate, outcomes so far, the fraction done as the search's
-/// position says (equal subtrees assumed), and Knuth's estimate of the unreduced tree (state
-/// caching makes the search far smaller than that tree).
+/// position suggests (`explore::fraction_done`: later subtrees expected to be like earlier
+/// ones), and Knuth's estimate of the unreduced tree (state caching makes the search far
+/// smaller than that tree).
 pub fn progress_line(shown: &Shown) -> String {
     let mut line = format!(
-        "{} states, {:.0} states/s, {} outcomes so far, {:.1} % done by the search's position (equal subtrees assumed)",
+        "{} states, {:.0} states/s, {} outcomes so far, about {:.1} % done (a guess from the search's position)",
         shown.states,
         shown.states as f64 / shown.seconds.max(1e-9),
         shown.outcomes,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::progress::path_fraction;
+use crate::progress::{fraction_done, Level};
 use crate::table::{table_bytes, Key, KeyMap, Memory, Shard, SharedTable, SleepSets, Visit};
 use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Model, Options, Report, Searched};
 
@@ -261,9 +261,10 @@ struct Explorer<'o, M: Model> {
     /// With `shared`: the shared number of each lane this explorer has numbered (`LaneId::MAX`:
     /// not asked yet).
     to_shared: Vec<LaneId>,
-    /// With a progress display: for each choice point on the current path, the index of the
-    /// lane being explored there and how many it explores (`progress::path_fraction`).
-    tree_path: Vec<(u32, u32)>,
+    /// With a progress display: the choice points on the current path
+    /// (`progress::fraction_done`), and the explorer's states when the work item began.
+    tree_path: Vec<Level>,
+    item_start: u64,
     /// The share of the whole search the current work item is, and the part of it this
     /// explorer has published as done (`Progress::advance`).
     item_weight: f64,
@@ -311,6 +312,7 @@ impl<'o, M: Model> Explorer<'o, M> {
             shared,
             to_shared: Vec::new(),
             tree_path: Vec::new(),
+            item_start: 0,
             item_weight: 1.0,
             published: 0,
             states_shown: 0,
@@ -325,6 +327,7 @@ impl<'o, M: Model> Explorer<'o, M> {
         self.sleep.clear();
         self.tree_path.clear();
         self.published = 0;
+        self.item_start = self.states;
         self.dfs(&mut state, &mut path, 0)?;
         if let Some(progress) = &self.options.progress {
             // The item is done (or stopped, and then the search is over).
@@ -555,7 +558,8 @@ impl<'o, M: Model> Explorer<'o, M> {
             if let Some(progress) = &self.options.progress {
                 progress.add_states(self.states.saturating_sub(self.states_shown));
                 self.states_shown = self.states;
-                self.published = progress.advance(self.published, path_fraction(&self.tree_path), self.item_weight);
+                let fraction = fraction_done(&self.tree_path, self.states - self.item_start);
+                self.published = progress.advance(self.published, fraction, self.item_weight);
             }
         }
         // The default order's choice: the first runnable lane in label order.
@@ -584,6 +588,8 @@ impl<'o, M: Model> Explorer<'o, M> {
             awake.sort_by_key(|(_, id)| std::cmp::Reverse(breadth.get(*id as usize).copied().unwrap_or(0)));
         }
         let last = awake.len().saturating_sub(1);
+        // For the progress display: the choice points the children explored so far took.
+        let mut done = 0;
         for (i, (lane, id)) in awake.into_iter().enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
@@ -629,11 +635,14 @@ impl<'o, M: Model> Explorer<'o, M> {
             path.push(id);
             self.delays += delay as u32;
             if self.options.progress.is_some() {
-                self.tree_path.push((i as u32, last as u32 + 1));
+                let child_start = self.states - self.item_start;
+                self.tree_path.push(Level { index: i as u32, children: last as u32 + 1, child_start, done });
             }
             self.dfs(child, path, child_base)?;
             if self.options.progress.is_some() {
-                self.tree_path.pop();
+                if let Some(level) = self.tree_path.pop() {
+                    done += (self.states - self.item_start).saturating_sub(level.child_start);
+                }
             }
             self.delays -= delay as u32;
             path.pop();

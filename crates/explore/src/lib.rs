@@ -46,7 +46,7 @@ use std::time::Duration;
 
 pub use bfs::{reachable, shortest_witnesses, Reachable, Witnesses};
 pub use dfs::search;
-pub use progress::{knuth_estimate, path_fraction, Estimate, Progress};
+pub use progress::{fraction_done, knuth_estimate, Estimate, Level, Progress};
 pub use table::{table_bytes, Memory};
 
 /// A lane's number in one explorer (see [`LaneNumbering`]). Sleep sets, stored sleep sets and the

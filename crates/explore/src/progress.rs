@@ -1,6 +1,6 @@
 //! What a running search shows of itself (never read by the search, never in a report): states
-//! so far, distinct outcomes so far, the fraction of the tree done as the search's position
-//! says, and Knuth's random-probe estimate of the unreduced tree.
+//! so far, distinct outcomes so far, the fraction done as the search's position suggests, and
+//! Knuth's random-probe estimate of the unreduced tree.
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,12 +29,9 @@ impl Progress {
         self.states.load(Ordering::Relaxed)
     }
 
-    /// The fraction of the search's tree to the left of where its explorers are, between 0
-    /// and 1: at each choice point of the current path, the lanes already explored there out of
-    /// those it explores, each level weighted by the share of the tree it is in, as if every
-    /// subtree were the same size; work items share the whole equally. State caching skips
-    /// more of the later subtrees than of the earlier ones, so the fraction tends to lag
-    /// behind the time spent; it only grows, and is 1 when the search is over.
+    /// The fraction of the search done, between 0 and 1, as its explorers guess it from their
+    /// paths ([`fraction_done`]; work items share the whole equally). It only grows, and is 1
+    /// when the search is over.
     pub fn fraction(&self) -> f64 {
         (self.done.load(Ordering::Relaxed) as f64 / WHOLE).min(1.0)
     }
@@ -64,17 +61,42 @@ impl Progress {
     }
 }
 
-/// The fraction of a tree to the left of a path: `path` holds, for each choice point along it,
-/// (the index of the child being explored, the number of children explored there).
-pub fn path_fraction(path: &[(u32, u32)]) -> f64 {
-    let mut fraction = 0.0;
-    let mut share = 1.0;
-    for &(index, children) in path {
-        let children = f64::from(children.max(1));
-        fraction += share * f64::from(index) / children;
-        share /= children;
+/// A choice point on an explorer's current path, as the progress display sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// The child being explored (0 for the first).
+    pub index: u32,
+    /// The children the choice point explores.
+    pub children: u32,
+    /// The explorer's choice points when the current child began.
+    pub child_start: u64,
+    /// The choice points the earlier children took, together.
+    pub done: u64,
+}
+
+/// The fraction of a search done, from the explorer's current path and the `states` it has
+/// visited: `states / (states + remaining)`, where each choice point on the path expects each
+/// of its children still to come to take as many choice points as its earlier children took
+/// on average (the current one so far, when it is the first). State caching makes later
+/// children smaller (what the first reached is not explored again), so this tends to expect
+/// too much and lag behind; it is a guess that improves as the search goes, never a bound.
+/// On a tree whose subtrees at each depth are the same size (no caching), it is exact
+/// whenever every choice point on the path is past its first child.
+pub fn fraction_done(path: &[Level], states: u64) -> f64 {
+    let mut remaining = 0.0;
+    for level in path {
+        let later = level.children.saturating_sub(level.index + 1);
+        if later == 0 {
+            continue;
+        }
+        let each = if level.index > 0 {
+            level.done as f64 / f64::from(level.index)
+        } else {
+            states.saturating_sub(level.child_start) as f64
+        };
+        remaining += f64::from(later) * each.max(1.0);
     }
-    fraction
+    states as f64 / (states as f64 + remaining).max(1.0)
 }
 
 /// Knuth's estimate of a tree's size (*Estimating the efficiency of backtrack programs*, Math.

@@ -522,11 +522,10 @@ fn the_progress_line_says_what_it_estimates() {
     let shown = cli::Shown { states: 12_288, seconds: 2.0, outcomes: 3, fraction: 0.375, tree: Some(3.2e7) };
     assert_eq!(
         cli::progress_line(&shown),
-        "12288 states, 6144 states/s, 3 outcomes so far, 37.5 % done by the search's position (equal subtrees \
-         assumed); unreduced tree about 3.2e7 choice points (Knuth, 64 random schedules; state caching searches \
-         far fewer)"
+        "12288 states, 6144 states/s, 3 outcomes so far, about 37.5 % done (a guess from the search's position); \
+         unreduced tree about 3.2e7 choice points (Knuth, 64 random schedules; state caching searches far fewer)"
     );
     // Before the estimate is known.
     let early = cli::progress_line(&cli::Shown { tree: None, ..shown });
-    assert!(early.ends_with("(equal subtrees assumed)"), "{early}");
+    assert!(early.ends_with("(a guess from the search's position)"), "{early}");
 }

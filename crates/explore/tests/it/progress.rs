@@ -1,5 +1,5 @@
-//! What a running search shows of itself: Knuth's estimate of the tree, the fraction done by
-//! the search's position, the states and outcomes so far.
+//! What a running search shows of itself: Knuth's estimate of the tree, the fraction done as
+//! the search's position suggests, the states and outcomes so far.
 
 use std::sync::Arc;
 
@@ -91,12 +91,17 @@ fn knuth_estimate_of_the_race_is_seeded_and_near_its_tree() {
 }
 
 #[test]
-fn path_fraction_is_the_tree_to_the_left_of_the_path() {
-    assert_eq!(explore::path_fraction(&[]), 0.0);
-    // Second of two children, then second of two: 1/2 + 1/4.
-    assert_eq!(explore::path_fraction(&[(1, 2), (1, 2)]), 0.75);
-    // Third of four, then first of three.
-    assert_eq!(explore::path_fraction(&[(2, 4), (0, 3)]), 0.5);
+fn fraction_done_expects_later_children_to_be_like_earlier_ones() {
+    use explore::{fraction_done, Level};
+    let level = |index, children, child_start, done| Level { index, children, child_start, done };
+    assert_eq!(fraction_done(&[], 0), 0.0);
+    // The second of three children, the first took 10: one more of 10 expected.
+    assert_eq!(fraction_done(&[level(1, 3, 10, 10)], 15), 0.6);
+    // The first of two, 7 states into it: the second expected as large as that so far; below
+    // it, the last of two children, nothing more expected there.
+    assert_eq!(fraction_done(&[level(0, 2, 1, 0), level(1, 2, 4, 3)], 8), 8.0 / 15.0);
+    // The last child everywhere: done but for the current subtree.
+    assert_eq!(fraction_done(&[level(2, 3, 5, 4)], 9), 1.0);
 }
 
 #[test]
