@@ -240,16 +240,13 @@ pub fn diff_command(args: &DiffArgs) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let explore = webmcp::ExploreOptions {
-        search: webmcp::SearchOptions {
-            max_states: args.max_states,
-            max_depth: args.max_depth,
-            max_units: args.max_units,
-            jobs: args.jobs.max(1),
-            ..Default::default()
-        },
+    let explore = webmcp::ExploreOptions::from(webmcp::SearchOptions {
+        max_states: args.max_states,
+        max_depth: args.max_depth,
+        max_units: args.max_units,
+        jobs: args.jobs.max(1),
         ..Default::default()
-    };
+    });
     // Bad input (a scenario that does not load, an unknown variant) is exit 2; a run that fails
     // while exploring is exit 1.
     if let Err(e) = options::load_with(&args.scenario, &base).and(options::load_with(&args.scenario, &with)) {

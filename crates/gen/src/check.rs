@@ -196,16 +196,13 @@ fn explore(
     run_outcomes: &BTreeMap<String, String>,
     report: &mut CaseReport,
 ) {
-    let options = ExploreOptions {
-        search: SearchOptions {
-            max_states: config.explore_max_states,
-            max_units: config.limits.max_units,
-            split_depth: 0,
-            jobs: 1,
-            ..SearchOptions::default()
-        },
-        ..ExploreOptions::default()
-    };
+    let options = ExploreOptions::from(SearchOptions {
+        max_states: config.explore_max_states,
+        max_units: config.limits.max_units,
+        split_depth: 0,
+        jobs: 1,
+        ..SearchOptions::default()
+    });
     let exploration = match invariants::guarded(|| webmcp::explore(program, &options)) {
         Ok(ex) => ex,
         Err(v) => {

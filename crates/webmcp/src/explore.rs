@@ -56,6 +56,13 @@ impl Default for ExploreOptions {
     }
 }
 
+impl From<SearchOptions> for ExploreOptions {
+    /// The engine's options, with the simulator's own at their defaults.
+    fn from(search: SearchOptions) -> ExploreOptions {
+        ExploreOptions { search, ..Default::default() }
+    }
+}
+
 impl ExploreOptions {
     /// Inert tasks run when they are queued (`crate::inert`): with the full reduction, unless
     /// asked otherwise or a delay bound counts the faithful model's choices.

@@ -24,14 +24,8 @@ fn fixtures() -> Vec<std::path::PathBuf> {
 fn delay_bound_zero_is_the_first_lane_schedule() {
     for file in fixtures() {
         let program = load_program(&file).unwrap();
-        let ex = explore(
-            &program,
-            &ExploreOptions {
-                search: SearchOptions { delay_bound: Some(0), ..Default::default() },
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let ex = explore(&program, &ExploreOptions::from(SearchOptions { delay_bound: Some(0), ..Default::default() }))
+            .unwrap();
         let trace = webmcp::run(&program, &mut sched::FirstChooser, webmcp::Limits::default()).unwrap();
         assert_eq!(ex.outcomes.len(), 1, "{}", file.display());
         assert_eq!(ex.outcomes[0].outcome, trace.outcome.canonical(), "{}", file.display());
@@ -50,9 +44,8 @@ fn a_delay_bound_finds_what_the_naive_search_within_it_finds_and_grows_to_the_wh
         let whole = outcomes(&explore(&program, &ExploreOptions::default()).unwrap());
         let mut before = BTreeSet::new();
         for k in 0..=3 {
-            let bounded = |reduction| ExploreOptions {
-                search: SearchOptions { reduce: reduction, delay_bound: Some(k), ..Default::default() },
-                ..Default::default()
+            let bounded = |reduction| {
+                ExploreOptions::from(SearchOptions { reduce: reduction, delay_bound: Some(k), ..Default::default() })
             };
             let cached = explore(&program, &bounded(true)).unwrap();
             let naive = explore(&program, &bounded(false)).unwrap();
@@ -63,14 +56,9 @@ fn a_delay_bound_finds_what_the_naive_search_within_it_finds_and_grows_to_the_wh
             assert!(cached.complete || cached.bounds_hit == [format!("delay-bound ({k})")]);
             before = outcomes(&cached);
         }
-        let large = explore(
-            &program,
-            &ExploreOptions {
-                search: SearchOptions { delay_bound: Some(1_000), ..Default::default() },
-                ..Default::default()
-            },
-        )
-        .unwrap();
+        let large =
+            explore(&program, &ExploreOptions::from(SearchOptions { delay_bound: Some(1_000), ..Default::default() }))
+                .unwrap();
         assert!(large.complete, "{}: {:?}", file.display(), large.bounds_hit);
         assert_eq!(outcomes(&large), whole, "{}", file.display());
     }

@@ -30,10 +30,7 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
         let program = load_program(&file).unwrap_or_else(|e| panic!("{e}"));
         let naive = explore(
             &program,
-            &ExploreOptions {
-                search: SearchOptions { reduce: false, max_states: 20_000, ..Default::default() },
-                ..Default::default()
-            },
+            &ExploreOptions::from(SearchOptions { reduce: false, max_states: 20_000, ..Default::default() }),
         )
         .unwrap();
         if !naive.complete {
@@ -49,10 +46,7 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
         for (split_depth, lane_order) in cases {
             let reduced = explore(
                 &program,
-                &ExploreOptions {
-                    search: SearchOptions { split_depth, lane_order, ..Default::default() },
-                    ..Default::default()
-                },
+                &ExploreOptions::from(SearchOptions { split_depth, lane_order, ..Default::default() }),
             )
             .unwrap();
             let at = format!("{} (split depth {split_depth}, {lane_order:?} order)", file.display());
@@ -82,14 +76,8 @@ fn lane_order_changes_the_transitions_not_the_states_or_outcomes() {
         .unwrap()
     };
     let with_inert = |lane_order| {
-        explore(
-            &program,
-            &ExploreOptions {
-                search: SearchOptions { split_depth: 0, lane_order, ..Default::default() },
-                ..Default::default()
-            },
-        )
-        .unwrap()
+        explore(&program, &ExploreOptions::from(SearchOptions { split_depth: 0, lane_order, ..Default::default() }))
+            .unwrap()
     };
     assert_eq!(summaries(&with_inert(LaneOrder::Label)), summaries(&with_inert(LaneOrder::BroadestFirst)));
     let (label, label_memory) = run(LaneOrder::Label);
@@ -214,18 +202,12 @@ fn without_counts(mut ex: trace::Exploration) -> trace::Exploration {
 fn work_items_replayed_from_their_choices_find_the_same_outcomes() {
     // Work items carry only their choice paths; each is replayed from the initial state.
     let program = load_program(&workspace_root().join("fixtures/bench/three-executions.jsonc")).unwrap();
-    let whole = explore(
-        &program,
-        &ExploreOptions { search: SearchOptions { split_depth: 0, ..Default::default() }, ..Default::default() },
-    )
-    .unwrap();
+    let whole =
+        explore(&program, &ExploreOptions::from(SearchOptions { split_depth: 0, ..Default::default() })).unwrap();
     assert_eq!(whole.work_items, 1);
     for split_depth in [1, 2, 4] {
-        let split = explore(
-            &program,
-            &ExploreOptions { search: SearchOptions { split_depth, ..Default::default() }, ..Default::default() },
-        )
-        .unwrap();
+        let split =
+            explore(&program, &ExploreOptions::from(SearchOptions { split_depth, ..Default::default() })).unwrap();
         assert!(split.complete);
         assert!(split.work_items > 1, "split depth {split_depth} made one work item");
         assert_eq!(summaries(&split), summaries(&whole), "split depth {split_depth} changed the outcome set");
@@ -236,10 +218,7 @@ fn work_items_replayed_from_their_choices_find_the_same_outcomes() {
 fn the_larger_benchmark_stops_at_its_bound_and_says_so() {
     // 5,502 distinct states in all.
     let program = load_program(&workspace_root().join("fixtures/bench/five-executions.jsonc")).unwrap();
-    let options = ExploreOptions {
-        search: SearchOptions { max_states: 2_000, split_depth: 0, ..Default::default() },
-        ..Default::default()
-    };
+    let options = ExploreOptions::from(SearchOptions { max_states: 2_000, split_depth: 0, ..Default::default() });
     let (ex, memory) = webmcp::explore::explore_measured(&program, &options).unwrap();
     assert!(!ex.complete);
     assert_eq!(ex.bounds_hit, ["max-states (2000)"]);
@@ -252,22 +231,14 @@ fn a_bound_makes_the_result_incomplete() {
     let program = load_program(&workspace_root().join("fixtures/bench/three-executions.jsonc")).unwrap();
     let ex = explore(
         &program,
-        &ExploreOptions {
-            search: SearchOptions { max_states: 10, split_depth: 0, ..Default::default() },
-            ..Default::default()
-        },
+        &ExploreOptions::from(SearchOptions { max_states: 10, split_depth: 0, ..Default::default() }),
     )
     .unwrap();
     assert!(!ex.complete);
     assert_eq!(ex.bounds_hit, ["max-states (10)"]);
-    let ex = explore(
-        &program,
-        &ExploreOptions {
-            search: SearchOptions { max_depth: 3, split_depth: 0, ..Default::default() },
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let ex =
+        explore(&program, &ExploreOptions::from(SearchOptions { max_depth: 3, split_depth: 0, ..Default::default() }))
+            .unwrap();
     assert!(!ex.complete);
     assert_eq!(ex.bounds_hit, ["max-depth (3)"]);
 }
@@ -325,8 +296,7 @@ fn a_forced_step_on_a_sleeping_lane_is_not_taken() {
     std::fs::write(&file, text).unwrap();
     let program = load_program(&file).unwrap();
     let _ = std::fs::remove_file(&file);
-    let options =
-        ExploreOptions { search: SearchOptions { split_depth: 0, ..Default::default() }, ..Default::default() };
+    let options = ExploreOptions::from(SearchOptions { split_depth: 0, ..Default::default() });
     let reduced = explore(&program, &options).unwrap();
     let naive = explore(
         &program,
@@ -393,20 +363,15 @@ fn a_witness_pass_stopped_by_a_bound_keeps_the_search_witnesses_and_says_why() {
     let mut ex = found.clone();
     let stopped = webmcp::explore::shortest_witnesses(
         &program,
-        &ExploreOptions { search: SearchOptions { max_states: 1, ..Default::default() }, ..Default::default() },
+        &ExploreOptions::from(SearchOptions { max_states: 1, ..Default::default() }),
         &mut ex,
     )
     .unwrap();
     assert_eq!(stopped, Err("the breadth-first pass stopped at max-states (1)".into()));
     assert_eq!(ex, found, "a stopped pass changes nothing");
-    let incomplete = explore(
-        &program,
-        &ExploreOptions {
-            search: SearchOptions { max_states: 3, split_depth: 0, ..Default::default() },
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let incomplete =
+        explore(&program, &ExploreOptions::from(SearchOptions { max_states: 3, split_depth: 0, ..Default::default() }))
+            .unwrap();
     assert!(!incomplete.complete);
     assert!(incomplete.witnesses.starts_with(trace::WITNESSES_FOUND), "{}", incomplete.witnesses);
     assert!(incomplete.witnesses.ends_with("(the search was incomplete)"), "{}", incomplete.witnesses);
@@ -419,11 +384,8 @@ fn merge_takes_every_shard_of_one_file_exactly_once() {
     let dir = std::env::temp_dir().join(format!("webmcp-sim-merge-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let part = |k: u64, n: u64, source: &std::path::Path| {
-        let mut ex = explore(
-            &program,
-            &ExploreOptions { search: SearchOptions { shard: (k, n), ..Default::default() }, ..Default::default() },
-        )
-        .unwrap();
+        let mut ex =
+            explore(&program, &ExploreOptions::from(SearchOptions { shard: (k, n), ..Default::default() })).unwrap();
         cli::mark_shard(&mut ex, source).unwrap();
         let path = dir.join(format!("part-{k}-{n}-{}.json", source.file_name().unwrap().to_string_lossy()));
         std::fs::write(&path, ex.render_json()).unwrap();
@@ -433,10 +395,7 @@ fn merge_takes_every_shard_of_one_file_exactly_once() {
     // One process that, like the shards, keeps a visited table per work item.
     let whole = explore(
         &program,
-        &ExploreOptions {
-            search: SearchOptions { split_depth: 2, table_per_work_item: true, ..Default::default() },
-            ..Default::default()
-        },
+        &ExploreOptions::from(SearchOptions { split_depth: 2, table_per_work_item: true, ..Default::default() }),
     )
     .unwrap();
     assert_eq!(cli::merge_files(&[one.clone(), two.clone()]).unwrap().render_json(), whole.render_json());
@@ -490,10 +449,7 @@ fn timed_agent_steps_are_explored_finitely_and_the_reduction_keeps_their_outcome
         let program = load_program(&path).unwrap_or_else(|e| panic!("{e}"));
         let naive = explore(
             &program,
-            &ExploreOptions {
-                search: SearchOptions { reduce: false, max_states: 20_000, ..Default::default() },
-                ..Default::default()
-            },
+            &ExploreOptions::from(SearchOptions { reduce: false, max_states: 20_000, ..Default::default() }),
         )
         .unwrap();
         let at = path.display();
@@ -503,10 +459,7 @@ fn timed_agent_steps_are_explored_finitely_and_the_reduction_keeps_their_outcome
             for lane_order in [LaneOrder::BroadestFirst, LaneOrder::Label] {
                 let reduced = explore(
                     &program,
-                    &ExploreOptions {
-                        search: SearchOptions { split_depth, lane_order, ..Default::default() },
-                        ..Default::default()
-                    },
+                    &ExploreOptions::from(SearchOptions { split_depth, lane_order, ..Default::default() }),
                 )
                 .unwrap();
                 assert!(reduced.complete, "{at}");

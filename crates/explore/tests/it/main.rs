@@ -16,14 +16,8 @@ pub fn options(reduce: bool) -> Options {
         max_states: 50_000_000,
         max_depth: 10_000,
         max_units: 100_000,
-        time_limit: None,
         split_depth: 0,
-        jobs: 1,
-        shard: (1, 1),
-        progress: None,
-        interrupt: None,
-        delay_bound: None,
-        table_per_work_item: false,
+        ..Options::default()
     }
 }
 

@@ -36,14 +36,7 @@ fn inert_tasks_give_the_naive_outcome_set_with_far_fewer_states() {
         let p = program(&registrations(2, then));
         let reduced = explore(&p, &ExploreOptions::default()).unwrap();
         let faithful = explore(&p, &ExploreOptions { inert_tasks: false, ..ExploreOptions::default() }).unwrap();
-        let naive = explore(
-            &p,
-            &ExploreOptions {
-                search: SearchOptions { reduce: false, ..Default::default() },
-                ..ExploreOptions::default()
-            },
-        )
-        .unwrap();
+        let naive = explore(&p, &ExploreOptions::from(SearchOptions { reduce: false, ..Default::default() })).unwrap();
         let sums = |e: &trace::Exploration| e.outcomes.iter().map(|c| c.summary.clone()).collect::<Vec<_>>();
         let mut a = sums(&reduced);
         let mut b = sums(&naive);
@@ -138,14 +131,7 @@ fn a_call_whose_signal_no_step_aborts_settles_inertly() {
     for abort in [false, true] {
         let p = program(&two_calls(abort));
         let reduced = explore(&p, &ExploreOptions::default()).unwrap();
-        let naive = explore(
-            &p,
-            &ExploreOptions {
-                search: SearchOptions { reduce: false, ..Default::default() },
-                ..ExploreOptions::default()
-            },
-        )
-        .unwrap();
+        let naive = explore(&p, &ExploreOptions::from(SearchOptions { reduce: false, ..Default::default() })).unwrap();
         let sums = |e: &trace::Exploration| {
             let mut s = e.outcomes.iter().map(|c| c.summary.clone()).collect::<Vec<_>>();
             s.sort();

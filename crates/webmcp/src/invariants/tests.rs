@@ -157,10 +157,7 @@ fn the_json_trace_round_trips_and_witnesses_replay() {
     let p = program(CANCEL_RACE);
     let ex = crate::explore(
         &p,
-        &crate::ExploreOptions {
-            search: crate::SearchOptions { max_states: 5_000, ..Default::default() },
-            ..Default::default()
-        },
+        &crate::ExploreOptions::from(crate::SearchOptions { max_states: 5_000, ..Default::default() }),
     )
     .expect("explores");
     assert!(ex.complete);
