@@ -125,9 +125,11 @@ impl Diff {
         let _ = writeln!(s, "webmcp-sim diff: {}", self.path);
         for (name, side) in [("base", &self.base), ("with", &self.with)] {
             let ex = &side.exploration;
+            // Threads sharing one visited table: the exploration says so among its options.
+            let vary = if ex.options.iter().any(|o| o.starts_with("jobs=")) { " (varies with threads)" } else { "" };
             let _ = writeln!(
                 s,
-                "{name}: {}  ({} outcomes, {} states, {})",
+                "{name}: {}  ({} outcomes, {} states{vary}, {})",
                 side.options,
                 ex.outcomes.len(),
                 ex.states,

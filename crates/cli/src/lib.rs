@@ -246,6 +246,13 @@ pub fn check_dir_with(
         "\n{} scenarios, {total_states} states; expectations: {held} hold, {violated} violated, {unknown} unknown\n",
         files.len()
     ));
+    if options.search.threads_share_a_table() {
+        // The explorations' reports say so among their options; the table shows only counts.
+        text.push_str(&format!(
+            "(states vary from run to run with --jobs {}: the threads share one visited table)\n",
+            options.search.jobs
+        ));
+    }
     if !details.is_empty() {
         text.push('\n');
         text.push_str(&details);

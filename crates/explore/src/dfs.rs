@@ -49,8 +49,7 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
     let budget = (options.jobs > 1).then(|| Arc::new(AtomicU64::new(0)));
     // With several threads and one table for the search, the table they share (the delay
     // bound's table, kept without sleep sets, stays per work item on several threads).
-    let shared = (options.jobs > 1 && !per_item && options.reduce && options.delay_bound.is_none())
-        .then(SharedTable::<M::Label>::new);
+    let shared = options.threads_share_a_table().then(SharedTable::<M::Label>::new);
     let run_item =
         |(_, item): (usize, WorkItem<M::Label>), used_before: u64| -> Result<(Report<M::Outcome>, Memory), M::Error> {
             let mut ex = Explorer::new(model, options, start, shared.as_ref());

@@ -226,6 +226,16 @@ pub struct Options {
     pub table_per_work_item: bool,
 }
 
+impl Options {
+    /// Whether several threads share one visited table (then the counts of a search vary with
+    /// thread timing, [`Searched::counts_vary`]): several threads, one shard, one table for
+    /// the search, and the reduction whose table it is (the delay bound keeps its own table
+    /// per work item on several threads).
+    pub fn threads_share_a_table(&self) -> bool {
+        self.jobs > 1 && self.shard.1 == 1 && !self.table_per_work_item && self.reduce && self.delay_bound.is_none()
+    }
+}
+
 impl Default for Options {
     /// Reduced, broadest first, 2,000,000 choice points, 500 choices and 5,000 steps along a
     /// schedule, no time limit, split at depth 2, one thread, the whole search.

@@ -482,3 +482,15 @@ fn the_progress_line_says_what_it_estimates() {
     let early = cli::progress_line(&cli::Shown { tree: None, ..shown });
     assert!(early.ends_with("(a guess from the search's position)"), "{early}");
 }
+
+#[test]
+fn check_says_its_state_counts_vary_when_threads_share_a_table() {
+    let dir = workspace_root().join("scenarios/timing");
+    let check = |jobs| {
+        let options = ExploreOptions::from(SearchOptions { jobs, split_depth: 2, ..Default::default() });
+        cli::check_dir_with(&dir, &options, &[]).unwrap().text
+    };
+    let note = "(states vary from run to run with --jobs 2: the threads share one visited table)";
+    assert!(check(2).contains(note), "{}", check(2));
+    assert!(!check(1).contains("states vary"), "{}", check(1));
+}
