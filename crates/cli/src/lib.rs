@@ -541,6 +541,8 @@ pub struct Shown {
     pub fraction: f64,
     /// Knuth's estimate of the unreduced tree's choice points, once known.
     pub tree: Option<f64>,
+    /// The search is over (what runs now is the witness pass).
+    pub over: bool,
 }
 
 /// The progress line: states, rate, outcomes so far, the fraction done as the search's
@@ -548,6 +550,12 @@ pub struct Shown {
 /// ones), and Knuth's estimate of the unreduced tree (state caching makes the search far
 /// smaller than that tree).
 pub fn progress_line(shown: &Shown) -> String {
+    if shown.over {
+        return format!(
+            "searched {} states, {} outcomes; finding each outcome's fewest-choice witness (breadth-first)",
+            shown.states, shown.outcomes
+        );
+    }
     let mut line = format!(
         "{} states, {:.0} states/s, {} outcomes so far, about {:.1} % done (a guess from the search's position)",
         shown.states,
@@ -613,6 +621,7 @@ pub fn with_progress<T>(
                     outcomes: progress.outcomes(),
                     fraction: progress.fraction(),
                     tree: tree.flatten(),
+                    over: progress.over(),
                 };
                 match bar {
                     Some(bar) => {

@@ -100,6 +100,9 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
         report.work_items = mine.len() as u64;
         vec![(report, memory)]
     };
+    if let Some(progress) = &options.progress {
+        progress.end();
+    }
     let mut memory = Memory::default();
     for (_, m) in &parts {
         memory.states += m.states;

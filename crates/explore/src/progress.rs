@@ -3,7 +3,7 @@
 //! Knuth's random-probe estimate of the unreduced tree.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::Model;
@@ -18,6 +18,8 @@ pub struct Progress {
     /// The distinct outcomes met so far, by key (each explorer adds an outcome the first time
     /// it meets it).
     outcomes: Mutex<BTreeSet<u128>>,
+    /// The search has ended (what runs after it, such as a witness pass, is not counted here).
+    over: AtomicBool,
 }
 
 /// The unit of `Progress::done`.
@@ -34,6 +36,15 @@ impl Progress {
     /// when the search is over.
     pub fn fraction(&self) -> f64 {
         (self.done.load(Ordering::Relaxed) as f64 / WHOLE).min(1.0)
+    }
+
+    /// Whether the search has ended.
+    pub fn over(&self) -> bool {
+        self.over.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn end(&self) {
+        self.over.store(true, Ordering::Relaxed);
     }
 
     /// Distinct outcomes met so far.

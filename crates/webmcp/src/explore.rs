@@ -495,7 +495,7 @@ fn fewest_choice_witnesses(
 /// inert tasks do not shrink that model, so where the search itself was large the pass cannot
 /// finish and only delays the report (five-by-five: 2,000,000 choice points, minutes, for
 /// nothing). A number, not a time, so that the witnesses shown do not depend on the machine.
-const FAITHFUL_PASS_MAX_STATES: u64 = 250_000;
+const FAITHFUL_PASS_MAX_STATES: u64 = 50_000;
 
 /// How a witness pass stopped by `--time-limit` or Ctrl-C says so.
 const PASS_STOPPED_BY_TIME: &str = "the breadth-first pass stopped at the time limit";

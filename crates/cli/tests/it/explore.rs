@@ -472,7 +472,8 @@ fn timed_agent_steps_are_explored_finitely_and_the_reduction_keeps_their_outcome
 
 #[test]
 fn the_progress_line_says_what_it_estimates() {
-    let shown = cli::Shown { states: 12_288, seconds: 2.0, outcomes: 3, fraction: 0.375, tree: Some(3.2e7) };
+    let shown =
+        cli::Shown { states: 12_288, seconds: 2.0, outcomes: 3, fraction: 0.375, tree: Some(3.2e7), over: false };
     assert_eq!(
         cli::progress_line(&shown),
         "12288 states, 6144 states/s, 3 outcomes so far, about 37.5 % done (a guess from the search's position); \
@@ -481,6 +482,11 @@ fn the_progress_line_says_what_it_estimates() {
     // Before the estimate is known.
     let early = cli::progress_line(&cli::Shown { tree: None, ..shown });
     assert!(early.ends_with("(a guess from the search's position)"), "{early}");
+    // After the search, while the witness pass runs.
+    assert_eq!(
+        cli::progress_line(&cli::Shown { over: true, ..shown }),
+        "searched 12288 states, 3 outcomes; finding each outcome's fewest-choice witness (breadth-first)"
+    );
 }
 
 #[test]

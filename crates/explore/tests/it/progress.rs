@@ -118,5 +118,6 @@ fn progress_counts_states_and_outcomes_and_ends_at_one() {
         // 4,095 choice points less the 3 above the split (which the display does not count).
         assert_eq!((progress.states(), searched.report.states), (4_092, 4_092), "{jobs} threads");
         assert!((progress.fraction() - 1.0).abs() < 1e-9, "{jobs} threads: {}", progress.fraction());
+        assert!(progress.over());
     }
 }
