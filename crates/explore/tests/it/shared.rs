@@ -163,3 +163,30 @@ fn one_thread_with_one_table_is_deterministic_and_several_say_their_counts_vary(
     assert!(!a.counts_vary);
     assert_eq!(a.report, explore::search(&race, &Options { jobs: 1, ..shard }).unwrap().report);
 }
+
+#[test]
+fn threads_sharing_a_table_find_every_outcome_however_they_interleave() {
+    // Every reachable outcome, on 2 and 4 threads, cut at depths 1 and 3, several times over
+    // (thread timing differs from run to run; each run must be complete and sound).
+    for calls in 2..=4 {
+        let race = Race::new(calls);
+        let every = explore::reachable(&race, u64::MAX).unwrap().outcomes;
+        for jobs in [2, 4] {
+            for split_depth in [1, 3] {
+                for _ in 0..3 {
+                    let options = Options { split_depth, jobs, ..options(true) };
+                    assert_eq!(
+                        outcome_keys(&race, &options),
+                        every,
+                        "{calls} calls, {jobs} threads, depth {split_depth}"
+                    );
+                }
+            }
+        }
+    }
+    let two_phase = TwoPhase::new(3);
+    let every = explore::reachable(&two_phase, u64::MAX).unwrap().outcomes;
+    for _ in 0..3 {
+        assert_eq!(outcome_keys(&two_phase, &Options { split_depth: 3, jobs: 4, ..options(true) }), every);
+    }
+}
