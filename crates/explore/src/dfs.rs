@@ -23,7 +23,9 @@ struct WorkItem<L> {
 }
 
 /// Explores every schedule of `model` within the bounds of `options`: the work items of the
-/// split, those of this shard, on `options.jobs` threads, merged.
+/// split, those of this shard, on `options.jobs` threads, merged. The work items share one
+/// visited table (one thread: one explorer runs them in order; several: `SharedTable`), unless
+/// this is a shard of several or `options.table_per_work_item` asks for one table each.
 pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outcome>, M::Error> {
     let start = Instant::now();
     let mut items = Vec::new();
@@ -215,7 +217,7 @@ fn retain_from<F: Copy>(stack: &mut Vec<Asleep<F>>, from: usize, mut keep: impl 
     stack.truncate(kept);
 }
 
-/// The explorer of one work item.
+/// An explorer: one work item's, or (one thread, one table) every work item's in turn.
 struct Explorer<'o, M: Model> {
     model: &'o M,
     options: &'o Options,
