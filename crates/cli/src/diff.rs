@@ -125,9 +125,11 @@ impl Diff {
         let _ = writeln!(s, "webmcp-sim diff: {}", self.path);
         for (name, side) in [("base", &self.base), ("with", &self.with)] {
             let ex = &side.exploration;
+            // Threads sharing one visited table: the exploration says so among its options.
+            let vary = if ex.options.iter().any(|o| o.starts_with("jobs=")) { " (varies with threads)" } else { "" };
             let _ = writeln!(
                 s,
-                "{name}: {}  ({} outcomes, {} states, {})",
+                "{name}: {}  ({} outcomes, {} states{vary}, {})",
                 side.options,
                 ex.outcomes.len(),
                 ex.states,
@@ -240,13 +242,13 @@ pub fn diff_command(args: &DiffArgs) -> ExitCode {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let explore = webmcp::ExploreOptions {
+    let explore = webmcp::ExploreOptions::from(webmcp::SearchOptions {
         max_states: args.max_states,
         max_depth: args.max_depth,
         max_units: args.max_units,
         jobs: args.jobs.max(1),
         ..Default::default()
-    };
+    });
     // Bad input (a scenario that does not load, an unknown variant) is exit 2; a run that fails
     // while exploring is exit 1.
     if let Err(e) = options::load_with(&args.scenario, &base).and(options::load_with(&args.scenario, &with)) {

@@ -246,6 +246,13 @@ pub fn check_dir_with(
         "\n{} scenarios, {total_states} states; expectations: {held} hold, {violated} violated, {unknown} unknown\n",
         files.len()
     ));
+    if options.search.threads_share_a_table() {
+        // The explorations' reports say so among their options; the table shows only counts.
+        text.push_str(&format!(
+            "(states vary from run to run with --jobs {}: the threads share one visited table)\n",
+            options.search.jobs
+        ));
+    }
     if !details.is_empty() {
         text.push('\n');
         text.push_str(&details);
@@ -438,7 +445,11 @@ impl fmt::Display for ExploreBench {
 /// Explores `program` with reduction (timed) and naive (bounded by `naive_max_states`), on one thread.
 pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<ExploreBench, RunError> {
     // The search alone is timed; the witness pass once, after.
-    let options = webmcp::ExploreOptions { split_depth: 0, shortest_witnesses: false, ..Default::default() };
+    let options = webmcp::ExploreOptions {
+        search: webmcp::SearchOptions { split_depth: 0, ..Default::default() },
+        shortest_witnesses: false,
+        ..Default::default()
+    };
     // Repeat the timed exploration (at least 5 times and 1 s) and take the median time, so one
     // slow run (page faults, a busy neighbour) does not decide the number.
     let mut times = Vec::new();
@@ -458,9 +469,12 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
     let fastest = times[0].max(1e-9);
     let repetitions = times.len();
     let naive_options = webmcp::ExploreOptions {
-        split_depth: 0,
-        reduction: webmcp::Reduction::None,
-        max_states: naive_max_states,
+        search: webmcp::SearchOptions {
+            split_depth: 0,
+            reduce: false,
+            max_states: naive_max_states,
+            ..Default::default()
+        },
         shortest_witnesses: false,
         ..Default::default()
     };
@@ -518,17 +532,66 @@ pub fn interrupted() -> bool {
     interrupt_flag().load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// What a running search shows, as the progress line says it (see `progress_line`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shown {
+    pub states: u64,
+    pub seconds: f64,
+    pub outcomes: usize,
+    /// `explore::Progress::fraction`.
+    pub fraction: f64,
+    /// Knuth's estimate of the unreduced tree's choice points, once known.
+    pub tree: Option<f64>,
+    /// The search is over (what runs now is the witness pass).
+    pub over: bool,
+}
+
+/// The progress line: states, rate, outcomes so far, the fraction done as the search's
+/// position suggests (`explore::fraction_done`: later subtrees expected to be like earlier
+/// ones), and Knuth's estimate of the unreduced tree (state caching makes the search far
+/// smaller than that tree).
+pub fn progress_line(shown: &Shown) -> String {
+    if shown.over {
+        return format!(
+            "searched {} states, {} outcomes; finding each outcome's fewest-choice witness (breadth-first)",
+            shown.states, shown.outcomes
+        );
+    }
+    let mut line = format!(
+        "{} states, {:.0} states/s, {} outcomes so far, about {:.1} % done (a guess from the search's position)",
+        shown.states,
+        shown.states as f64 / shown.seconds.max(1e-9),
+        shown.outcomes,
+        100.0 * shown.fraction
+    );
+    if let Some(tree) = shown.tree {
+        line.push_str(&format!(
+            "; unreduced tree about {tree:.1e} choice points (Knuth, {PROBES} random schedules; state caching searches far fewer)"
+        ));
+    }
+    line
+}
+
+/// The random schedules Knuth's estimate of the tree runs.
+const PROBES: u32 = 64;
+
 /// Runs the search `f` with Ctrl-C stopping it (a partial report, marked incomplete) and its
-/// progress on stderr: a live line on a terminal (states, states per second, elapsed time),
-/// otherwise a line every 5 seconds once a search has run that long. Nothing reaches stdout.
-pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&webmcp::ExploreOptions) -> T) -> T {
+/// progress on stderr (`progress_line`, with Knuth's estimate of the tree from `estimate`, run
+/// on the display's thread): a live line on a terminal, otherwise a line every 5 seconds once a
+/// search has run that long. Nothing reaches stdout, and nothing the display does changes the
+/// search.
+pub fn with_progress<T>(
+    mut options: webmcp::ExploreOptions,
+    estimate: impl Fn(&webmcp::ExploreOptions, u32) -> Option<f64> + Sync,
+    f: impl FnOnce(&webmcp::ExploreOptions) -> T,
+) -> T {
     use std::io::IsTerminal;
-    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
-    options.interrupt = Some(interrupt_flag());
-    let counter = Arc::new(AtomicU64::new(0));
-    options.progress = Some(counter.clone());
-    let done = Arc::new(AtomicBool::new(false));
+    options.search.interrupt = Some(interrupt_flag());
+    let progress = Arc::new(webmcp::explore::Progress::default());
+    options.search.progress = Some(progress.clone());
+    let done = AtomicBool::new(false);
     let terminal = std::io::stderr().is_terminal();
     let bar = if terminal {
         let bar = indicatif::ProgressBar::new_spinner();
@@ -542,33 +605,43 @@ pub fn with_progress<T>(mut options: webmcp::ExploreOptions, f: impl FnOnce(&web
     } else {
         None
     };
-    let ticker = {
-        let (bar, counter, done) = (bar.clone(), counter.clone(), done.clone());
-        std::thread::spawn(move || {
+    let result = std::thread::scope(|scope| {
+        let (bar, done, shown_options, estimate) = (&bar, &done, &options, &estimate);
+        scope.spawn(move || {
             let start = std::time::Instant::now();
             let mut last_line = start;
+            let mut tree = None;
             while !done.load(Ordering::Relaxed) {
-                let states = counter.load(Ordering::Relaxed);
-                let seconds = start.elapsed().as_secs_f64().max(1e-9);
-                let message = format!("{states} states, {:.0} states/s", states as f64 / seconds);
-                match &bar {
+                let line_due = last_line.elapsed() >= std::time::Duration::from_secs(5);
+                if tree.is_none() && (bar.is_some() || line_due) {
+                    tree = Some(estimate(shown_options, PROBES));
+                }
+                let shown = Shown {
+                    states: progress.states(),
+                    seconds: start.elapsed().as_secs_f64(),
+                    outcomes: progress.outcomes(),
+                    fraction: progress.fraction(),
+                    tree: tree.flatten(),
+                    over: progress.over(),
+                };
+                match bar {
                     Some(bar) => {
-                        bar.set_message(message);
+                        bar.set_message(progress_line(&shown));
                         bar.tick();
                     }
-                    None if last_line.elapsed() >= std::time::Duration::from_secs(5) => {
-                        eprintln!("exploring: {message}, {seconds:.0} s");
+                    None if line_due => {
+                        eprintln!("exploring: {}, {:.0} s", progress_line(&shown), shown.seconds);
                         last_line = std::time::Instant::now();
                     }
                     None => {}
                 }
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
-        })
-    };
-    let result = f(&options);
-    done.store(true, Ordering::Relaxed);
-    let _ = ticker.join();
+        });
+        let result = f(&options);
+        done.store(true, Ordering::Relaxed);
+        result
+    });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

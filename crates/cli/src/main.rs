@@ -262,24 +262,27 @@ impl Bounds {
     fn options(&self) -> Result<webmcp::ExploreOptions, String> {
         let shard = cli::parse_shard(&self.shard)?;
         Ok(webmcp::ExploreOptions {
-            reduction: if self.naive { webmcp::Reduction::None } else { webmcp::Reduction::Full },
-            lane_order: if self.lane_order == "label" {
-                webmcp::LaneOrder::Label
-            } else {
-                webmcp::LaneOrder::BroadestFirst
+            search: webmcp::SearchOptions {
+                reduce: !self.naive,
+                lane_order: if self.lane_order == "label" {
+                    webmcp::LaneOrder::Label
+                } else {
+                    webmcp::LaneOrder::BroadestFirst
+                },
+                max_states: self.max_states,
+                max_depth: self.max_depth,
+                max_units: self.max_units,
+                time_limit: self.time_limit.map(cli::parse_time_limit).transpose()?,
+                split_depth: self.split_depth.unwrap_or(if self.jobs > 1 || shard.1 > 1 { 2 } else { 0 }),
+                jobs: self.jobs.max(1),
+                shard,
+                progress: None,
+                interrupt: None,
+                delay_bound: self.delay_bound,
+                table_per_work_item: false,
             },
-            max_states: self.max_states,
-            max_depth: self.max_depth,
-            max_units: self.max_units,
-            time_limit: self.time_limit.map(cli::parse_time_limit).transpose()?,
-            split_depth: self.split_depth.unwrap_or(if self.jobs > 1 || shard.1 > 1 { 2 } else { 0 }),
-            jobs: self.jobs.max(1),
-            shard,
-            progress: None,
             shortest_witnesses: !self.witnesses_as_found,
             inert_tasks: !self.no_inert_tasks,
-            interrupt: None,
-            delay_bound: self.delay_bound,
         })
     }
 }
@@ -323,7 +326,13 @@ fn main() -> ExitCode {
                 Some(runs) => {
                     webmcp::sample::sample_pct(&program, runs, bounds.seed, bounds.pct_depth, bounds.max_units)
                 }
-                None => cli::with_progress(options, |options| webmcp::explore(&program, options)),
+                None => cli::with_progress(
+                    options,
+                    |options, probes| {
+                        webmcp::explore::estimate_tree(&program, options, probes).ok().map(|e| e.choice_points)
+                    },
+                    |options| webmcp::explore(&program, options),
+                ),
             };
             // Wall-clock time on stderr: the report itself stays byte-identical across machines.
             eprintln!("elapsed: {:.2} s", started.elapsed().as_secs_f64());

@@ -189,7 +189,7 @@ pub fn exploration_groups(
 /// (see [`exploration_groups`]) and a line saying how complete the search was.
 pub fn explored_groups(program: &Program) -> Result<(Vec<OutcomeGroup>, String), String> {
     let exploration = webmcp::explore(program, &webmcp::ExploreOptions::default()).map_err(|e| e.to_string())?;
-    let groups = exploration_groups(program, &exploration, webmcp::ExploreOptions::default().max_units)?;
+    let groups = exploration_groups(program, &exploration, webmcp::ExploreOptions::default().search.max_units)?;
     let how = if exploration.complete {
         "exhaustive exploration (complete)".to_string()
     } else {
@@ -217,7 +217,7 @@ pub fn render_exploration_markdown_with(
     flags: &str,
     description: &str,
 ) -> Result<String, String> {
-    let groups = exploration_groups(program, exploration, webmcp::ExploreOptions::default().max_units)?;
+    let groups = exploration_groups(program, exploration, webmcp::ExploreOptions::default().search.max_units)?;
     let runs = if exploration.complete {
         "exhaustive exploration (complete)".to_string()
     } else {

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::table::{table_bytes, Key, KeyMap, Memory, SleepSets, Visit};
+use crate::progress::{fraction_done, Level};
+use crate::table::{table_bytes, Key, KeyMap, Memory, Shard, SharedTable, SleepSets, Visit};
 use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Model, Options, Report, Searched};
 
 /// A subtree to explore, named by the choices that lead to it from the initial state. (A work
@@ -22,7 +23,9 @@ struct WorkItem<L> {
 }
 
 /// Explores every schedule of `model` within the bounds of `options`: the work items of the
-/// split, those of this shard, on `options.jobs` threads, merged.
+/// split, those of this shard, on `options.jobs` threads, merged. The work items share one
+/// visited table (one thread: one explorer runs them in order; several: `SharedTable`), unless
+/// this is a shard of several or `options.table_per_work_item` asks for one table each.
 pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outcome>, M::Error> {
     let start = Instant::now();
     let mut items = Vec::new();
@@ -40,18 +43,22 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
     let (k, n) = options.shard;
     let mine: Vec<(usize, WorkItem<M::Label>)> =
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
+    let per_item = options.table_per_work_item || n > 1;
+    // Each work item's share of the progress display's fraction done.
+    let item_weight = 1.0 / mine.len().max(1) as f64;
     // One budget of choice points for the whole search: threads share a counter; one thread
     // passes on what its earlier work items used (no atomic operation per state).
     let budget = (options.jobs > 1).then(|| Arc::new(AtomicU64::new(0)));
+    // With several threads and one table for the search, the table they share (the delay
+    // bound's table, kept without sleep sets, stays per work item on several threads).
+    let shared = options.threads_share_a_table().then(SharedTable::<M::Label>::new);
     let run_item =
         |(_, item): (usize, WorkItem<M::Label>), used_before: u64| -> Result<(Report<M::Outcome>, Memory), M::Error> {
-            let mut ex = Explorer::new(model, options, start);
+            let mut ex = Explorer::new(model, options, start, shared.as_ref());
             ex.budget = budget.clone();
             ex.used_before = used_before;
-            ex.delays = item.delays;
-            let mut state = replay_prefix(model, &item.path)?;
-            let mut path: Vec<LaneId> = item.path.iter().map(|lane| ex.lanes.id(lane)).collect();
-            ex.dfs(&mut state, &mut path, 0)?;
+            ex.item_weight = item_weight;
+            ex.explore_item(&item)?;
             let memory = ex.memory();
             Ok((ex.finish(), memory))
         };
@@ -61,8 +68,19 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
             .stack_size(256 << 20)
             .build()
             .map_err(|e| Failure::Threads(format!("cannot start {} threads: {e}", options.jobs)))?;
-        pool.install(|| mine.into_par_iter().map(|item| run_item(item, 0)).collect::<Result<Vec<_>, _>>())?
-    } else {
+        let mut parts =
+            pool.install(|| mine.into_par_iter().map(|item| run_item(item, 0)).collect::<Result<Vec<_>, _>>())?;
+        if let Some(shared) = &shared {
+            // One table: its memory once, not per work item.
+            for (_, memory) in &mut parts {
+                *memory = Memory::default();
+            }
+            if let Some(first) = parts.first_mut() {
+                first.1 = shared.memory();
+            }
+        }
+        parts
+    } else if per_item {
         let mut used = 0;
         let mut parts = Vec::with_capacity(mine.len());
         for item in mine {
@@ -71,7 +89,22 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
             parts.push(part);
         }
         parts
+    } else {
+        // One thread, one table: the work items one after another through one explorer, which
+        // keeps its visited table (and its counts, so the budget is the whole search's).
+        let mut ex = Explorer::new(model, options, start, None);
+        ex.item_weight = item_weight;
+        for (_, item) in &mine {
+            ex.explore_item(item)?;
+        }
+        let memory = ex.memory();
+        let mut report = ex.finish();
+        report.work_items = mine.len() as u64;
+        vec![(report, memory)]
     };
+    if let Some(progress) = &options.progress {
+        progress.end();
+    }
     let mut memory = Memory::default();
     for (_, m) in &parts {
         memory.states += m.states;
@@ -86,7 +119,13 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
             report.bounds_hit.sort();
         }
     }
-    Ok(Searched { report, split_states: split_counts.0, split_transitions: split_counts.1, memory })
+    Ok(Searched {
+        report,
+        counts_vary: shared.is_some(),
+        split_states: split_counts.0,
+        split_transitions: split_counts.1,
+        memory,
+    })
 }
 
 /// The state a work item starts from: the initial state, then forced steps and the item's choices
@@ -178,7 +217,7 @@ fn retain_from<F: Copy>(stack: &mut Vec<Asleep<F>>, from: usize, mut keep: impl 
     stack.truncate(kept);
 }
 
-/// The explorer of one work item.
+/// An explorer: one work item's, or (one thread, one table) every work item's in turn.
 struct Explorer<'o, M: Model> {
     model: &'o M,
     options: &'o Options,
@@ -220,6 +259,22 @@ struct Explorer<'o, M: Model> {
     /// With a delay bound: visited choice points, with the smallest depth and the fewest delays
     /// they were explored with.
     delay_visited: KeyMap<(u32, u32)>,
+    /// With several threads and one table for the search: the table every thread shares
+    /// (instead of `visited` and `sleep_sets`).
+    shared: Option<&'o SharedTable<M::Label>>,
+    /// With `shared`: the shared number of each lane this explorer has numbered (`LaneId::MAX`:
+    /// not asked yet).
+    to_shared: Vec<LaneId>,
+    /// With a progress display: the choice points on the current path
+    /// (`progress::fraction_done`), and the explorer's states when the work item began.
+    tree_path: Vec<Level>,
+    item_start: u64,
+    /// The share of the whole search the current work item is, and the part of it this
+    /// explorer has published as done (`Progress::advance`).
+    item_weight: f64,
+    published: u64,
+    /// The states already added to the progress display's count.
+    states_shown: u64,
 }
 
 impl<'o, M: Model> Explorer<'o, M> {
@@ -229,12 +284,18 @@ impl<'o, M: Model> Explorer<'o, M> {
     /// measured with perf), while a large one soon outgrows this capacity anyway.
     const INITIAL_STATES: usize = 1024;
 
-    fn new(model: &'o M, options: &'o Options, start: Instant) -> Explorer<'o, M> {
+    fn new(
+        model: &'o M,
+        options: &'o Options,
+        start: Instant,
+        shared: Option<&'o SharedTable<M::Label>>,
+    ) -> Explorer<'o, M> {
+        let own_table = if shared.is_some() { 0 } else { Self::INITIAL_STATES };
         Explorer {
             model,
             options,
             start,
-            visited: KeyMap::with_capacity_and_hasher(Self::INITIAL_STATES, Default::default()),
+            visited: KeyMap::with_capacity_and_hasher(own_table, Default::default()),
             sleep_sets: SleepSets::default(),
             lanes: M::Numbering::default(),
             sleep: Vec::new(),
@@ -252,6 +313,52 @@ impl<'o, M: Model> Explorer<'o, M> {
             used_before: 0,
             delays: 0,
             delay_visited: KeyMap::default(),
+            shared,
+            to_shared: Vec::new(),
+            tree_path: Vec::new(),
+            item_start: 0,
+            item_weight: 1.0,
+            published: 0,
+            states_shown: 0,
+        }
+    }
+
+    /// Explores one work item: replays its choices from the initial state, then searches below.
+    fn explore_item(&mut self, item: &WorkItem<M::Label>) -> Result<(), M::Error> {
+        self.delays = item.delays;
+        let mut state = replay_prefix(self.model, &item.path)?;
+        let mut path: Vec<LaneId> = item.path.iter().map(|lane| self.lanes.id(lane)).collect();
+        self.sleep.clear();
+        self.tree_path.clear();
+        self.published = 0;
+        self.item_start = self.states;
+        self.dfs(&mut state, &mut path, 0)?;
+        if let Some(progress) = &self.options.progress {
+            // The item is done (or stopped, and then the search is over).
+            progress.add_states(self.states.saturating_sub(self.states_shown));
+            self.states_shown = self.states;
+            progress.advance(self.published, 1.0, self.item_weight);
+        }
+        Ok(())
+    }
+
+    /// A lane's number in the stored sleep sets: its own without a shared table, else the
+    /// number the threads share.
+    #[inline]
+    fn stored_id(&mut self, id: LaneId) -> LaneId {
+        match self.shared {
+            None => id,
+            Some(shared) => match self.to_shared.get(id as usize) {
+                Some(&number) if number != LaneId::MAX => number,
+                _ => {
+                    let number = shared.lane(self.lanes.label(id));
+                    if self.to_shared.len() <= id as usize {
+                        self.to_shared.resize(id as usize + 1, LaneId::MAX);
+                    }
+                    self.to_shared[id as usize] = number;
+                    number
+                }
+            },
         }
     }
 
@@ -356,6 +463,9 @@ impl<'o, M: Model> Explorer<'o, M> {
         if path.len() >= self.options.max_depth {
             if !self.depth_cut {
                 self.depth_cut = true;
+                if let Some(shared) = self.shared {
+                    shared.depth_cut.store(true, Ordering::Relaxed);
+                }
                 self.hit(&format!("max-depth ({})", self.options.max_depth));
             }
             return Ok(());
@@ -367,7 +477,13 @@ impl<'o, M: Model> Explorer<'o, M> {
         // On a revisit, the lanes to explore: only those asleep at the earlier visit and awake
         // now (the others were explored from this state then). None: every awake lane.
         let mut revisit: Option<smallvec::SmallVec<[LaneId; 8]>> = None;
-        if reduce {
+        if reduce && self.shared.is_some() {
+            let key = Key::new(model.fingerprint(state));
+            match self.visit_shared(key, path.len() as u32, base) {
+                None => return Ok(()),
+                Some(only) => revisit = only,
+            }
+        } else if reduce {
             let key = Key::new(model.fingerprint(state));
             let depth = path.len() as u32;
             let Explorer { visited, sleep_sets, sleep, scratch, depth_cut, .. } = self;
@@ -426,20 +542,29 @@ impl<'o, M: Model> Explorer<'o, M> {
             }
         }
         self.states += 1;
-        // The progress display reads the count in steps of 1,024 states.
-        if self.states.is_multiple_of(1024) {
-            if let Some(counter) = &self.options.progress {
-                counter.fetch_add(1024, Ordering::Relaxed);
-            }
-        }
         // The whole search's count, across work items and threads (`max_states` bounds the run).
         let total = match &self.budget {
             Some(shared) => shared.fetch_add(1, Ordering::Relaxed) + 1,
             None => self.used_before + self.states,
         };
         if total > self.options.max_states {
+            // The choice point that passes the bound is counted, as with one thread (so a
+            // search the bound stops counts `max_states + 1`, whatever the threads); those
+            // other threads reach after it are not.
+            if total > self.options.max_states.saturating_add(1) {
+                self.states -= 1;
+            }
             self.hit(&format!("max-states ({})", self.options.max_states));
             return Ok(());
+        }
+        // The progress display reads the count in steps of 1,024 states.
+        if self.states.is_multiple_of(1024) {
+            if let Some(progress) = &self.options.progress {
+                progress.add_states(self.states.saturating_sub(self.states_shown));
+                self.states_shown = self.states;
+                let fraction = fraction_done(&self.tree_path, self.states - self.item_start);
+                self.published = progress.advance(self.published, fraction, self.item_weight);
+            }
         }
         // The default order's choice: the first runnable lane in label order.
         let default_lane = match self.options.delay_bound {
@@ -448,15 +573,18 @@ impl<'o, M: Model> Explorer<'o, M> {
         };
         // The awake lanes and their numbers, in label order, then in the exploration order.
         let mut awake: smallvec::SmallVec<[(M::Lane, LaneId); 8]> = smallvec::SmallVec::new();
-        {
-            let Explorer { lanes: table, sleep, .. } = self;
-            for lane in lanes.drain(..) {
-                let id = table.id_of(model, state, &lane);
-                if !(reduce && is_asleep(&sleep[base..], id)) && revisit.as_ref().is_none_or(|only| only.contains(&id))
-                {
-                    awake.push((lane, id));
+        for lane in lanes.drain(..) {
+            let id = self.lanes.id_of(model, state, &lane);
+            if reduce && is_asleep(&self.sleep[base..], id) {
+                continue;
+            }
+            if let Some(only) = &revisit {
+                // Numbered as the stored sleep sets number lanes.
+                if !only.contains(&self.stored_id(id)) {
+                    continue;
                 }
             }
+            awake.push((lane, id));
         }
         if self.options.lane_order == LaneOrder::BroadestFirst && awake.len() > 1 {
             let breadth = &self.breadth;
@@ -464,6 +592,8 @@ impl<'o, M: Model> Explorer<'o, M> {
             awake.sort_by_key(|(_, id)| std::cmp::Reverse(breadth.get(*id as usize).copied().unwrap_or(0)));
         }
         let last = awake.len().saturating_sub(1);
+        // For the progress display: the choice points the children explored so far took.
+        let mut done = 0;
         for (i, (lane, id)) in awake.into_iter().enumerate() {
             if self.stopped() || self.out_of_time() {
                 break;
@@ -508,7 +638,16 @@ impl<'o, M: Model> Explorer<'o, M> {
             let alone = reduce && model.alone(&fp);
             path.push(id);
             self.delays += delay as u32;
+            if self.options.progress.is_some() {
+                let child_start = self.states - self.item_start;
+                self.tree_path.push(Level { index: i as u32, children: last as u32 + 1, child_start, done });
+            }
             self.dfs(child, path, child_base)?;
+            if self.options.progress.is_some() {
+                if let Some(level) = self.tree_path.pop() {
+                    done += (self.states - self.item_start).saturating_sub(level.child_start);
+                }
+            }
             self.delays -= delay as u32;
             path.pop();
             self.sleep.truncate(child_base);
@@ -520,6 +659,74 @@ impl<'o, M: Model> Explorer<'o, M> {
             }
         }
         Ok(())
+    }
+
+    /// State caching with sleep sets over the table the threads share (`visited` and the rule
+    /// above, for one thread): `None` when the state needs no exploring, else the lanes to
+    /// explore (`None`: every awake lane; else only these, by their shared numbers), with the
+    /// sleep set narrowed as on a revisit.
+    ///
+    /// Why a state another thread stored, and may still be exploring, can be trusted. Godefroid's
+    /// argument for state caching with sleep sets (on an acyclic state space, as here: states
+    /// never repeat along a schedule) is an induction on the states below: once every visit of a
+    /// state has finished, the lanes explored from it by all its visits together are its awake
+    /// lanes less the *stored* sleep set (the intersection of the visits' sleep sets), each
+    /// explored with a sleep set made from that visit's own sleep set and its own earlier
+    /// siblings. The claim is about the finished search, not about the order in which visits
+    /// run: nothing in it needs the first visit to have finished when the second one consults
+    /// the table. What it needs is that (1) the first visit explores every lane it did not find
+    /// asleep, and (2) reading the stored set, comparing and shrinking it is one step, so two
+    /// visits cannot both read the same set and each write back their own (a lost update would
+    /// let a lane be skipped by both). (2) holds because the entry is read and written under its
+    /// shard's lock. (1) holds unless the first visit is stopped early: by `max-states`, the time
+    /// limit or Ctrl-C (then the whole search ends incomplete and says so), or because it is a
+    /// persistent set of one (`Model::alone`: its other lanes need no exploring from any visit,
+    /// which is the same argument as with one thread). A lane that only the first visit would
+    /// have explored is therefore explored, by that visit, before the search ends.
+    ///
+    /// The depth rule likewise: a state first stored at a greater depth is trusted only while
+    /// no branch of the whole search has been cut by `max_depth` (one flag for every thread). A
+    /// thread may trust it just before another thread's cut (even one below this state); the
+    /// cut makes the search incomplete, and an incomplete search claims nothing.
+    fn visit_shared(&mut self, key: Key, depth: u32, base: usize) -> Option<Option<smallvec::SmallVec<[LaneId; 8]>>> {
+        let shared = self.shared.expect("a shared table");
+        let mut current: smallvec::SmallVec<[LaneId; 8]> = smallvec::SmallVec::new();
+        for i in base..self.sleep.len() {
+            let id = self.sleep[i].0;
+            current.push(self.stored_id(id));
+        }
+        current.sort_unstable();
+        let asleep = |lane: &LaneId| current.binary_search(lane).is_ok();
+        let depth_cut = shared.depth_cut.load(Ordering::Relaxed);
+        let mut guard = shared.shard(key);
+        let Shard { visited, sleep_sets } = &mut *guard;
+        let visit = match visited.entry(key) {
+            Entry::Vacant(entry) => {
+                let sleep = sleep_sets.intern(&current);
+                entry.insert(Visit { depth, sleep });
+                return Some(None);
+            }
+            Entry::Occupied(entry) => entry.into_mut(),
+        };
+        let stored = sleep_sets.get(visit.sleep);
+        let depth_covered = visit.depth <= depth || !depth_cut;
+        if depth_covered && stored.iter().all(asleep) {
+            return None;
+        }
+        visit.depth = visit.depth.min(depth);
+        if visit.sleep == 0 {
+            return Some(None);
+        }
+        let common: smallvec::SmallVec<[LaneId; 8]> = stored.iter().copied().filter(asleep).collect();
+        let revisit: Option<smallvec::SmallVec<[LaneId; 8]>> =
+            depth_covered.then(|| stored.iter().copied().filter(|l| !asleep(l)).collect());
+        visit.sleep = sleep_sets.intern(&common);
+        drop(guard);
+        if revisit.is_some() {
+            let to_shared = &self.to_shared;
+            retain_from(&mut self.sleep, base, |(l, _)| common.contains(&to_shared[*l as usize]));
+        }
+        Some(revisit)
     }
 
     fn record_outcome(&mut self, state: &M::State, path: &[LaneId]) {
@@ -559,6 +766,9 @@ impl<'o, M: Model> Explorer<'o, M> {
                     Some(outcome) => outcome,
                     None => model.outcome(state),
                 };
+                if let Some(progress) = &self.options.progress {
+                    progress.add_outcome(key);
+                }
                 self.outcomes.insert(
                     key,
                     Class { outcome, key, end_states: 1, witness: witness(), witness_choices: path.len() },

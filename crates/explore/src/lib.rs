@@ -22,22 +22,31 @@
 //! - **A persistent set of one**: a step the model says commutes with every step of every state
 //!   ([`Model::alone`]) is explored alone from its choice point.
 //!
-//! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items
-//! that are explored independently (each with its own cache), so the result does not depend on
-//! how many threads or shards run them. A work item is its choice path; the thread that explores
-//! it replays the path from the initial state, so states never cross threads.
+//! For parallel and sharded runs the tree is cut at `split_depth` choice points into work items.
+//! A work item is its choice path; the thread that explores it replays the path from the initial
+//! state, so states never cross threads. The work items of one process share one visited table
+//! (one thread: one explorer runs them in order; several: a table sharded under locks, see
+//! `Explorer::visit_shared` for why that stays sound), so splitting never multiplies the
+//! states. With several threads which thread reaches a state first depends on timing: the
+//! outcomes are the same, but the counts (states, transitions, end states) and the witnesses the
+//! search met vary from run to run ([`Searched::counts_vary`]). Shards on different machines
+//! cannot share a table: each of their work items has its own
+//! ([`Options::table_per_work_item`]), so the merged shards are a function of the model and the
+//! options.
 
 mod bfs;
 mod dfs;
+mod progress;
 mod table;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use bfs::{reachable, shortest_witnesses, Reachable, Witnesses};
 pub use dfs::search;
+pub use progress::{fraction_done, knuth_estimate, Estimate, Level, Progress};
 pub use table::{table_bytes, Memory};
 
 /// A lane's number in one explorer (see [`LaneNumbering`]). Sleep sets, stored sleep sets and the
@@ -195,9 +204,9 @@ pub struct Options {
     pub jobs: usize,
     /// Explore only work items whose index is `k-1` modulo `n`.
     pub shard: (u64, u64),
-    /// A counter of states visited so far, for a progress display (never read by the search;
-    /// advanced in steps of 1,024).
-    pub progress: Option<Arc<AtomicU64>>,
+    /// What the search shows of itself while it runs, for a progress display (never read by
+    /// the search; states advanced in steps of 1,024).
+    pub progress: Option<Arc<Progress>>,
     /// Set (by a Ctrl-C handler) to stop the search: it ends as if a bound were hit and says
     /// "Ctrl-C".
     pub interrupt: Option<Arc<AtomicBool>>,
@@ -209,6 +218,44 @@ pub struct Options {
     /// persistent-set rule, which could replace a schedule within the bound by an equivalent
     /// one beyond it: what is covered is exactly every schedule with at most K delays.
     pub delay_bound: Option<u32>,
+    /// Give each work item a visited table of its own, as shards on different machines must
+    /// (and do: a search with `shard.1 > 1` always does). Off, the work items of one search
+    /// share one table, on one thread or many, so splitting never multiplies the states. On,
+    /// the merged report of N shards equals the report of one process with this on, byte for
+    /// byte.
+    pub table_per_work_item: bool,
+}
+
+impl Options {
+    /// Whether several threads share one visited table (then the counts of a search vary with
+    /// thread timing, [`Searched::counts_vary`]): several threads, one shard, one table for
+    /// the search, and the reduction whose table it is (the delay bound keeps its own table
+    /// per work item on several threads).
+    pub fn threads_share_a_table(&self) -> bool {
+        self.jobs > 1 && self.shard.1 == 1 && !self.table_per_work_item && self.reduce && self.delay_bound.is_none()
+    }
+}
+
+impl Default for Options {
+    /// Reduced, broadest first, 2,000,000 choice points, 500 choices and 5,000 steps along a
+    /// schedule, no time limit, split at depth 2, one thread, the whole search.
+    fn default() -> Options {
+        Options {
+            reduce: true,
+            lane_order: LaneOrder::BroadestFirst,
+            max_states: 2_000_000,
+            max_depth: 500,
+            max_units: 5_000,
+            time_limit: None,
+            split_depth: 2,
+            jobs: 1,
+            shard: (1, 1),
+            progress: None,
+            interrupt: None,
+            delay_bound: None,
+            table_per_work_item: false,
+        }
+    }
 }
 
 /// One distinct outcome of a search.
@@ -302,6 +349,9 @@ impl<O> Report<O> {
 /// memory summed over work items.
 pub struct Searched<O> {
     pub report: Report<O>,
+    /// Several threads shared one visited table: the counts in `report` (states, transitions,
+    /// end states) and the witnesses it met depend on thread timing; its outcomes do not.
+    pub counts_vary: bool,
     pub split_states: u64,
     pub split_transitions: u64,
     pub memory: Memory,

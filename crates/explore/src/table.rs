@@ -2,6 +2,8 @@
 //! what they cost.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::LaneId;
 
@@ -10,7 +12,7 @@ use crate::LaneId;
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Key {
     lo: u64,
-    hi: u64,
+    pub(crate) hi: u64,
 }
 
 impl Key {
@@ -130,4 +132,70 @@ pub fn table_bytes(capacity: usize, entry: usize) -> usize {
         (capacity * 8 / 7).next_power_of_two()
     };
     buckets * (entry + 1) + if buckets > 0 { 16 } else { 0 }
+}
+
+/// The visited table that the threads of one search share (`Options::jobs` > 1): shards, each a
+/// mutex over a table of visits and the sleep sets they store, chosen by the fingerprint's high
+/// half (the shard's own table hashes the low half). Stored sleep sets hold lanes by their
+/// number in `lanes`, which every thread shares (each thread numbers the lanes it meets in its
+/// own order and translates).
+pub(crate) struct SharedTable<L> {
+    shards: Box<[Mutex<Shard>]>,
+    /// The depth bound has cut a branch somewhere in the search (see `Explorer::depth_cut`).
+    pub(crate) depth_cut: AtomicBool,
+    /// The labels of the lanes any thread has met, by their shared number.
+    lanes: Mutex<Vec<L>>,
+}
+
+/// One shard of a [`SharedTable`].
+#[derive(Default)]
+pub(crate) struct Shard {
+    pub(crate) visited: KeyMap<Visit>,
+    pub(crate) sleep_sets: SleepSets,
+}
+
+impl<L: Clone + Eq> SharedTable<L> {
+    /// Shards: a power of two, enough that two threads seldom wait for one lock.
+    const SHARDS: usize = 64;
+
+    pub(crate) fn new() -> SharedTable<L> {
+        SharedTable {
+            shards: (0..Self::SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
+            depth_cut: AtomicBool::new(false),
+            lanes: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The shard that holds `key`, locked (a thread that panicked holding it has ended the
+    /// search with its panic, so a poisoned lock is taken as it is).
+    pub(crate) fn shard(&self, key: Key) -> MutexGuard<'_, Shard> {
+        self.shards[key.hi as usize & (Self::SHARDS - 1)].lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The shared number of a lane label (numbered on first sight; a thread asks once per lane).
+    pub(crate) fn lane(&self, label: &L) -> LaneId {
+        let mut lanes = self.lanes.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = match lanes.iter().position(|l| l == label) {
+            Some(at) => at,
+            None => {
+                lanes.push(label.clone());
+                lanes.len() - 1
+            }
+        };
+        LaneId::try_from(at).expect("fewer than 2^32 lanes")
+    }
+
+    /// What the table holds: distinct states and bytes (as [`Memory`] counts them).
+    pub(crate) fn memory(&self) -> Memory {
+        let mut memory = Memory::default();
+        for shard in self.shards.iter() {
+            let shard = shard.lock().unwrap_or_else(PoisonError::into_inner);
+            memory.states += shard.visited.len() as u64;
+            memory.bytes += (table_bytes(shard.visited.capacity(), std::mem::size_of::<(Key, Visit)>())
+                + shard.sleep_sets.bytes()) as u64;
+        }
+        let lanes = self.lanes.lock().unwrap_or_else(PoisonError::into_inner);
+        memory.bytes += (lanes.capacity() * std::mem::size_of::<L>()) as u64;
+        memory
+    }
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use scenario::Scenario;
 use webmcp::invariants::{self, Fault, Invariant, Leak, PendingReason};
-use webmcp::{ExploreOptions, Limits, Reduction};
+use webmcp::{ExploreOptions, Limits, SearchOptions};
 
 /// How hard to check a scenario.
 #[derive(Clone, Copy, Debug)]
@@ -196,13 +196,13 @@ fn explore(
     run_outcomes: &BTreeMap<String, String>,
     report: &mut CaseReport,
 ) {
-    let options = ExploreOptions {
+    let options = ExploreOptions::from(SearchOptions {
         max_states: config.explore_max_states,
         max_units: config.limits.max_units,
         split_depth: 0,
         jobs: 1,
-        ..ExploreOptions::default()
-    };
+        ..SearchOptions::default()
+    });
     let exploration = match invariants::guarded(|| webmcp::explore(program, &options)) {
         Ok(ex) => ex,
         Err(v) => {
@@ -249,8 +249,7 @@ fn explore(
     }
     // The naive search meets every schedule, so its shortest witnesses have the fewest choices.
     let naive_options = ExploreOptions {
-        reduction: Reduction::None,
-        max_states: config.naive_max_states,
+        search: SearchOptions { reduce: false, max_states: config.naive_max_states, ..options.search.clone() },
         shortest_witnesses: false,
         ..options
     };

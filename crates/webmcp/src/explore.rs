@@ -17,7 +17,7 @@
 //! model (`faithful_schedule`).
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ::explore::LaneId;
 
@@ -27,131 +27,81 @@ use trace::{Exploration, OutcomeClass};
 use crate::program::Program;
 use crate::sim::{Footprint, RunError, Sim};
 
-pub use ::explore::LaneOrder;
 /// What the visited tables cost (summed over work items).
 pub use ::explore::Memory as VisitedMemory;
+pub use ::explore::{Estimate, LaneOrder, Progress};
 
-/// Which reductions to use.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Reduction {
-    /// Every schedule, one by one.
-    None,
-    /// State caching plus sleep sets.
-    Full,
-}
+/// The engine's bounds and knobs: reduction, lane order, the budget (`max_states`, `time_limit`),
+/// `max_depth`, `max_units`, the split into work items, threads, shard, progress, interrupt,
+/// delay bound.
+pub use ::explore::Options as SearchOptions;
 
-/// Bounds and knobs of an exploration.
+/// Bounds and knobs of an exploration: the engine's, and the simulator's own.
 #[derive(Clone, Debug)]
 pub struct ExploreOptions {
-    pub reduction: Reduction,
-    /// The order a choice point's lanes are explored in.
-    pub lane_order: LaneOrder,
-    /// Choice points visited by the whole search before it stops (incomplete).
-    pub max_states: u64,
-    /// Choices along one schedule before that branch stops (incomplete).
-    pub max_depth: usize,
-    /// Units along one schedule before that branch stops (incomplete).
-    pub max_units: usize,
-    /// Wall-clock limit for the whole exploration (incomplete when hit; the only bound whose
-    /// effect depends on the machine).
-    pub time_limit: Option<Duration>,
-    /// Choice points expanded without reduction to cut the tree into work items.
-    pub split_depth: usize,
-    /// Threads (1 = no rayon).
-    pub jobs: usize,
-    /// Explore only work items whose index is `k-1` modulo `n`.
-    pub shard: (u64, u64),
-    /// A counter of states visited so far, for a progress display (never read by the search).
-    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// The search's (`explore::Options`): `reduce` off explores every schedule one by one;
+    /// on, state caching, sleep sets and the persistent-set rule (and inert tasks, below).
+    pub search: SearchOptions,
     /// After a complete search, find each outcome's fewest-choice witness (`shortest_witnesses`:
     /// a breadth-first pass over the states). Off, the witnesses are the shortest the search met.
     pub shortest_witnesses: bool,
     /// With the full reduction: run inert tasks when they are queued (`crate::inert`); the
     /// witnesses are turned back into schedules of the faithful model (`faithful_schedule`).
     pub inert_tasks: bool,
-    /// Set (by a Ctrl-C handler) to stop the search: it ends as if a bound were hit and says
-    /// "interrupted".
-    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-    /// Only the schedules of the faithful model that deviate at most K times from the default
-    /// order (the first runnable lane in label order), as in CHESS: see
-    /// `explore::Options::delay_bound`. Inert tasks and sleep sets are off with it (both would
-    /// replace a schedule by an equivalent one the bound may cut); state caching stays.
-    pub delay_bound: Option<u32>,
 }
 
 impl Default for ExploreOptions {
     fn default() -> ExploreOptions {
-        ExploreOptions {
-            reduction: Reduction::Full,
-            lane_order: LaneOrder::BroadestFirst,
-            max_states: 2_000_000,
-            max_depth: 500,
-            max_units: 5_000,
-            time_limit: None,
-            split_depth: 2,
-            jobs: 1,
-            shard: (1, 1),
-            progress: None,
-            shortest_witnesses: true,
-            inert_tasks: true,
-            interrupt: None,
-            delay_bound: None,
-        }
+        ExploreOptions { search: SearchOptions::default(), shortest_witnesses: true, inert_tasks: true }
+    }
+}
+
+impl From<SearchOptions> for ExploreOptions {
+    /// The engine's options, with the simulator's own at their defaults.
+    fn from(search: SearchOptions) -> ExploreOptions {
+        ExploreOptions { search, ..Default::default() }
     }
 }
 
 impl ExploreOptions {
-    /// The engine's options.
-    pub fn engine(&self) -> ::explore::Options {
-        ::explore::Options {
-            reduce: self.reduction == Reduction::Full,
-            lane_order: self.lane_order,
-            max_states: self.max_states,
-            max_depth: self.max_depth,
-            max_units: self.max_units,
-            time_limit: self.time_limit,
-            split_depth: self.split_depth,
-            jobs: self.jobs,
-            shard: self.shard,
-            progress: self.progress.clone(),
-            interrupt: self.interrupt.clone(),
-            delay_bound: self.delay_bound,
-        }
-    }
-
     /// Inert tasks run when they are queued (`crate::inert`): with the full reduction, unless
     /// asked otherwise or a delay bound counts the faithful model's choices.
     pub fn inert(&self) -> bool {
-        self.reduction == Reduction::Full && self.inert_tasks && self.delay_bound.is_none()
+        self.search.reduce && self.inert_tasks && self.search.delay_bound.is_none()
     }
 
     /// The options that decide the result, for the report and for `merge`.
     pub fn describe(&self) -> Vec<String> {
+        let search = &self.search;
         let mut described = vec![
             format!(
                 "reduction={}",
-                match (self.reduction, self.inert_tasks, self.delay_bound) {
-                    (Reduction::Full, _, Some(_)) => "state-caching",
-                    (Reduction::Full, true, None) => "state-caching+sleep-sets+inert-tasks",
-                    (Reduction::Full, false, None) => "state-caching+sleep-sets",
+                match (search.reduce, self.inert_tasks, search.delay_bound) {
+                    (true, _, Some(_)) => "state-caching",
+                    (true, true, None) => "state-caching+sleep-sets+inert-tasks",
+                    (true, false, None) => "state-caching+sleep-sets",
                     _ => "none",
                 }
             ),
             format!(
                 "lane-order={}",
-                match self.lane_order {
+                match search.lane_order {
                     LaneOrder::Label => "label",
                     LaneOrder::BroadestFirst => "broadest-first",
                 }
             ),
-            format!("split-depth={}", self.split_depth),
-            format!("max-states={}", self.max_states),
-            format!("max-depth={}", self.max_depth),
-            format!("max-units={}", self.max_units),
+            format!("split-depth={}", search.split_depth),
+            format!("max-states={}", search.max_states),
+            format!("max-depth={}", search.max_depth),
+            format!("max-units={}", search.max_units),
             format!("witnesses={}", if self.shortest_witnesses { "shortest" } else { "as-found" }),
         ];
-        if let Some(k) = self.delay_bound {
+        if let Some(k) = search.delay_bound {
             described.push(format!("delay-bound={k}"));
+        }
+        if search.table_per_work_item || search.shard.1 > 1 {
+            // Shards always do; one process only when asked (to compare with merged shards).
+            described.push("visited-table=per-work-item".into());
         }
         described
     }
@@ -210,6 +160,14 @@ pub fn faithful_schedule(program: &Program, searched: &str) -> Result<(usize, St
     Ok((out.len(), sched::picks_text(&out)))
 }
 
+/// Knuth's random-probe estimate of the choice points in the tree of schedules the search walks
+/// (`explore::knuth_estimate`: `probes` schedules from a fixed seed), before state caching and
+/// sleep sets, which make the search itself far smaller.
+pub fn estimate_tree(program: &Program, options: &ExploreOptions, probes: u32) -> Result<Estimate, RunError> {
+    let model = SimModel::exploring(program, options);
+    ::explore::knuth_estimate(&model, probes, 0, options.search.max_units)
+}
+
 /// Explores every schedule of `program` within the bounds of `options`.
 pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploration, RunError> {
     explore_measured(program, options).map(|(exploration, _)| exploration)
@@ -220,8 +178,16 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     // The search's start: `--time-limit` bounds the search and the witness pass together.
     let start = Instant::now();
     let model = SimModel::exploring(program, options);
-    let searched = ::explore::search(&model, &options.engine())?;
+    let searched = ::explore::search(&model, &options.search)?;
     let mut merged = exploration_of(program, options, searched.report);
+    if searched.counts_vary {
+        // Not an option that decides the outcomes, but what the counts are: said where the
+        // report states its options, so no one takes them for exact.
+        merged.options.push(format!(
+            "jobs={} (the threads share one visited table: states, transitions, end states and the witnesses the search met vary from run to run)",
+            options.search.jobs
+        ));
+    }
     let inert = options.inert();
     if options.shortest_witnesses {
         // Every shard finds the same witness for an outcome (it depends on the scenario only),
@@ -230,7 +196,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     } else if inert {
         to_faithful_schedules(program, &mut merged)?;
     }
-    let (k, n) = options.shard;
+    let (k, n) = options.search.shard;
     merged.shard = format!("{k}/{n}");
     if k == 1 {
         // The choice points above the split are counted once, by shard 1.
@@ -477,9 +443,11 @@ fn to_faithful_schedules(program: &Program, exploration: &mut Exploration) -> Re
 
 /// The witnesses, and what the report says of them (`Exploration::witnesses`). Without inert
 /// tasks: the breadth-first pass over the faithful model, as before. With them: the pass over
-/// the faithful model within a budget (4 times the search's states, at least 20,000, at most
-/// `max_states` and `FAITHFUL_PASS_MAX_STATES`: inert tasks do not shrink that model, so its
-/// pass can be far bigger than the search); when it does not finish, the pass over the model
+/// the faithful model within a budget (`max_states`, at most `FAITHFUL_PASS_MAX_STATES`: inert
+/// tasks do not shrink that model, so its pass can be far bigger than the search; a number
+/// that does not depend on the search's own counts, which vary with thread timing when
+/// several threads share the visited table, so that every `--jobs` shows the same witnesses);
+/// when it does not finish, the pass over the model
 /// the search walked (inert tasks run when queued), each witness then turned into a faithful
 /// schedule, and the report says which it is. `--time-limit` and Ctrl-C stop either pass: the
 /// witnesses are then the search's own.
@@ -491,17 +459,19 @@ fn fewest_choice_witnesses(
     exploration: &mut Exploration,
 ) -> Result<String, RunError> {
     if !inert {
-        return Ok(match shortest_witnesses_in(program, options, start, options.max_states, false, exploration)? {
-            Ok(()) => trace::WITNESSES_FEWEST.into(),
-            Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
-        });
+        return Ok(
+            match shortest_witnesses_in(program, options, start, options.search.max_states, false, exploration)? {
+                Ok(()) => trace::WITNESSES_FEWEST.into(),
+                Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
+            },
+        );
     }
     if !exploration.complete {
         to_faithful_schedules(program, exploration)?;
         return Ok(format!("{} (the search was incomplete)", trace::WITNESSES_FOUND));
     }
     let searched = exploration.clone();
-    let budget = options.max_states.min(exploration.states.saturating_mul(4).max(20_000)).min(FAITHFUL_PASS_MAX_STATES);
+    let budget = options.search.max_states.min(FAITHFUL_PASS_MAX_STATES);
     let faithful_why = match shortest_witnesses_in(program, options, start, budget, false, exploration)? {
         Ok(()) => return Ok(trace::WITNESSES_FEWEST.into()),
         Err(why) => why,
@@ -511,7 +481,7 @@ fn fewest_choice_witnesses(
         to_faithful_schedules(program, exploration)?;
         return Ok(format!("{} ({faithful_why})", trace::WITNESSES_FOUND));
     }
-    let result = shortest_witnesses_in(program, options, start, options.max_states, true, exploration)?;
+    let result = shortest_witnesses_in(program, options, start, options.search.max_states, true, exploration)?;
     to_faithful_schedules(program, exploration)?;
     Ok(match result {
         Ok(()) => format!("{} (over every schedule, {faithful_why})", trace::WITNESSES_FEWEST_INERT_FIRST),
@@ -528,8 +498,8 @@ fn fewest_choice_witnesses(
 /// not a multiple of the search's count (it was 4 times it, at least 20,000, at most 250,000),
 /// which varies with thread timing when threads share the visited table. 50,000: every corpus
 /// scenario's pass needs less; the bench fixtures whose pass needed more (five-executions,
-/// ten-registrations, five-by-five) fall back to inert tasks first, as they did, sooner.
-const FAITHFUL_PASS_MAX_STATES: u64 = 250_000;
+/// ten-registrations) fall back to inert tasks first, as they did, sooner.
+const FAITHFUL_PASS_MAX_STATES: u64 = 50_000;
 
 /// How a witness pass stopped by `--time-limit` or Ctrl-C says so.
 const PASS_STOPPED_BY_TIME: &str = "the breadth-first pass stopped at the time limit";
@@ -547,7 +517,7 @@ pub fn shortest_witnesses(
     options: &ExploreOptions,
     exploration: &mut Exploration,
 ) -> Result<Result<(), String>, RunError> {
-    shortest_witnesses_in(program, options, Instant::now(), options.max_states, false, exploration)
+    shortest_witnesses_in(program, options, Instant::now(), options.search.max_states, false, exploration)
 }
 
 /// `shortest_witnesses` with its own bound on choice points, over the faithful model or (with
@@ -571,20 +541,21 @@ fn shortest_witnesses_in(
     // the fewest choices are counted there.
     let model = SimModel { program, inert_tasks: inert_first, lifecycles_fixed: false };
     let root = ::explore::Model::initial(&model)?;
-    let deadline = options.time_limit.map(|limit| start + limit);
+    let deadline = options.search.time_limit.map(|limit| start + limit);
     let stop = || -> Option<String> {
         if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-            let limit = options.time_limit.map_or(0.0, |l| l.as_secs_f64());
+            let limit = options.search.time_limit.map_or(0.0, |l| l.as_secs_f64());
             return Some(format!("{PASS_STOPPED_BY_TIME} ({limit} s)"));
         }
         let interrupted =
-            options.interrupt.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+            options.search.interrupt.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
         interrupted.then(|| PASS_STOPPED_BY_CTRL_C.to_string())
     };
-    let found = match ::explore::shortest_witnesses(&model, root, &targets, max_states, options.max_units, &stop)? {
-        Ok(found) => found,
-        Err(why) => return Ok(Err(why)),
-    };
+    let found =
+        match ::explore::shortest_witnesses(&model, root, &targets, max_states, options.search.max_units, &stop)? {
+            Ok(found) => found,
+            Err(why) => return Ok(Err(why)),
+        };
     for (class, (choices, witness)) in exploration.outcomes.iter_mut().zip(found) {
         class.witness_choices = choices;
         class.witness = witness;

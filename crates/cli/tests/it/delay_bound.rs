@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use cli::load_program;
-use webmcp::{explore, ExploreOptions, Reduction};
+use webmcp::{explore, ExploreOptions, SearchOptions};
 
 use crate::workspace_root;
 
@@ -24,7 +24,8 @@ fn fixtures() -> Vec<std::path::PathBuf> {
 fn delay_bound_zero_is_the_first_lane_schedule() {
     for file in fixtures() {
         let program = load_program(&file).unwrap();
-        let ex = explore(&program, &ExploreOptions { delay_bound: Some(0), ..Default::default() }).unwrap();
+        let ex = explore(&program, &ExploreOptions::from(SearchOptions { delay_bound: Some(0), ..Default::default() }))
+            .unwrap();
         let trace = webmcp::run(&program, &mut sched::FirstChooser, webmcp::Limits::default()).unwrap();
         assert_eq!(ex.outcomes.len(), 1, "{}", file.display());
         assert_eq!(ex.outcomes[0].outcome, trace.outcome.canonical(), "{}", file.display());
@@ -43,9 +44,11 @@ fn a_delay_bound_finds_what_the_naive_search_within_it_finds_and_grows_to_the_wh
         let whole = outcomes(&explore(&program, &ExploreOptions::default()).unwrap());
         let mut before = BTreeSet::new();
         for k in 0..=3 {
-            let bounded = |reduction| ExploreOptions { reduction, delay_bound: Some(k), ..Default::default() };
-            let cached = explore(&program, &bounded(Reduction::Full)).unwrap();
-            let naive = explore(&program, &bounded(Reduction::None)).unwrap();
+            let bounded = |reduction| {
+                ExploreOptions::from(SearchOptions { reduce: reduction, delay_bound: Some(k), ..Default::default() })
+            };
+            let cached = explore(&program, &bounded(true)).unwrap();
+            let naive = explore(&program, &bounded(false)).unwrap();
             assert_eq!(outcomes(&cached), outcomes(&naive), "{}: bound {k}", file.display());
             assert!(outcomes(&cached).is_subset(&whole) && before.is_subset(&outcomes(&cached)));
             // Complete only when nothing was cut, and then it found everything.
@@ -53,7 +56,9 @@ fn a_delay_bound_finds_what_the_naive_search_within_it_finds_and_grows_to_the_wh
             assert!(cached.complete || cached.bounds_hit == [format!("delay-bound ({k})")]);
             before = outcomes(&cached);
         }
-        let large = explore(&program, &ExploreOptions { delay_bound: Some(1_000), ..Default::default() }).unwrap();
+        let large =
+            explore(&program, &ExploreOptions::from(SearchOptions { delay_bound: Some(1_000), ..Default::default() }))
+                .unwrap();
         assert!(large.complete, "{}: {:?}", file.display(), large.bounds_hit);
         assert_eq!(outcomes(&large), whole, "{}", file.display());
     }

@@ -300,3 +300,11 @@ fn opaque_origins_variant_lets_get_tools_return_the_sandboxed_frames_tool() {
     assert!(only(&text, "only in base").contains("tools:fulfilled([])"), "{text}");
     assert!(only(&text, "only with the change").contains("tools:fulfilled([{name: \"render_post\""), "{text}");
 }
+
+#[test]
+fn a_diff_on_threads_says_its_state_counts_vary() {
+    let threads = stdout(&sim(&["diff", CANCEL, "--with", "parallel=fifo", "--jobs", "2"]));
+    assert!(threads.contains("states (varies with threads)"), "{threads}");
+    let one = stdout(&sim(&["diff", CANCEL, "--with", "parallel=fifo"]));
+    assert!(!one.contains("varies"), "{one}");
+}

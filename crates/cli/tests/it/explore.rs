@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use cli::load_program;
 use sched::{ReplayChooser, Schedule};
 use webmcp::sim::Footprint;
-use webmcp::{explore, ExploreOptions, LaneOrder, Reduction};
+use webmcp::{explore, ExploreOptions, LaneOrder, SearchOptions};
 
 use crate::workspace_root;
 
@@ -28,9 +28,11 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
     let mut compared = 0;
     for file in corpus() {
         let program = load_program(&file).unwrap_or_else(|e| panic!("{e}"));
-        let naive =
-            explore(&program, &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..Default::default() })
-                .unwrap();
+        let naive = explore(
+            &program,
+            &ExploreOptions::from(SearchOptions { reduce: false, max_states: 20_000, ..Default::default() }),
+        )
+        .unwrap();
         if !naive.complete {
             continue;
         }
@@ -38,11 +40,15 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
         // first choice points naively, which can hide a missing dependency the one-item search
         // shows (scenarios/regressions/script-reads-navigated-frame.jsonc).
         // Both lane orders: any order is sound.
-        let cases = [ExploreOptions::default().split_depth, 0]
+        let cases = [ExploreOptions::default().search.split_depth, 0]
             .into_iter()
             .flat_map(|split_depth| [LaneOrder::BroadestFirst, LaneOrder::Label].map(|order| (split_depth, order)));
         for (split_depth, lane_order) in cases {
-            let reduced = explore(&program, &ExploreOptions { split_depth, lane_order, ..Default::default() }).unwrap();
+            let reduced = explore(
+                &program,
+                &ExploreOptions::from(SearchOptions { split_depth, lane_order, ..Default::default() }),
+            )
+            .unwrap();
             let at = format!("{} (split depth {split_depth}, {lane_order:?} order)", file.display());
             assert!(reduced.complete, "{at}");
             assert_eq!(summaries(&reduced), summaries(&naive), "{at}: reduction changed the outcome set");
@@ -64,7 +70,7 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one_in_both_in_paralle
             let program = &loaded.program;
             let naive = explore(
                 program,
-                &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..Default::default() },
+                &ExploreOptions::from(SearchOptions { reduce: false, max_states: 20_000, ..Default::default() }),
             )
             .unwrap();
             if !naive.complete {
@@ -88,12 +94,18 @@ fn lane_order_changes_the_transitions_not_the_states_or_outcomes() {
             &program,
             // Without inert tasks: a unit explored alone from its choice point (a persistent set
             // of one) makes the states visited depend on the order too.
-            &ExploreOptions { split_depth: 0, lane_order, inert_tasks: false, ..Default::default() },
+            &ExploreOptions {
+                search: SearchOptions { split_depth: 0, lane_order, ..Default::default() },
+                inert_tasks: false,
+                ..Default::default()
+            },
         )
         .unwrap()
     };
-    let with_inert =
-        |lane_order| explore(&program, &ExploreOptions { split_depth: 0, lane_order, ..Default::default() }).unwrap();
+    let with_inert = |lane_order| {
+        explore(&program, &ExploreOptions::from(SearchOptions { split_depth: 0, lane_order, ..Default::default() }))
+            .unwrap()
+    };
     assert_eq!(summaries(&with_inert(LaneOrder::Label)), summaries(&with_inert(LaneOrder::BroadestFirst)));
     let (label, label_memory) = run(LaneOrder::Label);
     let (broadest, broadest_memory) = run(LaneOrder::BroadestFirst);
@@ -179,25 +191,50 @@ fn units_taken_to_commute_do_commute_on_every_corpus_state() {
 fn threads_and_shards_give_the_same_result() {
     for name in ["scenarios/races/unregister-reregister-new-schema.jsonc", "fixtures/bench/three-executions.jsonc"] {
         let program = load_program(&workspace_root().join(name)).unwrap();
-        let one = explore(&program, &ExploreOptions::default()).unwrap();
-        let two = explore(&program, &ExploreOptions { jobs: 2, ..Default::default() }).unwrap();
-        assert_eq!(one, two, "{name}: two threads differ from one");
-        let parts: Vec<_> = (1..=3)
-            .map(|k| explore(&program, &ExploreOptions { shard: (k, 3), ..Default::default() }).unwrap())
-            .collect();
+        let with = |search: SearchOptions| explore(&program, &ExploreOptions { search, ..Default::default() }).unwrap();
+        let one = with(SearchOptions::default());
+        // Threads sharing one visited table: the same outcomes, witnesses and everything else;
+        // the counts vary with thread timing, and the report says so among its options.
+        for jobs in [2, 4] {
+            let threads = with(SearchOptions { jobs, ..Default::default() });
+            let said = threads.options.last().unwrap().clone();
+            assert!(said.starts_with(&format!("jobs={jobs} (the threads share one visited table")), "{said}");
+            assert_eq!(without_counts(threads), without_counts(one.clone()), "{name}: {jobs} threads differ from one");
+        }
+        // Shards keep a visited table per work item: merged, they are exactly one process that
+        // does the same.
+        let per_item = with(SearchOptions { table_per_work_item: true, ..Default::default() });
+        let parts: Vec<_> = (1..=3).map(|k| with(SearchOptions { shard: (k, 3), ..Default::default() })).collect();
         let merged = trace::Exploration::merge(&parts).unwrap();
-        assert_eq!(merged, one, "{name}: merged shards differ from one run");
+        assert_eq!(merged, per_item, "{name}: merged shards differ from one run");
+        // And the same outcomes and witnesses as one table.
+        assert_eq!(without_counts(merged), without_counts(one), "{name}");
     }
+}
+
+/// An exploration without what depends on thread timing when threads share the visited table:
+/// its counts, and the option that says they vary (or that tables were kept per work item).
+fn without_counts(mut ex: trace::Exploration) -> trace::Exploration {
+    ex.states = 0;
+    ex.transitions = 0;
+    ex.work_items = 0;
+    ex.options.retain(|o| !o.starts_with("jobs=") && !o.starts_with("visited-table="));
+    for class in &mut ex.outcomes {
+        class.end_states = 0;
+    }
+    ex
 }
 
 #[test]
 fn work_items_replayed_from_their_choices_find_the_same_outcomes() {
     // Work items carry only their choice paths; each is replayed from the initial state.
     let program = load_program(&workspace_root().join("fixtures/bench/three-executions.jsonc")).unwrap();
-    let whole = explore(&program, &ExploreOptions { split_depth: 0, ..Default::default() }).unwrap();
+    let whole =
+        explore(&program, &ExploreOptions::from(SearchOptions { split_depth: 0, ..Default::default() })).unwrap();
     assert_eq!(whole.work_items, 1);
     for split_depth in [1, 2, 4] {
-        let split = explore(&program, &ExploreOptions { split_depth, ..Default::default() }).unwrap();
+        let split =
+            explore(&program, &ExploreOptions::from(SearchOptions { split_depth, ..Default::default() })).unwrap();
         assert!(split.complete);
         assert!(split.work_items > 1, "split depth {split_depth} made one work item");
         assert_eq!(summaries(&split), summaries(&whole), "split depth {split_depth} changed the outcome set");
@@ -208,7 +245,7 @@ fn work_items_replayed_from_their_choices_find_the_same_outcomes() {
 fn the_larger_benchmark_stops_at_its_bound_and_says_so() {
     // 5,502 distinct states in all.
     let program = load_program(&workspace_root().join("fixtures/bench/five-executions.jsonc")).unwrap();
-    let options = ExploreOptions { max_states: 2_000, split_depth: 0, ..Default::default() };
+    let options = ExploreOptions::from(SearchOptions { max_states: 2_000, split_depth: 0, ..Default::default() });
     let (ex, memory) = webmcp::explore::explore_measured(&program, &options).unwrap();
     assert!(!ex.complete);
     assert_eq!(ex.bounds_hit, ["max-states (2000)"]);
@@ -219,10 +256,16 @@ fn the_larger_benchmark_stops_at_its_bound_and_says_so() {
 #[test]
 fn a_bound_makes_the_result_incomplete() {
     let program = load_program(&workspace_root().join("fixtures/bench/three-executions.jsonc")).unwrap();
-    let ex = explore(&program, &ExploreOptions { max_states: 10, split_depth: 0, ..Default::default() }).unwrap();
+    let ex = explore(
+        &program,
+        &ExploreOptions::from(SearchOptions { max_states: 10, split_depth: 0, ..Default::default() }),
+    )
+    .unwrap();
     assert!(!ex.complete);
     assert_eq!(ex.bounds_hit, ["max-states (10)"]);
-    let ex = explore(&program, &ExploreOptions { max_depth: 3, split_depth: 0, ..Default::default() }).unwrap();
+    let ex =
+        explore(&program, &ExploreOptions::from(SearchOptions { max_depth: 3, split_depth: 0, ..Default::default() }))
+            .unwrap();
     assert!(!ex.complete);
     assert_eq!(ex.bounds_hit, ["max-depth (3)"]);
 }
@@ -280,9 +323,13 @@ fn a_forced_step_on_a_sleeping_lane_is_not_taken() {
     std::fs::write(&file, text).unwrap();
     let program = load_program(&file).unwrap();
     let _ = std::fs::remove_file(&file);
-    let options = ExploreOptions { split_depth: 0, ..Default::default() };
+    let options = ExploreOptions::from(SearchOptions { split_depth: 0, ..Default::default() });
     let reduced = explore(&program, &options).unwrap();
-    let naive = explore(&program, &ExploreOptions { reduction: Reduction::None, ..options.clone() }).unwrap();
+    let naive = explore(
+        &program,
+        &ExploreOptions { search: SearchOptions { reduce: false, ..options.search.clone() }, ..options.clone() },
+    )
+    .unwrap();
     assert_eq!(summaries(&reduced), summaries(&naive));
     assert_eq!(naive.outcomes.iter().map(|o| o.end_states).sum::<u64>(), 2, "both orders end");
     assert_eq!(reduced.transitions, 2, "both orders are tried from the root");
@@ -303,9 +350,14 @@ fn witnesses_have_the_fewest_choices_of_any_schedule() {
         let program = load_program(&file).unwrap();
         // The pass's own claim, in the model the naive search walks (no inert tasks run early).
         let as_found = ExploreOptions { shortest_witnesses: false, inert_tasks: false, ..Default::default() };
-        let naive =
-            explore(&program, &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..as_found.clone() })
-                .unwrap();
+        let naive = explore(
+            &program,
+            &ExploreOptions {
+                search: SearchOptions { reduce: false, max_states: 20_000, ..as_found.search.clone() },
+                ..as_found.clone()
+            },
+        )
+        .unwrap();
         if !naive.complete {
             continue;
         }
@@ -336,13 +388,17 @@ fn a_witness_pass_stopped_by_a_bound_keeps_the_search_witnesses_and_says_why() {
     let program = load_program(&workspace_root().join("scenarios/get-tools/sorted-by-name.jsonc")).unwrap();
     let found = explore(&program, &ExploreOptions { shortest_witnesses: false, ..Default::default() }).unwrap();
     let mut ex = found.clone();
-    let stopped =
-        webmcp::explore::shortest_witnesses(&program, &ExploreOptions { max_states: 1, ..Default::default() }, &mut ex)
-            .unwrap();
+    let stopped = webmcp::explore::shortest_witnesses(
+        &program,
+        &ExploreOptions::from(SearchOptions { max_states: 1, ..Default::default() }),
+        &mut ex,
+    )
+    .unwrap();
     assert_eq!(stopped, Err("the breadth-first pass stopped at max-states (1)".into()));
     assert_eq!(ex, found, "a stopped pass changes nothing");
     let incomplete =
-        explore(&program, &ExploreOptions { max_states: 3, split_depth: 0, ..Default::default() }).unwrap();
+        explore(&program, &ExploreOptions::from(SearchOptions { max_states: 3, split_depth: 0, ..Default::default() }))
+            .unwrap();
     assert!(!incomplete.complete);
     assert!(incomplete.witnesses.starts_with(trace::WITNESSES_FOUND), "{}", incomplete.witnesses);
     assert!(incomplete.witnesses.ends_with("(the search was incomplete)"), "{}", incomplete.witnesses);
@@ -355,14 +411,20 @@ fn merge_takes_every_shard_of_one_file_exactly_once() {
     let dir = std::env::temp_dir().join(format!("webmcp-sim-merge-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let part = |k: u64, n: u64, source: &std::path::Path| {
-        let mut ex = explore(&program, &ExploreOptions { shard: (k, n), ..Default::default() }).unwrap();
+        let mut ex =
+            explore(&program, &ExploreOptions::from(SearchOptions { shard: (k, n), ..Default::default() })).unwrap();
         cli::mark_shard(&mut ex, source).unwrap();
         let path = dir.join(format!("part-{k}-{n}-{}.json", source.file_name().unwrap().to_string_lossy()));
         std::fs::write(&path, ex.render_json()).unwrap();
         path
     };
     let (one, two) = (part(1, 2, &file), part(2, 2, &file));
-    let whole = explore(&program, &ExploreOptions { split_depth: 2, ..Default::default() }).unwrap();
+    // One process that, like the shards, keeps a visited table per work item.
+    let whole = explore(
+        &program,
+        &ExploreOptions::from(SearchOptions { split_depth: 2, table_per_work_item: true, ..Default::default() }),
+    )
+    .unwrap();
     assert_eq!(cli::merge_files(&[one.clone(), two.clone()]).unwrap().render_json(), whole.render_json());
     let missing = cli::merge_files(std::slice::from_ref(&one)).unwrap_err();
     assert!(missing.contains("missing shard(s) 2/2"), "{missing}");
@@ -412,20 +474,56 @@ fn timed_agent_steps_are_explored_finitely_and_the_reduction_keeps_their_outcome
     ];
     for (path, outcomes) in cases {
         let program = load_program(&path).unwrap_or_else(|e| panic!("{e}"));
-        let naive =
-            explore(&program, &ExploreOptions { reduction: Reduction::None, max_states: 20_000, ..Default::default() })
-                .unwrap();
+        let naive = explore(
+            &program,
+            &ExploreOptions::from(SearchOptions { reduce: false, max_states: 20_000, ..Default::default() }),
+        )
+        .unwrap();
         let at = path.display();
         assert!(naive.complete, "{at}: the naive search did not end");
         assert_eq!(summaries(&naive).len(), outcomes, "{at}: {:#?}", summaries(&naive));
-        for split_depth in [ExploreOptions::default().split_depth, 0] {
+        for split_depth in [ExploreOptions::default().search.split_depth, 0] {
             for lane_order in [LaneOrder::BroadestFirst, LaneOrder::Label] {
-                let reduced =
-                    explore(&program, &ExploreOptions { split_depth, lane_order, ..Default::default() }).unwrap();
+                let reduced = explore(
+                    &program,
+                    &ExploreOptions::from(SearchOptions { split_depth, lane_order, ..Default::default() }),
+                )
+                .unwrap();
                 assert!(reduced.complete, "{at}");
                 assert_eq!(summaries(&reduced), summaries(&naive), "{at}: reduction changed the outcome set");
             }
         }
     }
     let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn the_progress_line_says_what_it_estimates() {
+    let shown =
+        cli::Shown { states: 12_288, seconds: 2.0, outcomes: 3, fraction: 0.375, tree: Some(3.2e7), over: false };
+    assert_eq!(
+        cli::progress_line(&shown),
+        "12288 states, 6144 states/s, 3 outcomes so far, about 37.5 % done (a guess from the search's position); \
+         unreduced tree about 3.2e7 choice points (Knuth, 64 random schedules; state caching searches far fewer)"
+    );
+    // Before the estimate is known.
+    let early = cli::progress_line(&cli::Shown { tree: None, ..shown });
+    assert!(early.ends_with("(a guess from the search's position)"), "{early}");
+    // After the search, while the witness pass runs.
+    assert_eq!(
+        cli::progress_line(&cli::Shown { over: true, ..shown }),
+        "searched 12288 states, 3 outcomes; finding each outcome's fewest-choice witness (breadth-first)"
+    );
+}
+
+#[test]
+fn check_says_its_state_counts_vary_when_threads_share_a_table() {
+    let dir = workspace_root().join("scenarios/timing");
+    let check = |jobs| {
+        let options = ExploreOptions::from(SearchOptions { jobs, split_depth: 2, ..Default::default() });
+        cli::check_dir_with(&dir, &options, &[]).unwrap().text
+    };
+    let note = "(states vary from run to run with --jobs 2: the threads share one visited table)";
+    assert!(check(2).contains(note), "{}", check(2));
+    assert!(!check(1).contains("states vary"), "{}", check(1));
 }

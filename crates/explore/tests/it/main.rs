@@ -1,7 +1,10 @@
 //! The engine on textbook models with known state counts (as stateright's examples state them).
 
 mod delay;
+mod programs;
+mod progress;
 mod race;
+mod shared;
 mod two_phase;
 
 use explore::{LaneOrder, Model, Options};
@@ -14,13 +17,8 @@ pub fn options(reduce: bool) -> Options {
         max_states: 50_000_000,
         max_depth: 10_000,
         max_units: 100_000,
-        time_limit: None,
         split_depth: 0,
-        jobs: 1,
-        shard: (1, 1),
-        progress: None,
-        interrupt: None,
-        delay_bound: None,
+        ..Options::default()
     }
 }
 

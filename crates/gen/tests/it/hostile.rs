@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use sched::RandomChooser;
-use webmcp::{ExploreOptions, Limits};
+use webmcp::{ExploreOptions, Limits, SearchOptions};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3_000, failure_persistence: None, ..ProptestConfig::default() })]
@@ -63,14 +63,16 @@ fn many_timers_stay_within_the_action_limit_and_stop_at_a_smaller_unit_limit() {
 #[test]
 fn exploring_an_endless_scenario_stops_at_its_bounds() {
     let start = Instant::now();
-    let options = ExploreOptions { max_states: 300, max_depth: 60, max_units: 400, ..ExploreOptions::default() };
+    let options =
+        ExploreOptions::from(SearchOptions { max_states: 300, max_depth: 60, max_units: 400, ..Default::default() });
     let ex = webmcp::explore(&program(ENDLESS), &options).expect("explores");
     assert!(!ex.complete);
     assert!(!ex.bounds_hit.is_empty(), "{:?}", ex.bounds_hit);
     assert!(start.elapsed() < Duration::from_secs(30));
     println!("bounded: {:?} {:?}", start.elapsed(), ex.bounds_hit);
     let start = Instant::now();
-    let timed = ExploreOptions { time_limit: Some(Duration::from_millis(200)), ..ExploreOptions::default() };
+    let timed =
+        ExploreOptions::from(SearchOptions { time_limit: Some(Duration::from_millis(200)), ..Default::default() });
     let ex = webmcp::explore(&program(ENDLESS), &timed).expect("explores");
     assert!(!ex.complete && ex.bounds_hit.iter().any(|b| b.starts_with("time") || b.starts_with("max-")));
     println!("timed: {:?} {:?}", start.elapsed(), ex.bounds_hit);

@@ -1,4 +1,4 @@
-use crate::explore::{explore, ExploreOptions};
+use crate::explore::{explore, ExploreOptions, SearchOptions};
 use crate::Program;
 
 fn program(text: &str) -> Program {
@@ -36,8 +36,7 @@ fn inert_tasks_give_the_naive_outcome_set_with_far_fewer_states() {
         let p = program(&registrations(2, then));
         let reduced = explore(&p, &ExploreOptions::default()).unwrap();
         let faithful = explore(&p, &ExploreOptions { inert_tasks: false, ..ExploreOptions::default() }).unwrap();
-        let naive =
-            explore(&p, &ExploreOptions { reduction: crate::Reduction::None, ..ExploreOptions::default() }).unwrap();
+        let naive = explore(&p, &ExploreOptions::from(SearchOptions { reduce: false, ..Default::default() })).unwrap();
         let sums = |e: &trace::Exploration| e.outcomes.iter().map(|c| c.summary.clone()).collect::<Vec<_>>();
         let mut a = sums(&reduced);
         let mut b = sums(&naive);
@@ -142,8 +141,7 @@ fn a_call_whose_signal_no_step_aborts_settles_inertly() {
     for abort in [false, true] {
         let p = program(&two_calls(abort));
         let reduced = explore(&p, &ExploreOptions::default()).unwrap();
-        let naive =
-            explore(&p, &ExploreOptions { reduction: crate::Reduction::None, ..ExploreOptions::default() }).unwrap();
+        let naive = explore(&p, &ExploreOptions::from(SearchOptions { reduce: false, ..Default::default() })).unwrap();
         let sums = |e: &trace::Exploration| {
             let mut s = e.outcomes.iter().map(|c| c.summary.clone()).collect::<Vec<_>>();
             s.sort();
@@ -181,8 +179,8 @@ fn a_tool_execution_nothing_can_cancel_runs_inertly_and_keeps_the_outcome_set() 
         for abort in [false, true] {
             let p = program(&two_calls_of(abort, execute));
             let reduced = explore(&p, &ExploreOptions::default()).unwrap();
-            let naive = explore(&p, &ExploreOptions { reduction: crate::Reduction::None, ..ExploreOptions::default() })
-                .unwrap();
+            let naive =
+                explore(&p, &ExploreOptions::from(SearchOptions { reduce: false, ..Default::default() })).unwrap();
             assert!(reduced.complete && naive.complete);
             assert_eq!(sorted_summaries(&reduced), sorted_summaries(&naive), "{execute} abort={abort}");
             // The same scenario with a tool that logs when it runs: its executions are not inert.

@@ -155,7 +155,11 @@ fn a_run_that_never_ends_stops_at_the_unit_limit() {
 #[test]
 fn the_json_trace_round_trips_and_witnesses_replay() {
     let p = program(CANCEL_RACE);
-    let ex = crate::explore(&p, &crate::ExploreOptions { max_states: 5_000, ..Default::default() }).expect("explores");
+    let ex = crate::explore(
+        &p,
+        &crate::ExploreOptions::from(crate::SearchOptions { max_states: 5_000, ..Default::default() }),
+    )
+    .expect("explores");
     assert!(ex.complete);
     assert!(ex.outcomes.len() > 1);
     let runs = check_witnesses(&p, &ex, Limits::default());
