@@ -733,29 +733,31 @@ enum BlockCounter {
 /// commute may each record a finding (a null node navigable read in parallel, a failed assert),
 /// and the two orders then reach states that differ only in the order of the log; its order is
 /// not observable in an outcome and decides nothing later, so the states are one.
-struct FindingsHash<'a>(&'a [Finding]);
+/// (Their number, and their digests' sum and rotated xor, kept by `Sim::spec_assert` as each is
+/// recorded.)
+struct FindingsHash(usize, (u64, u64));
 
-impl Hash for FindingsHash<'_> {
+impl FindingsHash {
+    /// A finding's own digest (SipHash with fixed keys: the same on every run and platform), to
+    /// be combined by addition, which does not depend on the order.
+    fn digest(finding: &Finding) -> u64 {
+        let mut one = std::hash::DefaultHasher::new();
+        finding.cite.hash(&mut one);
+        finding.message.hash(&mut one);
+        finding.called_from.hash(&mut one);
+        one.finish()
+    }
+}
+
+impl Hash for FindingsHash {
     #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_usize(self.0.len());
-        if self.0.is_empty() {
+        state.write_usize(self.0);
+        if self.0 == 0 {
             return;
         }
-        // Each finding hashed on its own (SipHash with fixed keys: the same on every run and
-        // platform), combined by addition, which does not depend on the order.
-        let (mut sum, mut xor) = (0u64, 0u64);
-        for finding in self.0 {
-            let mut one = std::hash::DefaultHasher::new();
-            finding.cite.hash(&mut one);
-            finding.message.hash(&mut one);
-            finding.called_from.hash(&mut one);
-            let h = one.finish();
-            sum = sum.wrapping_add(h);
-            xor ^= h.rotate_left(17);
-        }
-        state.write_u64(sum);
-        state.write_u64(xor);
+        state.write_u64(self.1 .0);
+        state.write_u64(self.1 .1);
     }
 }
 
@@ -811,7 +813,11 @@ pub struct Sim<'p> {
     // Trace.
     pub units: Vec<trace::Unit>,
     events: Vec<Event>,
-    pub findings: Vec<Finding>,
+    /// Shared between copies until one records a finding (most states copy them unchanged).
+    pub findings: Rc<Vec<Finding>>,
+    /// The findings' digests combined in any order (`FindingsHash`): kept as findings are
+    /// recorded, so that a fingerprint does not hash every finding's text again.
+    findings_digest: (u64, u64),
     /// What few units change, as one shared part (see `Seldom`).
     pub seldom: Shared<Seldom>,
 }
@@ -853,7 +859,8 @@ impl Clone for Sim<'_> {
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
-            findings: clone_list(&self.findings),
+            findings: self.findings.clone(),
+            findings_digest: self.findings_digest,
             seldom: self.seldom.clone(),
         }
     }
@@ -942,7 +949,8 @@ impl<'p> Sim<'p> {
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
-            findings: Vec::new(),
+            findings: Rc::default(),
+            findings_digest: (0, 0),
             seldom: Shared::new(Seldom {
                 controller_slots: vec![None; program.controller_names.len()],
                 ..Seldom::default()
@@ -1181,12 +1189,10 @@ impl<'p> Sim<'p> {
                 };
                 self.event(step, EventKind::AssertFailed { message });
             }
-            self.findings.push(Finding {
-                unit: self.units_run,
-                cite: cite(step),
-                message: message.to_string(),
-                called_from,
-            });
+            let finding = Finding { unit: self.units_run, cite: cite(step), message: message.to_string(), called_from };
+            let h = FindingsHash::digest(&finding);
+            self.findings_digest = (self.findings_digest.0.wrapping_add(h), self.findings_digest.1 ^ h.rotate_left(17));
+            Rc::make_mut(&mut self.findings).push(finding);
         }
     }
 
@@ -1430,7 +1436,7 @@ impl<'p> Sim<'p> {
         browser::fingerprint128(&(
             (&self.world, &self.model_contexts, &self.pending_tool_executions),
             (&self.promise_slots, &self.promise_labels, &self.par_started),
-            (FindingsHash(&self.findings), &self.seldom),
+            (FindingsHash(self.findings.len(), self.findings_digest), &self.seldom),
         ))
     }
 
@@ -1647,7 +1653,7 @@ impl<'p> Sim<'p> {
             }
             tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.to_string()).collect()));
         }
-        let mut findings = self.findings.clone();
+        let mut findings = (*self.findings).clone();
         let pending_executions = self.pending_executions_outcome(stopped_by_limit, &mut findings);
         Outcome {
             console: self.seldom.console.clone(),
