@@ -606,6 +606,19 @@ pub struct AbortSignal<S> {
     pub listeners: Vec<S>,
 }
 
+impl<S> AbortSignal<S> {
+    /// A signal not aborted, with nothing to run on abort.
+    fn new(name: Option<String>) -> Self {
+        AbortSignal {
+            name: name.map(std::rc::Rc::from),
+            aborted: false,
+            reason: JsValue::Undefined,
+            abort_algorithms: Vec::new(),
+            listeners: Vec::new(),
+        }
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 struct Timer<S> {
     deadline: u64,
@@ -1859,32 +1872,13 @@ impl<S: Clone> World<S> {
 
     /// `new AbortController()` in `realm`.
     pub fn new_abort_controller(&mut self, realm: DocId, name: Option<String>) -> SignalId {
-        let seq = self.signals.push(
-            realm,
-            AbortSignal {
-                name: name.map(std::rc::Rc::from),
-                aborted: false,
-                reason: JsValue::Undefined,
-                abort_algorithms: Vec::new(),
-                listeners: Vec::new(),
-            },
-        );
+        let seq = self.signals.push(realm, AbortSignal::new(name));
         SignalId { realm, seq }
     }
 
     /// A new `AbortController` with a scoped number (`PerRealm::SCOPED` set; see `PerRealm`).
     pub fn new_scoped_abort_controller(&mut self, realm: DocId, name: Option<String>, seq: u32) -> SignalId {
-        self.signals.insert_scoped(
-            realm,
-            seq,
-            AbortSignal {
-                name: name.map(std::rc::Rc::from),
-                aborted: false,
-                reason: JsValue::Undefined,
-                abort_algorithms: Vec::new(),
-                listeners: Vec::new(),
-            },
-        );
+        self.signals.insert_scoped(realm, seq, AbortSignal::new(name));
         SignalId { realm, seq }
     }
 
