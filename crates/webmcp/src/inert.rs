@@ -165,14 +165,12 @@ impl InertFacts {
             })
             .collect();
         names.sort();
-        for (i, (name, plain)) in names.iter().enumerate() {
-            let all = names.iter().filter(|(n, _)| n == name).all(|(_, p)| *p);
-            if *plain && all && names[..i].iter().all(|(n, _)| n != name) {
-                facts.plain_tools.push(name.to_string());
+        for registrations in names.chunk_by(|a, b| a.0 == b.0) {
+            if registrations.iter().all(|(_, plain)| *plain) {
+                facts.plain_tools.push(registrations[0].0.to_string());
             }
         }
-        facts.executions_may_be_inert = facts.lifecycle_targets.is_empty()
-            && program.agent.is_empty()
+        facts.executions_may_be_inert = facts.no_lifecycle_changes(program)
             && !program.has_variant("tool-events")
             && !program.has_variant("completion-steps-in-parallel");
         facts
@@ -196,7 +194,12 @@ impl InertFacts {
     /// no navigation, iframe removal or bfcache step, and no agent (whose steps count as touching
     /// everything).
     pub fn lifecycles_fixed(program: &Program) -> bool {
-        InertFacts::of(program).lifecycle_targets.is_empty() && program.agent.is_empty()
+        InertFacts::of(program).no_lifecycle_changes(program)
+    }
+
+    /// `lifecycles_fixed`, from facts already read.
+    fn no_lifecycle_changes(&self, program: &Program) -> bool {
+        self.lifecycle_targets.is_empty() && program.agent.is_empty()
     }
 
     /// A promise of this name has no reader and no abort algorithm: its name is a slot no script

@@ -804,7 +804,7 @@ pub struct Sim<'p> {
     /// While a tool execution's task runs during exploration (`crate::inert`): its uuid and how
     /// many objects it has made, so that they are numbered from the execution
     /// (`PerRealm::SCOPED`), not from the order executions run in. None between units.
-    pub scope: Option<(Uuid, u32)>,
+    scope: Option<(Uuid, u32)>,
     /// While inert tasks run (`Sim::queue_global_task`): the inert tasks they queued, which run
     /// after them, each as its own task. None between units.
     eager_queue: Option<std::collections::VecDeque<(DocId, Work)>>,

@@ -69,20 +69,22 @@ fn every_page_script_parses() {
     assert!(checked > 60, "only {checked} pages checked");
 }
 
+/// The state of the promise named `call` in a scenario with one outcome.
+fn call_state(program: &webmcp::Program) -> String {
+    let ex = webmcp::explore(program, &webmcp::ExploreOptions::default()).unwrap();
+    assert_eq!(ex.outcomes.len(), 1);
+    let call = ex.outcomes[0].outcome.promises.iter().find(|p| p.promise == "call").unwrap();
+    call.state.clone()
+}
+
 /// The chromium profile's raw-string variant changes the explored outcome; the spec's set keeps
 /// the JSON serialization.
 #[test]
 fn chromium_profile_returns_a_string_result_raw() {
     let file = workspace_root().join("scenarios/execute/success-string-result.jsonc");
     let program = cli::load_program(&file).unwrap();
-    let state = |p: &webmcp::Program| {
-        let ex = webmcp::explore(p, &webmcp::ExploreOptions::default()).unwrap();
-        assert_eq!(ex.outcomes.len(), 1);
-        let call = ex.outcomes[0].outcome.promises.iter().find(|p| p.promise == "call").unwrap();
-        call.state.clone()
-    };
-    assert_eq!(state(&program), r#"fulfilled("\"success\"")"#);
-    assert_eq!(state(&chromium::profile(&program)), r#"fulfilled("success")"#);
+    assert_eq!(call_state(&program), r#"fulfilled("\"success\"")"#);
+    assert_eq!(call_state(&chromium::profile(&program)), r#"fulfilled("success")"#);
 }
 
 /// The chromium profile's undefined-result variant: the spec's set rejects the call (serializing
@@ -91,14 +93,8 @@ fn chromium_profile_returns_a_string_result_raw() {
 fn chromium_profile_returns_an_undefined_result_as_a_string() {
     let file = workspace_root().join("scenarios/execute/tool-returns-undefined.jsonc");
     let program = cli::load_program(&file).unwrap();
-    let state = |p: &webmcp::Program| {
-        let ex = webmcp::explore(p, &webmcp::ExploreOptions::default()).unwrap();
-        assert_eq!(ex.outcomes.len(), 1);
-        let call = ex.outcomes[0].outcome.promises.iter().find(|p| p.promise == "call").unwrap();
-        call.state.clone()
-    };
-    assert_eq!(state(&program), "rejected(UnknownError)");
-    assert_eq!(state(&chromium::profile(&program)), r#"fulfilled("undefined")"#);
+    assert_eq!(call_state(&program), "rejected(UnknownError)");
+    assert_eq!(call_state(&chromium::profile(&program)), r#"fulfilled("undefined")"#);
 }
 
 /// A timed user step runs in Chromium: `at` and `within` become a window of real milliseconds
