@@ -36,17 +36,19 @@ function rng(seed) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function runOnce(browser, plan, run) {
+// One run. `out` holds what the run has recorded so far (its records, its log, its browser
+// context), so a run stopped at its hard deadline still reports them.
+async function runOnce(browser, plan, run, out) {
   const random = rng((plan.seed ?? 0) * 1000003 + run);
   const jitter = () => Math.floor(random() * (plan.jitterMs + 1));
-  const records = [];
-  const log = [];
+  const { records, log } = out;
   const pendingTimers = new Map();
   const t0 = Date.now();
   let lastActivity = Date.now();
   const at = () => `${String(Date.now() - t0).padStart(5)} ms`;
 
   const ctx = await browser.newContext();
+  out.ctx = ctx;
   await ctx.route('**/*', (route) => {
     const url = route.request().url();
     // Each served document's URL carries `wmcp=N`; look it up by that (the browser may
@@ -438,6 +440,7 @@ for (const [url, page] of Object.entries(plan.pages)) {
 const browser = await chromium.launch({
   executablePath: plan.chromium,
   headless: true,
+  timeout: 60000,
   args: [
     '--no-sandbox',
     '--disable-gpu',
@@ -450,10 +453,26 @@ const browser = await chromium.launch({
   ],
 });
 const version = browser.version();
+// A run's hard deadline (its timeout plus `hardMarginMs`, 30 s unless the plan says). The run's own timeout bounds loading, navigations and the wait for
+// quiescence, but a DevTools call has none (an evaluate in a frame being removed, the agent's
+// invokeTool): past this deadline the run ends as a driver error, with what it recorded so far,
+// its context is closed without waiting, and the next run starts in a fresh context.
+const hardMs = plan.timeoutMs + (plan.hardMarginMs ?? 30000);
 const runs = [];
-try {
-  for (let run = 0; run < plan.runs; run++) runs.push(await runOnce(browser, plan, run));
-} finally {
-  await browser.close().catch(() => {});
+for (let run = 0; run < plan.runs; run++) {
+  const out = { records: [], log: [], ctx: null };
+  let timer;
+  const deadline = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      const error = `the run did not end within ${hardMs} ms; the driver stopped waiting for it`;
+      out.log.push(`${String(hardMs).padStart(5)} ms driver error: ${error}`);
+      out.ctx?.close().catch(() => {});
+      resolve({ records: [...out.records], end: { kind: 'error', ms: hardMs, error }, log: [...out.log] });
+    }, hardMs);
+  });
+  runs.push(await Promise.race([runOnce(browser, plan, run, out), deadline]));
+  clearTimeout(timer);
 }
-process.stdout.write(JSON.stringify({ version, runs }) + '\n');
+// Closing the browser gets 10 s; the result is written and the process ends either way.
+await Promise.race([browser.close().catch(() => {}), sleep(10000)]);
+process.stdout.write(JSON.stringify({ version, runs }) + '\n', () => process.exit(0));

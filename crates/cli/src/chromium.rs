@@ -232,11 +232,49 @@ fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, S
     if let Some(mut stdin) = child.stdin.take() {
         stdin.write_all(plan.to_string().as_bytes()).map_err(|e| format!("writing the plan to the driver: {e}"))?;
     }
-    let out = child.wait_with_output().map_err(|e| format!("the driver: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("the Chromium driver failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr)));
+    // The pipes are read while the driver runs, so a full pipe never stalls it.
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let limit = driver_limit(plan);
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("the driver: {e}"))? {
+            Some(status) => break status,
+            None if started.elapsed() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "the Chromium driver did not finish within {} s and was stopped (each run has a hard deadline, so the browser itself did not answer)\n  hint: run `webmcp-sim chromium` on this scenario alone with --runs 1 and read the driver's log",
+                    limit.as_secs()
+                ));
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(50)),
+        }
+    };
+    let (stdout, stderr) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+    if !status.success() {
+        return Err(format!("the Chromium driver failed ({status}):\n{}", String::from_utf8_lossy(&stderr)));
     }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("the driver's output is not JSON ({e})"))
+    serde_json::from_slice(&stdout).map_err(|e| format!("the driver's output is not JSON ({e})"))
+}
+
+/// How long the driver may take for a plan: each run's hard deadline (its timeout plus
+/// `hardMarginMs`, 30 s unless the plan says; tools/chromium-driver/driver.mjs), plus a minute
+/// for starting and closing the browser.
+fn driver_limit(plan: &serde_json::Value) -> std::time::Duration {
+    let runs = plan["runs"].as_u64().unwrap_or(1);
+    let timeout_ms = plan["timeoutMs"].as_u64().unwrap_or(60_000);
+    let margin_ms = plan["hardMarginMs"].as_u64().unwrap_or(30_000);
+    std::time::Duration::from_millis(runs.saturating_mul(timeout_ms.saturating_add(margin_ms)).saturating_add(60_000))
 }
 
 /// The text report of one scenario.

@@ -155,3 +155,39 @@ fn agent_records_translate_into_the_simulators_agent_results() {
     assert_eq!(silent.1, ["observation of tab: tab=[search_flights]"]);
     assert!(silent.render().contains("search_flights ran"));
 }
+
+/// A page that never yields its event loop again (an endless loop in a task) makes the
+/// driver's evaluate wait forever: the run ends at its hard deadline as a driver error, with its
+/// log, and the driver still answers, so one stuck run cannot stall a whole corpus.
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn a_run_whose_page_never_yields_ends_at_its_hard_deadline() {
+    let url = "https://stuck.test/?wmcp=1";
+    let body = "<script>window.__wmcp_start = () => {}; addEventListener('load', () => setTimeout(() => { for (;;) {} }, 0));</script>";
+    let plan = serde_json::json!({
+        "pages": { url: { "headers": {}, "body": body } },
+        "tabs": [url],
+        "tabIds": ["tab"],
+        "starts": [{ "group": "el0", "navigable": "tab" }],
+        "user": [],
+        "agent": [],
+        "awayUrl": url,
+        "jitterMs": 0,
+        "quietMs": 100,
+        "timeoutMs": 1000,
+        "hardMarginMs": 2000,
+        "chromium": "/usr/bin/chromium",
+        "runs": 2,
+        "seed": 0,
+    });
+    let started = std::time::Instant::now();
+    let out = super::drive(&super::default_driver(), &plan).expect("the driver answers");
+    let runs = out["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 2, "{out}");
+    for run in runs {
+        assert_eq!(run["end"]["kind"], "error", "{run}");
+        let error = run["end"]["error"].as_str().unwrap_or_default();
+        assert!(error.contains("did not end within 3000 ms"), "{error}");
+    }
+    assert!(started.elapsed() < super::driver_limit(&plan), "the driver was not stopped by the watchdog");
+}
