@@ -49,7 +49,7 @@ pub enum JsValue {
     Null,
     Bool(bool),
     Number(Num),
-    String(String),
+    String(std::sync::Arc<str>),
     /// A BigInt, kept as its decimal digits.
     BigInt(String),
     Array(Vec<JsValue>),
@@ -88,7 +88,7 @@ impl JsValue {
         JsValue::Error { name: "TypeError".to_string(), message: message.into() }
     }
 
-    pub fn string(s: impl Into<String>) -> JsValue {
+    pub fn string(s: impl Into<std::sync::Arc<str>>) -> JsValue {
         JsValue::String(s.into())
     }
 
@@ -121,7 +121,7 @@ impl JsValue {
             serde_json::Value::Null => JsValue::Null,
             serde_json::Value::Bool(b) => JsValue::Bool(*b),
             serde_json::Value::Number(n) => JsValue::Number(Num(n.as_f64().unwrap_or(f64::NAN))),
-            serde_json::Value::String(s) => JsValue::String(s.clone()),
+            serde_json::Value::String(s) => JsValue::String(s.as_str().into()),
             serde_json::Value::Array(items) => JsValue::Array(items.iter().map(JsValue::from_plain_json).collect()),
             serde_json::Value::Object(map) => {
                 JsValue::Object(map.iter().map(|(k, v)| (k.clone().into(), JsValue::from_plain_json(v))).collect())
@@ -135,7 +135,7 @@ impl JsValue {
             serde_json::Value::Null => JsValue::Null,
             serde_json::Value::Bool(b) => JsValue::Bool(*b),
             serde_json::Value::Number(n) => JsValue::Number(Num(n.as_f64().unwrap_or(f64::NAN))),
-            serde_json::Value::String(s) => JsValue::String(s.clone()),
+            serde_json::Value::String(s) => JsValue::String(s.as_str().into()),
             serde_json::Value::Array(items) => {
                 JsValue::Array(items.iter().map(JsValue::from_json_text).collect::<Result<_, _>>()?)
             }

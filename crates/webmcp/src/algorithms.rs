@@ -238,7 +238,7 @@ impl Sim<'_> {
         // (The list is made once, shared by the definition and the in-parallel steps.)
         let exposed_origins: Rc<[Origin]> = exposed_origins.into();
         // Step 19. Let tool definition be a new tool definition, with the following items: …
-        let definition = Rc::new(ToolDefinition {
+        let definition = browser::Shared::new(ToolDefinition {
             name: tool_name.clone(),
             title: dict.title.clone(),
             description: dict.description.clone(),
@@ -541,7 +541,7 @@ impl Sim<'_> {
             self.touch_tool_map(target_document, false);
             let model_context = self.model_contexts[target_document.index()].clone();
             // Step 9.3.8. For each tool name → tool definition of targetToolMap:
-            for (_, tool_definition) in &model_context.tool_map {
+            for (_, tool_definition) in model_context.tool_map.iter() {
                 // Step 9.3.8.1. If tool is exposed to an origin given targetOrigin, tool definition's exposed origins, and callerOrigin returns false, then continue.
                 if !self.tool_is_exposed_to_an_origin(&target_origin, &tool_definition.exposed_origins, &caller_origin)
                 {
@@ -578,11 +578,11 @@ impl Sim<'_> {
         members.push(("name".into(), JsValue::string(&*def.name)));
         // title: tool definition's title if it is non-null; otherwise the empty string.
         match (&def.title, self.program.has_variant("title-undefined")) {
-            (Some(t), _) => members.push(("title".into(), JsValue::string(t))),
+            (Some(t), _) => members.push(("title".into(), JsValue::string(t.as_str()))),
             (None, false) => members.push(("title".into(), JsValue::string(""))),
             (None, true) => self.note((GET_TOOLS, "9.3.8.2"), "variant title-undefined (issue #224): title left out"),
         }
-        members.push(("description".into(), JsValue::string(&def.description)));
+        members.push(("description".into(), JsValue::string(def.description.as_str())));
         // inputSchema: parse the stored string if it is not the empty string; otherwise undefined.
         if !def.input_schema.is_empty() {
             match parse_a_json_string_to_a_javascript_value(&def.input_schema) {
@@ -1225,7 +1225,7 @@ impl Sim<'_> {
                 // Deviation (chromium profile): Chromium 156 passes a string result on raw instead
                 // of its JSON serialization (`success`, not `"success"`); docs/chromium.md.
                 if let (true, JsValue::String(raw)) = (self.program.has_variant("chromium-raw-string-result"), v) {
-                    let raw = raw.clone();
+                    let raw = raw.to_string();
                     self.note((a, "9.1.4"), "variant chromium-raw-string-result: the string result is not serialized");
                     self.run_completion_steps(completion_steps, Some(raw), true, (a, "9.1.5"));
                     return;

@@ -80,8 +80,11 @@ pub struct ToolDefinition {
 /// WebMCP "model context" (a `ModelContext`'s internal context) plus the object's event handler.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ModelContext {
-    /// tool map: name → tool definition, in insertion order (shared: see `ToolDefinition`).
-    pub tool_map: Vec<(Rc<str>, Rc<ToolDefinition>)>,
+    /// tool map: name → tool definition, in insertion order. Behind `Shared` twice: a
+    /// definition never changes once made, and the map changes only when a tool is registered
+    /// or unregistered, so their digests are computed once per version, however often the local
+    /// pending tool executions map beside them changes (once per tool execution).
+    pub tool_map: Shared<Vec<(Rc<str>, Shared<ToolDefinition>)>>,
     /// local pending tool executions map: uuid → abort controller.
     pub local_pending_tool_executions: Vec<(Uuid, SignalId)>,
     /// The uuids created in this document's realm so far (see `Sim::new_uuid`).
@@ -728,6 +731,69 @@ enum BlockCounter {
     User,
 }
 
+/// The findings recorded so far, newest first, as a list whose nodes copies of the state share:
+/// recording one adds a node and copies nothing (a copy of the state keeps the findings it had
+/// when copied). Made into the outcome's findings, oldest first, only when a run ends.
+#[derive(Clone, Default, Debug)]
+struct Findings {
+    len: usize,
+    newest: Option<Rc<FindingNode>>,
+}
+
+#[derive(Debug)]
+struct FindingNode {
+    finding: Recorded,
+    older: Option<Rc<FindingNode>>,
+}
+
+/// A failed spec assert as recorded: its step, message and call site (`trace::Finding` once
+/// the outcome is made).
+#[derive(Debug)]
+struct Recorded {
+    unit: usize,
+    step: Step,
+    message: String,
+    called_from: Option<Step>,
+}
+
+impl Findings {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn push(&mut self, finding: Recorded) {
+        self.len += 1;
+        self.newest = Some(Rc::new(FindingNode { finding, older: self.newest.take() }));
+    }
+
+    /// The findings in the order they were recorded.
+    fn to_vec(&self) -> Vec<Finding> {
+        let mut out = Vec::with_capacity(self.len);
+        let mut node = self.newest.as_deref();
+        while let Some(n) = node {
+            let r = &n.finding;
+            out.push(Finding { unit: r.unit, cite: cite(r.step), message: r.message.clone(), called_from: r.called_from.map(cite) });
+            node = n.older.as_deref();
+        }
+        out.reverse();
+        out
+    }
+}
+
+impl Drop for FindingNode {
+    /// Unlinks the older nodes this one alone holds one by one, so dropping a long list never
+    /// recurses once per node.
+    fn drop(&mut self) {
+        let mut older = self.older.take();
+        while let Some(node) = older {
+            older = match Rc::try_unwrap(node) {
+                Ok(mut n) => n.older.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
 /// The findings as `Sim::fingerprint` hashes them: their citations and messages as a multiset
 /// (not the units they came from, nor their order), as outcomes compare them. Two units that
 /// commute may each record a finding (a null node navigable read in parallel, a failed assert),
@@ -738,14 +804,10 @@ enum BlockCounter {
 struct FindingsHash(usize, (u64, u64));
 
 impl FindingsHash {
-    /// A finding's own digest (SipHash with fixed keys: the same on every run and platform), to
-    /// be combined by addition, which does not depend on the order.
-    fn digest(finding: &Finding) -> u64 {
-        let mut one = std::hash::DefaultHasher::new();
-        finding.cite.hash(&mut one);
-        finding.message.hash(&mut one);
-        finding.called_from.hash(&mut one);
-        one.finish()
+    /// A finding's own digest (XXH3, as the state's parts: the same on every run and platform),
+    /// to be combined by addition, which does not depend on the order.
+    fn digest(finding: &Recorded) -> u64 {
+        browser::digest128(&(finding.step, &finding.message, finding.called_from)) as u64
     }
 }
 
@@ -813,8 +875,8 @@ pub struct Sim<'p> {
     // Trace.
     pub units: Vec<trace::Unit>,
     events: Vec<Event>,
-    /// Shared between copies until one records a finding (most states copy them unchanged).
-    pub findings: Rc<Vec<Finding>>,
+    /// The findings recorded so far, shared between copies (see `Findings`).
+    findings: Findings,
     /// The findings' digests combined in any order (`FindingsHash`): kept as findings are
     /// recorded, so that a fingerprint does not hash every finding's text again.
     findings_digest: (u64, u64),
@@ -949,7 +1011,7 @@ impl<'p> Sim<'p> {
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
-            findings: Rc::default(),
+            findings: Findings::default(),
             findings_digest: (0, 0),
             seldom: Shared::new(Seldom {
                 controller_slots: vec![None; program.controller_names.len()],
@@ -1181,18 +1243,17 @@ impl<'p> Sim<'p> {
     /// Checks a spec `Assert:`. A failure is a finding about the spec: recorded, and the steps go on.
     pub fn spec_assert(&mut self, holds: bool, step: Step, message: &str) {
         if !holds {
-            let called_from = self.call_site.map(cite);
             if self.record {
-                let message = match &called_from {
+                let message = match self.call_site.map(cite) {
                     Some(from) => format!("{message} (reached from {from})"),
                     None => message.to_string(),
                 };
                 self.event(step, EventKind::AssertFailed { message });
             }
-            let finding = Finding { unit: self.units_run, cite: cite(step), message: message.to_string(), called_from };
-            let h = FindingsHash::digest(&finding);
+            let recorded = Recorded { unit: self.units_run, step, message: message.to_string(), called_from: self.call_site };
+            let h = FindingsHash::digest(&recorded);
             self.findings_digest = (self.findings_digest.0.wrapping_add(h), self.findings_digest.1 ^ h.rotate_left(17));
-            Rc::make_mut(&mut self.findings).push(finding);
+            self.findings.push(recorded);
         }
     }
 
@@ -1653,7 +1714,7 @@ impl<'p> Sim<'p> {
             }
             tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.to_string()).collect()));
         }
-        let mut findings = (*self.findings).clone();
+        let mut findings = self.findings.to_vec();
         let pending_executions = self.pending_executions_outcome(stopped_by_limit, &mut findings);
         Outcome {
             console: self.seldom.console.clone(),
