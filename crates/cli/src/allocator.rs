@@ -60,3 +60,33 @@ unsafe impl std::alloc::GlobalAlloc for Allocator {
         }
     }
 }
+
+/// mimalloc's `mi_option_purge_delay` (v2's `mimalloc.h`: the option after
+/// `mi_option_eager_commit_delay`, which libmimalloc-sys names 14; it has no constant for this
+/// one). The test below checks it by its documented default, 10 ms.
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Tells mimalloc to keep the pages it frees instead of giving them back to the system 10 ms
+/// later. An exploration frees and allocates state copies all the time; with purging, pages
+/// went back and were faulted in (and zeroed by the kernel) again and again: 8.6 % of
+/// four-calls-unload's time was the kernel clearing pages, and its search took 4.85 s instead of
+/// 4.35 s. The peak resident memory is the same (226 MB against 222 MB): the pages are reused.
+pub fn keep_freed_pages() {
+    // SAFETY: setting an option has no preconditions; it is done before any other thread starts.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The option number names the purge delay: its documented default is 10 ms, and setting
+    /// it reads back.
+    #[test]
+    fn the_purge_delay_option_is_the_one_set() {
+        // SAFETY: reading and setting options has no preconditions.
+        unsafe {
+            assert_eq!(libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY), 10);
+            super::keep_freed_pages();
+            assert_eq!(libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY), -1);
+        }
+    }
+}

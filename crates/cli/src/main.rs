@@ -298,6 +298,7 @@ static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 static GLOBAL: allocator::Allocator = allocator::Allocator;
 
 fn main() -> ExitCode {
+    allocator::keep_freed_pages();
     let args = Args::parse();
     match args.command {
         Command::Fuzz(args) => fuzz::fuzz(&args),
