@@ -42,4 +42,4 @@ bench-instructions fixture="three-executions":
 # The tests that need headless Chromium and the Mermaid parser (`cargo test` reports them as ignored).
 external:
     npm ci --prefix tools/mermaid-check --no-audit --no-fund
-    cargo test -p cli --test it -- --ignored
+    cargo test -p cli -- --ignored
