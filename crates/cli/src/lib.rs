@@ -546,19 +546,19 @@ pub struct Shown {
     pub over: bool,
 }
 
-/// The progress line: states, rate, outcomes so far, the fraction done as the search's
+/// The progress line: choice points, rate, outcomes so far, the fraction done as the search's
 /// position suggests (`explore::fraction_done`: later subtrees expected to be like earlier
 /// ones), and Knuth's estimate of the unreduced tree (state caching makes the search far
 /// smaller than that tree).
 pub fn progress_line(shown: &Shown) -> String {
     if shown.over {
         return format!(
-            "searched {} states, {} outcomes; finding each outcome's fewest-choice witness (breadth-first)",
+            "searched {} choice points, {} outcomes; finding each outcome's fewest-choice witness (breadth-first)",
             shown.states, shown.outcomes
         );
     }
     let mut line = format!(
-        "{} states, {:.0} states/s, {} outcomes so far, about {:.1} % done (a guess from the search's position)",
+        "{} choice points, {:.0} per second, {} outcomes so far, about {:.1} % done (a guess from the search's position)",
         shown.states,
         shown.states as f64 / shown.seconds.max(1e-9),
         shown.outcomes,

@@ -34,7 +34,10 @@ pub struct Exploration {
     pub shard: String,
     /// Work items (subtrees below the split depth) explored.
     pub work_items: u64,
-    /// Choice points visited (after state-caching dedup when reduction is on).
+    /// Choice points visited and explored (what `--max-states` bounds). With reduction on, a
+    /// state seen before is not explored again unless it is reached with a sleep set that leaves
+    /// awake a lane asleep at every earlier visit; that visit counts again, so this can exceed the
+    /// number of distinct states (`bench-explore` prints both).
     pub states: u64,
     /// Units executed from choice points.
     pub transitions: u64,
@@ -174,7 +177,7 @@ impl Exploration {
         }
         let _ = writeln!(
             s,
-            "searched: {} states, {} transitions, {} work items",
+            "searched: {} choice points, {} transitions, {} work items",
             self.states, self.transitions, self.work_items
         );
         if self.complete {

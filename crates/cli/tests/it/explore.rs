@@ -503,7 +503,7 @@ fn the_progress_line_says_what_it_estimates() {
         cli::Shown { states: 12_288, seconds: 2.0, outcomes: 3, fraction: 0.375, tree: Some(3.2e7), over: false };
     assert_eq!(
         cli::progress_line(&shown),
-        "12288 states, 6144 states/s, 3 outcomes so far, about 37.5 % done (a guess from the search's position); \
+        "12288 choice points, 6144 per second, 3 outcomes so far, about 37.5 % done (a guess from the search's position); \
          unreduced tree about 3.2e7 choice points (Knuth, 64 random schedules; state caching searches far fewer)"
     );
     // Before the estimate is known.
@@ -512,7 +512,7 @@ fn the_progress_line_says_what_it_estimates() {
     // After the search, while the witness pass runs.
     assert_eq!(
         cli::progress_line(&cli::Shown { over: true, ..shown }),
-        "searched 12288 states, 3 outcomes; finding each outcome's fewest-choice witness (breadth-first)"
+        "searched 12288 choice points, 3 outcomes; finding each outcome's fewest-choice witness (breadth-first)"
     );
 }
 
