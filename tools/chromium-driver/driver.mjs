@@ -453,10 +453,11 @@ const browser = await chromium.launch({
   ],
 });
 const version = browser.version();
-// A run's hard deadline (its timeout plus `hardMarginMs`, 30 s unless the plan says). The run's own timeout bounds loading, navigations and the wait for
-// quiescence, but a DevTools call has none (an evaluate in a frame being removed, the agent's
-// invokeTool): past this deadline the run ends as a driver error, with what it recorded so far,
-// its context is closed without waiting, and the next run starts in a fresh context.
+// A run's hard deadline: its timeout plus `hardMarginMs` (30 s unless the plan says). The run's
+// own timeout bounds loading, navigations and the wait for quiescence, but a DevTools call has
+// none (an evaluate into a page that never yields, the agent's invokeTool): past this deadline
+// the run ends as a driver error with what it recorded so far, its context is closed without
+// waiting, and the next run starts in a fresh context.
 const hardMs = plan.timeoutMs + (plan.hardMarginMs ?? 30000);
 const runs = [];
 for (let run = 0; run < plan.runs; run++) {
