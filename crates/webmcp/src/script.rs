@@ -261,7 +261,8 @@ impl Sim<'_> {
                         _ => None,
                     }
                 }
-                let found = tools.iter().find(|t| matches!(member(t, "name"), Some(JsValue::String(n)) if **n == **name));
+                let found =
+                    tools.iter().find(|t| matches!(member(t, "name"), Some(JsValue::String(n)) if **n == **name));
                 let Some(found) = found else {
                     note!(self, (EXECUTE_TOOL, "argument"), "{label} has no tool named {name:?}");
                     return Err(JsValue::type_error("Cannot read properties of undefined (reading 'name')"));

@@ -772,7 +772,12 @@ impl Findings {
         let mut node = self.newest.as_deref();
         while let Some(n) = node {
             let r = &n.finding;
-            out.push(Finding { unit: r.unit, cite: cite(r.step), message: r.message.clone(), called_from: r.called_from.map(cite) });
+            out.push(Finding {
+                unit: r.unit,
+                cite: cite(r.step),
+                message: r.message.clone(),
+                called_from: r.called_from.map(cite),
+            });
             node = n.older.as_deref();
         }
         out.reverse();
@@ -1288,7 +1293,8 @@ impl<'p> Sim<'p> {
                 };
                 self.event(step, EventKind::AssertFailed { message });
             }
-            let recorded = Recorded { unit: self.units_run, step, message: message.to_string(), called_from: self.call_site };
+            let recorded =
+                Recorded { unit: self.units_run, step, message: message.to_string(), called_from: self.call_site };
             let h = FindingsHash::digest(&recorded);
             self.findings_digest = (self.findings_digest.0.wrapping_add(h), self.findings_digest.1 ^ h.rotate_left(17));
             self.findings.push(recorded);

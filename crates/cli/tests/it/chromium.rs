@@ -229,7 +229,10 @@ fn real_chromium_corpus_table() {
     let (head, rest) = doc.split_once(BEGIN).expect("docs/chromium.md has the table's begin marker");
     let (old, tail) = rest.split_once(END).expect("docs/chromium.md has the table's end marker");
     if std::env::var_os("WEBMCP_SIM_BLESS").is_some() {
-        assert!(skipped.is_empty(), "a table with skipped scenarios is not written: raise WEBMCP_SIM_CHROMIUM_BUDGET_S");
+        assert!(
+            skipped.is_empty(),
+            "a table with skipped scenarios is not written: raise WEBMCP_SIM_CHROMIUM_BUDGET_S"
+        );
         std::fs::write(&doc_path, format!("{head}{BEGIN}{table}{END}{tail}")).unwrap();
         return;
     }
