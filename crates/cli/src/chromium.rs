@@ -233,17 +233,7 @@ fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, S
         stdin.write_all(plan.to_string().as_bytes()).map_err(|e| format!("writing the plan to the driver: {e}"))?;
     }
     // The pipes are read while the driver runs, so a full pipe never stalls it.
-    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    };
-    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let (stdout, stderr) = (drain(child.stdout.take()), drain(child.stderr.take()));
     let limit = driver_limit(plan);
     let started = std::time::Instant::now();
     let status = loop {
@@ -265,6 +255,17 @@ fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, S
         return Err(format!("the Chromium driver failed ({status}):\n{}", String::from_utf8_lossy(&stderr)));
     }
     serde_json::from_slice(&stdout).map_err(|e| format!("the driver's output is not JSON ({e})"))
+}
+
+/// Reads a child's pipe to its end on a thread of its own.
+fn drain<R: std::io::Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        bytes
+    })
 }
 
 /// How long the driver may take for a plan: each run's hard deadline (its timeout plus

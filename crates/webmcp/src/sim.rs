@@ -734,9 +734,18 @@ enum BlockCounter {
 /// The findings recorded so far, newest first, as a list whose nodes copies of the state share:
 /// recording one adds a node and copies nothing (a copy of the state keeps the findings it had
 /// when copied). Made into the outcome's findings, oldest first, only when a run ends.
+///
+/// `Sim::fingerprint` hashes them as a multiset of citations and messages (not the units they
+/// came from, nor their order), as outcomes compare them: their number, and their digests' sum
+/// and rotated xor, kept as each is recorded so that a fingerprint never rehashes their text. Two
+/// units that commute may each record a finding (a null node navigable read in parallel, a
+/// failed assert), and the two orders then reach states that differ only in the order of the
+/// log; its order is not observable in an outcome and decides nothing later, so the states are
+/// one.
 #[derive(Clone, Default, Debug)]
 struct Findings {
     len: usize,
+    digest: (u64, u64),
     newest: Option<Rc<FindingNode>>,
 }
 
@@ -757,11 +766,11 @@ struct Recorded {
 }
 
 impl Findings {
-    fn len(&self) -> usize {
-        self.len
-    }
-
     fn push(&mut self, finding: Recorded) {
+        // One finding's digest (XXH3, as the state's parts: the same on every run and platform),
+        // combined by addition and xor, which do not depend on the order.
+        let h = browser::digest128(&(finding.step, &finding.message, finding.called_from)) as u64;
+        self.digest = (self.digest.0.wrapping_add(h), self.digest.1 ^ h.rotate_left(17));
         self.len += 1;
         self.newest = Some(Rc::new(FindingNode { finding, older: self.newest.take() }));
     }
@@ -817,8 +826,8 @@ mod findings_tests {
         b.push(recorded(2));
         a.push(recorded(3));
         let units = |f: &Findings| f.to_vec().iter().map(|x| x.unit).collect::<Vec<_>>();
-        assert_eq!((a.len(), units(&a)), (3, vec![0, 1, 3]));
-        assert_eq!((b.len(), units(&b)), (3, vec![0, 1, 2]));
+        assert_eq!((a.len, units(&a)), (3, vec![0, 1, 3]));
+        assert_eq!((b.len, units(&b)), (3, vec![0, 1, 2]));
         assert_eq!(b.to_vec()[2].message, "finding 2");
         assert_eq!(b.to_vec()[2].cite.to_string(), "executeTool 15.10");
     }
@@ -832,37 +841,21 @@ mod findings_tests {
         }
         let shared = f.clone();
         drop(f);
-        assert_eq!(shared.len(), 1_000_000);
+        assert_eq!(shared.len, 1_000_000);
         drop(shared);
     }
 }
 
-/// The findings as `Sim::fingerprint` hashes them: their citations and messages as a multiset
-/// (not the units they came from, nor their order), as outcomes compare them. Two units that
-/// commute may each record a finding (a null node navigable read in parallel, a failed assert),
-/// and the two orders then reach states that differ only in the order of the log; its order is
-/// not observable in an outcome and decides nothing later, so the states are one.
-/// (Their number, and their digests' sum and rotated xor, kept by `Sim::spec_assert` as each is
-/// recorded.)
-struct FindingsHash(usize, (u64, u64));
-
-impl FindingsHash {
-    /// A finding's own digest (XXH3, as the state's parts: the same on every run and platform),
-    /// to be combined by addition, which does not depend on the order.
-    fn digest(finding: &Recorded) -> u64 {
-        browser::digest128(&(finding.step, &finding.message, finding.called_from)) as u64
-    }
-}
-
-impl Hash for FindingsHash {
+impl Hash for Findings {
+    /// The multiset digest (see `Findings`).
     #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_usize(self.0);
-        if self.0 == 0 {
+        state.write_usize(self.len);
+        if self.len == 0 {
             return;
         }
-        state.write_u64(self.1 .0);
-        state.write_u64(self.1 .1);
+        state.write_u64(self.digest.0);
+        state.write_u64(self.digest.1);
     }
 }
 
@@ -920,9 +913,6 @@ pub struct Sim<'p> {
     events: Vec<Event>,
     /// The findings recorded so far, shared between copies (see `Findings`).
     findings: Findings,
-    /// The findings' digests combined in any order (`FindingsHash`): kept as findings are
-    /// recorded, so that a fingerprint does not hash every finding's text again.
-    findings_digest: (u64, u64),
     /// What few units change, as one shared part (see `Seldom`).
     pub seldom: Shared<Seldom>,
 }
@@ -965,7 +955,6 @@ impl Clone for Sim<'_> {
             units: clone_list(&self.units),
             events: clone_list(&self.events),
             findings: self.findings.clone(),
-            findings_digest: self.findings_digest,
             seldom: self.seldom.clone(),
         }
     }
@@ -1055,7 +1044,6 @@ impl<'p> Sim<'p> {
             units: Vec::new(),
             events: Vec::new(),
             findings: Findings::default(),
-            findings_digest: (0, 0),
             seldom: Shared::new(Seldom {
                 controller_slots: vec![None; program.controller_names.len()],
                 ..Seldom::default()
@@ -1293,11 +1281,12 @@ impl<'p> Sim<'p> {
                 };
                 self.event(step, EventKind::AssertFailed { message });
             }
-            let recorded =
-                Recorded { unit: self.units_run, step, message: message.to_string(), called_from: self.call_site };
-            let h = FindingsHash::digest(&recorded);
-            self.findings_digest = (self.findings_digest.0.wrapping_add(h), self.findings_digest.1 ^ h.rotate_left(17));
-            self.findings.push(recorded);
+            self.findings.push(Recorded {
+                unit: self.units_run,
+                step,
+                message: message.to_string(),
+                called_from: self.call_site,
+            });
         }
     }
 
@@ -1541,7 +1530,7 @@ impl<'p> Sim<'p> {
         browser::fingerprint128(&(
             (&self.world, &self.model_contexts, &self.pending_tool_executions),
             (&self.promise_slots, &self.promise_labels, &self.par_started),
-            (FindingsHash(self.findings.len(), self.findings_digest), &self.seldom),
+            (&self.findings, &self.seldom),
         ))
     }
 
