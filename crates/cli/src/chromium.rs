@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitCode, Stdio};
+
+use crate::CliError;
 
 pub mod plan;
 pub mod view;
@@ -128,15 +130,12 @@ pub fn profile(program: &webmcp::Program) -> webmcp::Program {
     p
 }
 
-/// Runs one scenario in Chromium and classifies what it observed. `Err` is a setup problem
-/// (no Chromium, no driver): the caller stops with exit 2.
-pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, String> {
+/// Runs one scenario in Chromium and classifies what it observed. `Err` is bad input (a
+/// scenario that does not load) or a setup problem (no Node, no driver): the caller stops with
+/// exit 2.
+pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, CliError> {
     let done = |result| Ok(ScenarioResult { path: path.to_path_buf(), result });
-    let (scenario, _) = scenario::load(path).map_err(|d| {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        d.iter().map(|d| format!("error: {}\n", d.render(&text))).collect::<String>()
-    })?;
-    let program = crate::load_program(path).map_err(|e| e.rendered)?;
+    let crate::Loaded { program, scenario, .. } = crate::load(path, &[])?;
     let loops = match event_loops(&program) {
         Ok(l) => l,
         Err(e) => return done(Result_::CannotRun(format!("the simulator cannot run it: {e}"))),
@@ -161,7 +160,7 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Str
     json["chromium"] = opts.chromium.display().to_string().into();
     json["runs"] = opts.runs.into();
     json["seed"] = opts.seed.into();
-    let output = drive(&opts.driver, &json)?;
+    let output = drive(&opts.driver, &json).map_err(CliError::input)?;
     let runs = output["runs"].as_array().cloned().unwrap_or_default();
     let mut by_view: BTreeMap<View, (u32, Vec<String>)> = BTreeMap::new();
     let (mut quiescent, mut timeouts, mut errors) = (0, 0, 0);
@@ -358,7 +357,7 @@ pub fn exit_code(results: &[ScenarioResult]) -> u8 {
 /// `webmcp-sim chromium`'s arguments.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Scenario files or directories (every `.jsonc` under a directory).
+    /// Scenario files or folders (every `.jsonc` scenario under a folder, in sorted order).
     #[arg(required = true)]
     pub scenarios: Vec<PathBuf>,
     /// Runs per scenario, each in a fresh browser context.
@@ -385,18 +384,18 @@ pub struct Args {
     pub table: Option<PathBuf>,
 }
 
-/// Runs the subcommand; the process's exit code (2 for a setup or input problem).
-pub fn command(args: Args) -> u8 {
+/// Runs the subcommand: exit 1 when an observed outcome is outside both sets ([`exit_code`]),
+/// a [`CliError`] (exit 2) for a setup or input problem.
+pub fn command(args: Args) -> Result<ExitCode, CliError> {
     if !args.chromium.exists() {
-        eprintln!(
-            "error: {} does not exist\n  hint: install Chromium with `apt-get install chromium`, or pass --chromium PATH",
-            args.chromium.display()
-        );
-        return 2;
+        return Err(CliError::input(format!("{} does not exist", args.chromium.display()))
+            .hint("install Chromium with `apt-get install chromium`, or pass --chromium PATH"));
     }
     if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
-        eprintln!("error: --time-scale {}: write a positive number of real ms per virtual ms, e.g. 1", args.time_scale);
-        return 2;
+        return Err(CliError::input(format!(
+            "--time-scale {}: write a positive number of real ms per virtual ms, e.g. 1",
+            args.time_scale
+        )));
     }
     let opts = Options {
         runs: args.runs,
@@ -406,36 +405,12 @@ pub fn command(args: Args) -> u8 {
         driver: args.driver.clone().unwrap_or_else(default_driver),
         seed: args.seed,
     };
-    let mut files = Vec::new();
-    for p in &args.scenarios {
-        if p.is_dir() {
-            match crate::scenario_files(p) {
-                Ok(f) => files.extend(f),
-                Err(e) => {
-                    eprintln!("error: {}: {e}", p.display());
-                    return 2;
-                }
-            }
-        } else {
-            files.push(p.clone());
-        }
-    }
     let mut results = Vec::new();
-    for f in &files {
-        match check_scenario(f, &opts) {
-            Ok(r) => {
-                print!("{}", render(&r, &opts));
-                let _ = std::io::stdout().flush();
-                results.push(r);
-            }
-            Err(e) => {
-                eprint!("{e}");
-                if !e.ends_with('\n') {
-                    eprintln!();
-                }
-                return 2;
-            }
-        }
+    for f in &crate::scenario_paths(&args.scenarios)? {
+        let r = check_scenario(f, &opts)?;
+        print!("{}", render(&r, &opts));
+        let _ = std::io::stdout().flush();
+        results.push(r);
     }
     let ran = results.iter().filter(|r| matches!(r.result, Result_::Ran { .. })).count();
     let (a, b, c) = results.iter().fold((0, 0, 0), |t, r| {
@@ -449,10 +424,7 @@ pub fn command(args: Args) -> u8 {
     );
     if let Some(t) = &args.table {
         let root = std::env::current_dir().unwrap_or_default();
-        if let Err(e) = std::fs::write(t, table(&results, &root)) {
-            eprintln!("error: {}: {e}", t.display());
-            return 2;
-        }
+        std::fs::write(t, table(&results, &root)).map_err(|e| CliError::input(format!("{}: {e}", t.display())))?;
     }
-    exit_code(&results)
+    Ok(ExitCode::from(exit_code(&results)))
 }

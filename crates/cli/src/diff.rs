@@ -9,11 +9,13 @@ use std::process::ExitCode;
 use trace::{Exploration, OutcomeClass};
 
 use crate::options::{self, Change};
+use crate::CliError;
 
 /// `webmcp-sim diff SCENARIO [--base OPTIONS] --with OPTIONS`.
 #[derive(clap::Args, Debug)]
 pub struct DiffArgs {
-    /// The scenario file (`.jsonc`) both sides explore.
+    /// The scenario file (`.jsonc`) both sides explore, or a folder: each `.jsonc` scenario under
+    /// it, in sorted order.
     pub scenario: PathBuf,
     /// The base side's options, as changes to the file's: comma-separated `parallel=unordered|fifo`,
     /// `variant=NAME` (add), `no-variant=NAME` (remove), `variants=A+B` or `variants=none`
@@ -213,7 +215,7 @@ pub fn compare(path: &str, base: Side, with: Side) -> Diff {
 
 /// Explores the scenario at `path` with `changes` applied to its options.
 pub fn explore_side(path: &Path, changes: &[Change], explore: &webmcp::ExploreOptions) -> Result<Side, String> {
-    let loaded = options::load_with(path, changes).map_err(|e| e.rendered)?;
+    let loaded = crate::load(path, changes).map_err(|e| e.to_string())?;
     let exploration = webmcp::explore(&loaded.program, explore).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Side { options: options::describe(&loaded.scenario.options), flags: loaded.flags, exploration })
 }
@@ -225,23 +227,14 @@ pub fn diff(path: &Path, base: &[Change], with: &[Change], explore: &webmcp::Exp
     Ok(compare(&path.display().to_string(), base, with))
 }
 
-/// The `diff` command: exit 0 when equal (both searches complete), 1 when different or
-/// incomplete, 2 on bad input.
-pub fn diff_command(args: &DiffArgs) -> ExitCode {
-    let parse = |flag: &str, text: &str| {
-        options::parse_changes(text).map_err(|e| {
-            eprintln!("error: --{flag}: {e}");
-            ExitCode::from(2)
-        })
-    };
-    let base = match parse("base", &args.base) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let with = match parse("with", &args.with) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+/// The `diff` command, for the scenario or every scenario under the folder `args.scenario`: exit
+/// 0 when every diff is equal (both searches complete), 1 when one differs or is incomplete, 2 on
+/// bad input.
+pub fn diff_command(args: &DiffArgs) -> Result<ExitCode, CliError> {
+    let parse =
+        |flag: &str, text: &str| options::parse_changes(text).map_err(|e| CliError::input(format!("--{flag}: {e}")));
+    let base = parse("base", &args.base)?;
+    let with = parse("with", &args.with)?;
     let explore = webmcp::ExploreOptions::from(webmcp::SearchOptions {
         max_states: args.max_states,
         max_depth: args.max_depth,
@@ -249,31 +242,26 @@ pub fn diff_command(args: &DiffArgs) -> ExitCode {
         jobs: args.jobs.max(1),
         ..Default::default()
     });
-    // Bad input (a scenario that does not load, an unknown variant) is exit 2; a run that fails
-    // while exploring is exit 1.
-    if let Err(e) = options::load_with(&args.scenario, &base).and(options::load_with(&args.scenario, &with)) {
-        eprint!("{e}");
-        return ExitCode::from(2);
+    let mut code = 0;
+    for scenario in crate::scenario_paths(std::slice::from_ref(&args.scenario))? {
+        // Bad input (a scenario that does not load, an unknown variant) is exit 2; a run that
+        // fails while exploring is exit 1.
+        crate::load(&scenario, &base)?;
+        crate::load(&scenario, &with)?;
+        let d = diff(&scenario, &base, &with, &explore).map_err(CliError::failed)?;
+        let text = match args.format {
+            DiffFormat::Text => d.render_text(),
+            DiffFormat::Markdown => d.render_markdown(&command_line(args, &scenario)),
+        };
+        print!("{text}");
+        code = code.max(d.exit_code());
     }
-    match diff(&args.scenario, &base, &with, &explore) {
-        Ok(d) => {
-            let text = match args.format {
-                DiffFormat::Text => d.render_text(),
-                DiffFormat::Markdown => d.render_markdown(&command_line(args)),
-            };
-            print!("{text}");
-            ExitCode::from(d.exit_code())
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
-        }
-    }
+    Ok(ExitCode::from(code))
 }
 
-/// The command that produced a diff, for the Markdown block's last line.
-fn command_line(args: &DiffArgs) -> String {
-    let mut s = format!("webmcp-sim diff {}", args.scenario.display());
+/// The command that produced a diff of `scenario`, for the Markdown block's last line.
+fn command_line(args: &DiffArgs, scenario: &Path) -> String {
+    let mut s = format!("webmcp-sim diff {}", scenario.display());
     if !args.base.is_empty() {
         let _ = write!(s, " --base {}", args.base);
     }

@@ -19,6 +19,8 @@ use gen::{build, generate, minimize, Case};
 use webmcp::invariants::PendingReason;
 use webmcp::Limits;
 
+use cli::CliError;
+
 #[cfg(test)]
 mod tests;
 
@@ -278,33 +280,23 @@ pub fn render(args: &FuzzArgs, seeds: &std::ops::Range<u64>, r: &FuzzReport) -> 
 }
 
 /// `webmcp-sim fuzz`: exit 0 when no simulator bug was found, 1 otherwise, 2 on bad arguments.
-pub fn fuzz(args: &FuzzArgs) -> ExitCode {
-    let seeds = match cli::report::parse_seeds(&args.seeds) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+pub fn fuzz(args: &FuzzArgs) -> Result<ExitCode, CliError> {
+    let seeds = cli::report::parse_seeds(&args.seeds).map_err(CliError::input)?;
     let report = run_fuzz(args, seeds.clone(), &mut |line| eprintln!("fuzz: {line}"));
     print_quietly(&render(args, &seeds, &report));
-    ExitCode::from(if report.bugs.is_empty() { 0 } else { 1 })
+    Ok(ExitCode::from(if report.bugs.is_empty() { 0 } else { 1 }))
 }
 
 /// `webmcp-sim fuzz-parser`: exit 0 when no input made the parser (or the engine, for inputs that
 /// parse) panic, 1 otherwise.
-pub fn fuzz_parser(args: &FuzzParserArgs) -> ExitCode {
+pub fn fuzz_parser(args: &FuzzParserArgs) -> Result<ExitCode, CliError> {
     // Panics are caught and counted; their default message would flood the terminal.
     std::panic::set_hook(Box::new(|_| {}));
     let mut next_progress = 100_000;
     let shipped = match &args.corpus {
-        Some(dir) => match shipped_texts(dir) {
-            Ok(texts) => texts,
-            Err(e) => {
-                eprintln!("error: --corpus {}: {e}", trace::escape::terminal(&dir.display().to_string()));
-                return ExitCode::from(2);
-            }
-        },
+        Some(dir) => shipped_texts(dir).map_err(|e| {
+            CliError::input(format!("--corpus {}: {e}", trace::escape::terminal(&dir.display().to_string())))
+        })?,
         None => Vec::new(),
     };
     let report = gen::hostile::fuzz_parser_with(args.inputs, args.seed, &shipped, |r| {
@@ -318,7 +310,7 @@ pub fn fuzz_parser(args: &FuzzParserArgs) -> ExitCode {
     for (family, input, message) in report.panics.iter().take(5) {
         print_quietly(&format!("panic ({family}): {message}\n  input: {input:?}\n"));
     }
-    ExitCode::from(if report.panics.is_empty() { 0 } else { 1 })
+    Ok(ExitCode::from(if report.panics.is_empty() { 0 } else { 1 }))
 }
 
 /// The text of every scenario file under `dir`, in file order; none is an error.

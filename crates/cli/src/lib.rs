@@ -10,10 +10,15 @@ use webmcp::{Limits, Program, RunError};
 
 pub mod chromium;
 pub mod diff;
+mod error;
+mod load;
 pub mod options;
 pub mod prefix;
 pub mod report;
 pub mod snapshot;
+
+pub use error::CliError;
+pub use load::{load, load_program, no_scenario, read_scenario, scenario_files, scenario_paths, scenarios_at, Loaded};
 
 /// How a run picks among runnable lanes.
 pub enum Driver {
@@ -29,59 +34,6 @@ pub enum Format {
     Json,
 }
 
-/// A scenario that could not be loaded: every diagnostic, rendered against its source.
-#[derive(Debug)]
-pub struct LoadError {
-    pub rendered: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.rendered)
-    }
-}
-
-/// Reads, validates and compiles a scenario file.
-pub fn load_program(path: &Path) -> Result<Program, LoadError> {
-    load_scenario(path).map(|(program, _)| program)
-}
-
-/// Reads a scenario file once (at most [`scenario::MAX_INPUT_BYTES`] + 1 bytes, whatever the
-/// file is: a FIFO, `/dev/zero` or a sparse file cost no more) and validates it. Diagnostics are
-/// rendered against the text that was read and escaped for the terminal.
-pub fn read_scenario(path: &Path) -> Result<scenario::Scenario, LoadError> {
-    let render = |diags: &[scenario::Diagnostic], text: &str| {
-        // A hostile file can hold tens of thousands of problems: show the first ones.
-        const SHOWN: usize = 50;
-        let mut rendered = String::new();
-        for d in diags.iter().take(SHOWN) {
-            for line in format!("error: {}", d.render(text)).lines() {
-                // Tabs stay: the caret line copies them to line up with the snippet.
-                rendered.push_str(&line.split('\t').map(terminal).collect::<Vec<_>>().join("\t"));
-                rendered.push('\n');
-            }
-        }
-        if diags.len() > SHOWN {
-            rendered.push_str(&format!(
-                "error: … and {} more problems in {}\n",
-                diags.len() - SHOWN,
-                terminal(&path.display().to_string())
-            ));
-        }
-        LoadError { rendered }
-    };
-    let text = scenario::read_source(path).map_err(|failed| render(std::slice::from_ref(&failed.0), &failed.1))?;
-    scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))
-}
-
-/// [`read_scenario`], then compiled; the scenario comes back too, for its description.
-pub fn load_scenario(path: &Path) -> Result<(Program, scenario::Scenario), LoadError> {
-    let scenario = read_scenario(path)?;
-    let program = webmcp::compile(&scenario)
-        .map_err(|e| LoadError { rendered: format!("error: {}\n", terminal(&format!("{}: {e}", path.display()))) })?;
-    Ok((program, scenario))
-}
-
 /// Runs a program and renders its trace.
 pub fn run_program(program: &Program, driver: &Driver, format: Format, max_units: usize) -> Result<String, RunError> {
     let trace = report::run_trace(program, driver, max_units)?;
@@ -91,86 +43,54 @@ pub fn run_program(program: &Program, driver: &Driver, format: Format, max_units
     })
 }
 
-/// Every `.jsonc` file under `dir`, sorted. Links to directories are followed, but no directory
-/// is walked twice (by its canonical path), so a link loop (`a -> .`) ends the walk there.
-pub fn scenario_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut walked = std::collections::BTreeSet::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        if !walked.insert(std::fs::canonicalize(&d)?) {
-            continue;
-        }
-        for entry in std::fs::read_dir(&d)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "jsonc") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// The error of a directory command given a directory without scenarios: checking nothing is
-/// not a pass.
-pub fn no_scenario() -> std::io::Error {
-    std::io::Error::other(
-        "no scenario (`.jsonc` file) under this directory\n  hint: name a directory that holds scenarios, e.g. `scenarios/`",
-    )
-}
-
 /// The result of `check`.
 pub struct CheckReport {
     pub text: String,
     pub exit_code: u8,
 }
 
-/// Explores every scenario under `dir` and checks its expectations.
+/// Explores the scenario at `path`, or every scenario under the folder `path` ([`scenarios_at`]),
+/// and checks its expectations.
 ///
 /// Exit code 0 when every scenario loads, explores and meets its expectations; 1 when an
 /// expectation is violated, cannot be decided (the search hit a bound), or a run fails; 2 when a
 /// scenario does not load.
-pub fn check_dir(dir: &Path, options: &webmcp::ExploreOptions) -> std::io::Result<CheckReport> {
-    check_dir_with(dir, options, &[])
+pub fn check_dir(path: &Path, options: &webmcp::ExploreOptions) -> std::io::Result<CheckReport> {
+    check_dir_with(path, options, &[])
 }
 
 /// [`check_dir`] with every scenario's options changed (`check --parallel fifo`); the witness
 /// commands carry the flags that reproduce the change.
 pub fn check_dir_with(
-    dir: &Path,
+    path: &Path,
     options: &webmcp::ExploreOptions,
     changes: &[options::Change],
 ) -> std::io::Result<CheckReport> {
-    let files = scenario_files(dir)?;
-    if files.is_empty() {
-        return Err(no_scenario());
-    }
+    let files = scenarios_at(path)?;
+    // A folder's scenarios are named from the folder; a file given alone, as given.
+    let name_of = |file: &Path| {
+        let name = file.strip_prefix(path).ok().filter(|n| !n.as_os_str().is_empty()).unwrap_or(file);
+        terminal(&name.display().to_string())
+    };
     let mut text = String::new();
     let mut details = String::new();
     let mut exit_code = 0;
-    let width = files
-        .iter()
-        .map(|f| terminal(&f.strip_prefix(dir).unwrap_or(f).display().to_string()).len())
-        .max()
-        .unwrap_or(8);
+    let width = files.iter().map(|f| name_of(f).len()).max().unwrap_or(8);
     text.push_str(&format!(
         "{:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  result\n",
         "scenario", "states", "outcomes", "findings", "expect"
     ));
     let (mut total_states, mut violated, mut unknown, mut held) = (0u64, 0, 0, 0);
     for file in &files {
-        let name = terminal(&file.strip_prefix(dir).unwrap_or(file).display().to_string());
-        let (program, flags) = match options::load_with(file, changes) {
+        let name = name_of(file);
+        let (program, flags) = match load(file, changes) {
             Ok(l) => (l.program, l.flags),
             Err(e) => {
                 text.push_str(&format!(
                     "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  INVALID scenario\n",
                     "-", "-", "-", "-"
                 ));
-                details.push_str(&e.rendered);
+                details.push_str(&e.to_string());
                 exit_code = 2;
                 continue;
             }

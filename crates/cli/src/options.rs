@@ -2,12 +2,7 @@
 //! `options`, and `diff --with parallel=fifo,variant=X` changes them; either way the printed
 //! replay commands carry the options that differ from the file, so they replay.
 
-use std::path::Path;
-
 use scenario::{Options, ParallelModel};
-use webmcp::Program;
-
-use crate::LoadError;
 
 /// `--parallel` and `--variant` on `run`, `replay`, `explore`, `check` and `report`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -160,28 +155,4 @@ pub fn describe(options: &Options) -> String {
     )];
     parts.extend(options.variants.iter().map(|v| format!("variant={v}")));
     parts.join(", ")
-}
-
-/// A compiled scenario with changed options.
-pub struct Loaded {
-    pub program: Program,
-    pub scenario: scenario::Scenario,
-    /// The file's own options.
-    pub file_options: Options,
-    /// The flags that reproduce the change on a `webmcp-sim` command line (see [`flags`]).
-    pub flags: String,
-}
-
-/// Reads, validates and compiles a scenario file with `changes` applied to its options.
-pub fn load_with(path: &Path, changes: &[Change]) -> Result<Loaded, LoadError> {
-    let mut scenario = crate::read_scenario(path)?;
-    let file_options = scenario.options.clone();
-    scenario.options = apply(&file_options, changes).map_err(|e| LoadError {
-        rendered: format!("error: {}\n", trace::escape::terminal(&format!("{}: {e}", path.display()))),
-    })?;
-    let flags = flags(&file_options, &scenario.options);
-    let program = webmcp::compile(&scenario).map_err(|e| LoadError {
-        rendered: format!("error: {}\n", trace::escape::terminal(&format!("{}: {e}", path.display()))),
-    })?;
-    Ok(Loaded { program, scenario, file_options, flags })
 }

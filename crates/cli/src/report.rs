@@ -12,26 +12,7 @@ use trace::render::{About, OutcomeGroup};
 use trace::Trace;
 use webmcp::{Limits, Program, RunError};
 
-use crate::{Driver, LoadError};
-
-/// A scenario ready to run: its program and its description.
-pub struct Loaded {
-    pub program: Program,
-    pub description: String,
-    /// The flags replay commands carry for options changed from the file's (see `options::flags`).
-    pub flags: String,
-}
-
-/// Reads, validates and compiles a scenario file, keeping its description for the renderers.
-pub fn load(path: &Path) -> Result<Loaded, LoadError> {
-    load_with(path, &[])
-}
-
-/// [`load`] with the scenario's options changed (`--parallel`, `--variant`).
-pub fn load_with(path: &Path, changes: &[crate::options::Change]) -> Result<Loaded, LoadError> {
-    let loaded = crate::options::load_with(path, changes)?;
-    Ok(Loaded { program: loaded.program, description: loaded.scenario.description, flags: loaded.flags })
-}
+use crate::Driver;
 
 /// How the error of a replayed schedule with choices left over ends.
 pub const UNUSED_CHOICES: &str = "the schedule is not from this scenario";

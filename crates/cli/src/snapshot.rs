@@ -68,7 +68,7 @@ pub fn snapshot_dir(dir: &Path, review: bool) -> std::io::Result<SnapshotReport>
         let pending = PathBuf::from(pending);
         let trace = match load_program(file) {
             Ok(program) => run_trace(&program, &Driver::Seed(SEED), 10_000).map_err(|e| format!("error: {rel}: {e}\n")),
-            Err(e) => Err(e.rendered),
+            Err(e) => Err(e.to_string()),
         };
         let trace = match trace {
             Ok(t) => t,

@@ -61,12 +61,12 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
 
 #[test]
 fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one_in_both_in_parallel_models() {
-    use cli::options::{load_with, Change};
+    use cli::options::Change;
     use scenario::model::ParallelModel;
     let mut compared = [0, 0];
     for file in corpus() {
         for (i, model) in [ParallelModel::Unordered, ParallelModel::Fifo].into_iter().enumerate() {
-            let loaded = load_with(&file, &[Change::Parallel(model)]).unwrap_or_else(|e| panic!("{}", e.rendered));
+            let loaded = cli::load(&file, &[Change::Parallel(model)]).unwrap_or_else(|e| panic!("{e}"));
             let program = &loaded.program;
             let naive = explore(
                 program,

@@ -365,9 +365,10 @@ fn the_scenario_format_documents_every_top_level_field_of_the_schema() {
 fn the_markdown_of_every_shipped_scenario_fits_one_github_issue() {
     let mut over = Vec::new();
     for file in cli::scenario_files(&workspace_root().join("scenarios")).unwrap() {
-        let loaded = cli::report::load(&file).unwrap_or_else(|e| panic!("{e}"));
+        let loaded = cli::load(&file, &[]).unwrap_or_else(|e| panic!("{e}"));
         let ex = webmcp::explore(&loaded.program, &webmcp::ExploreOptions::default()).unwrap();
-        let md = cli::report::render_exploration_markdown(&loaded.program, &ex, &file, &loaded.description).unwrap();
+        let md = cli::report::render_exploration_markdown(&loaded.program, &ex, &file, &loaded.scenario.description)
+            .unwrap();
         let n = md.len();
         if n > trace::markdown::MAX_BODY {
             over.push(format!("{}: {n} bytes", file.display()));
@@ -377,7 +378,7 @@ fn the_markdown_of_every_shipped_scenario_fits_one_github_issue() {
             &trace,
             cli::report::View::Markdown,
             &file,
-            &loaded.description,
+            &loaded.scenario.description,
             &cli::Driver::Seed(0),
         );
         assert!(md.len() <= trace::markdown::MAX_BODY, "{}: one run", file.display());

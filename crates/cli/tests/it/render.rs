@@ -50,10 +50,10 @@ fn hostile_scenario() -> PathBuf {
 }
 
 fn trace_of(path: &Path, seed: u64) -> (Trace, String) {
-    let loaded = report::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = cli::load(path, &[]).unwrap_or_else(|e| panic!("{e}"));
     let trace = report::run_trace(&loaded.program, &Driver::Seed(seed), 10_000)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    (trace, loaded.description)
+    (trace, loaded.scenario.description)
 }
 
 fn markdown(path: &Path, trace: &Trace, description: &str) -> String {
@@ -269,9 +269,10 @@ fn markdown_of_the_spec_example_has_diagram_outcome_and_replay() {
 #[test]
 fn markdown_of_an_exploration_has_a_row_and_a_diagram_per_outcome() {
     let spec = workspace_root().join("scenarios/spec/notify-task-ordering.jsonc");
-    let loaded = report::load(&spec).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = cli::load(&spec, &[]).unwrap_or_else(|e| panic!("{e}"));
     let exploration = webmcp::explore(&loaded.program, &webmcp::ExploreOptions::default()).expect("explores");
-    let md = report::render_exploration_markdown(&loaded.program, &exploration, &spec, &loaded.description).unwrap();
+    let md = report::render_exploration_markdown(&loaded.program, &exploration, &spec, &loaded.scenario.description)
+        .unwrap();
     let n = exploration.outcomes.len();
     assert!(n >= 3, "the spec example has several outcomes");
     assert!(md.contains("| outcome | end states | console | promises | tool maps | end |"), "{md}");
@@ -307,7 +308,7 @@ fn every_json_trace_and_exploration_validates_against_the_published_schema() {
         }
     }
     let spec = workspace_root().join("scenarios/spec/notify-task-ordering.jsonc");
-    let loaded = report::load(&spec).unwrap_or_else(|e| panic!("{e}"));
+    let loaded = cli::load(&spec, &[]).unwrap_or_else(|e| panic!("{e}"));
     let exploration = webmcp::explore(&loaded.program, &webmcp::ExploreOptions::default()).expect("explores");
     assert_valid(&validator, &exploration.render_json(), "the spec example's exploration");
 }
@@ -434,7 +435,7 @@ fn the_html_report_loads_in_headless_chromium_without_console_messages() {
         cmd.args(if explore { ["--explore"].as_slice() } else { ["--seeds", "0..200"].as_slice() });
         let out = cmd.output().unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let loaded = report::load(scenario).unwrap_or_else(|e| panic!("{e}"));
+        let loaded = cli::load(scenario, &[]).unwrap_or_else(|e| panic!("{e}"));
         let groups = if explore {
             report::explored_groups(&loaded.program).unwrap().0
         } else {

@@ -1,0 +1,133 @@
+//! The one scenario loader: a path read, validated and compiled (with the command line's option
+//! changes applied), and the scenario files a path names (a file, or every `.jsonc` file under a
+//! folder).
+
+use std::path::{Path, PathBuf};
+
+use trace::escape::terminal;
+use webmcp::Program;
+
+use crate::options::{self, Change};
+use crate::CliError;
+
+/// A compiled scenario, with the options the command line changed.
+pub struct Loaded {
+    pub program: Program,
+    /// The scenario as read, with the changed options (its description, for the renderers).
+    pub scenario: scenario::Scenario,
+    /// The flags that reproduce the change on a `webmcp-sim` command line (see
+    /// [`options::flags`]), for the replay commands the output prints.
+    pub flags: String,
+}
+
+/// Reads, validates and compiles the scenario at `path` with `changes` applied to its options.
+/// Every way it can fail is a [`CliError`] with exit code 2 that names the file.
+pub fn load(path: &Path, changes: &[Change]) -> Result<Loaded, CliError> {
+    let mut scenario = read_scenario(path)?;
+    let file_options = scenario.options.clone();
+    let in_file = |e: String| CliError::input(terminal(&format!("{}: {e}", path.display())));
+    scenario.options = options::apply(&file_options, changes).map_err(in_file)?;
+    let flags = options::flags(&file_options, &scenario.options);
+    let program = webmcp::compile(&scenario).map_err(|e| in_file(e.to_string()))?;
+    Ok(Loaded { program, scenario, flags })
+}
+
+/// [`load`] with the file's own options: the program alone.
+pub fn load_program(path: &Path) -> Result<Program, CliError> {
+    load(path, &[]).map(|loaded| loaded.program)
+}
+
+/// Reads a scenario file once (at most [`scenario::MAX_INPUT_BYTES`] + 1 bytes, whatever the
+/// file is: a FIFO, `/dev/zero` or a sparse file cost no more) and validates it. Diagnostics are
+/// rendered against the text that was read and escaped for the terminal.
+pub fn read_scenario(path: &Path) -> Result<scenario::Scenario, CliError> {
+    let render = |diags: &[scenario::Diagnostic], text: &str| {
+        // A hostile file can hold tens of thousands of problems: show the first ones.
+        const SHOWN: usize = 50;
+        let mut rendered: Vec<String> = diags
+            .iter()
+            .take(SHOWN)
+            .map(|d| {
+                // Tabs stay: the caret line copies them to line up with the snippet.
+                let lines = d.render(text);
+                lines
+                    .lines()
+                    .map(|line| line.split('\t').map(terminal).collect::<Vec<_>>().join("\t"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect();
+        if diags.len() > SHOWN {
+            rendered.push(format!(
+                "… and {} more problems in {}",
+                diags.len() - SHOWN,
+                terminal(&path.display().to_string())
+            ));
+        }
+        CliError::diagnostics(rendered)
+    };
+    let text = scenario::read_source(path).map_err(|failed| render(std::slice::from_ref(&failed.0), &failed.1))?;
+    scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))
+}
+
+/// Every `.jsonc` file under `dir`, sorted. Links to directories are followed, but no directory
+/// is walked twice (by its canonical path), so a link loop (`a -> .`) ends the walk there.
+pub fn scenario_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut walked = std::collections::BTreeSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        if !walked.insert(std::fs::canonicalize(&d)?) {
+            continue;
+        }
+        for entry in std::fs::read_dir(&d)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "jsonc") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The scenarios `path` names: the file itself, or every `.jsonc` file under a folder
+/// ([`scenario_files`]); a folder without one is an error ([`no_scenario`]), as is a path that
+/// does not exist.
+pub fn scenarios_at(path: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if !std::fs::metadata(path)?.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let files = scenario_files(path)?;
+    if files.is_empty() {
+        return Err(no_scenario());
+    }
+    Ok(files)
+}
+
+/// The scenarios each path names, in the order given: a folder's as [`scenarios_at`] finds them,
+/// any other path as itself (the loader says what is wrong with it). What every exploring command
+/// takes.
+pub fn scenario_paths(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let found = scenarios_at(path)
+                .map_err(|e| CliError::input(format!("{}: {e}", terminal(&path.display().to_string()))))?;
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// The error of a folder command given a folder without scenarios: checking nothing is not a
+/// pass.
+pub fn no_scenario() -> std::io::Error {
+    std::io::Error::other(
+        "no scenario (`.jsonc` file) under this directory\n  hint: name a directory that holds scenarios, e.g. `scenarios/`",
+    )
+}

@@ -1,0 +1,134 @@
+//! The commands that explore every schedule: `explore` (and `merge`, which joins its shards),
+//! `audit` and `bench-explore`.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use cli::options::SpecArgs;
+use cli::CliError;
+use trace::escape::terminal;
+
+use crate::command::{out, shown, Bounds, FormatArg};
+
+/// `explore`: the scenario, or each scenario under a folder, explored and reported; exit 130
+/// when Ctrl-C cut a search short (after its partial report).
+pub fn explore(path: &Path, bounds: &Bounds, format: FormatArg, spec: &SpecArgs) -> Result<ExitCode, CliError> {
+    let options = bounds.options()?;
+    let changes = spec.changes().map_err(CliError::input)?;
+    if path.is_dir() && matches!(format, FormatArg::Json) {
+        return Err(CliError::input(format!(
+            "{}: a folder; `explore --format json` writes one exploration, for one scenario file",
+            shown(path)
+        ))
+        .hint("explore each file of the folder on its own, or check them all with `check FOLDER`"));
+    }
+    let files = cli::scenario_paths(&[path.to_path_buf()])?;
+    for (i, file) in files.iter().enumerate() {
+        if i > 0 {
+            out("\n");
+        }
+        explore_one(file, bounds, &options, &changes, format)?;
+        if cli::interrupted() {
+            eprintln!("interrupted: the report above is partial");
+            return Ok(ExitCode::from(130));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Explores one scenario file (or samples its schedules, `--sample`) and prints the report.
+fn explore_one(
+    path: &Path,
+    bounds: &Bounds,
+    options: &webmcp::ExploreOptions,
+    changes: &[cli::options::Change],
+    format: FormatArg,
+) -> Result<(), CliError> {
+    let loaded = cli::load(path, changes)?;
+    let program = &loaded.program;
+    let started = std::time::Instant::now();
+    let result = match bounds.sample {
+        Some(runs) => webmcp::sample::sample_pct(program, runs, bounds.seed, bounds.pct_depth, bounds.max_units),
+        None => cli::with_progress(
+            options.clone(),
+            |options, probes| webmcp::explore::estimate_tree(program, options, probes).ok().map(|e| e.choice_points),
+            |options| webmcp::explore(program, options),
+        ),
+    };
+    // Wall-clock time on stderr: the report itself stays byte-identical across machines.
+    eprintln!("elapsed: {:.2} s", started.elapsed().as_secs_f64());
+    let mut ex = result.map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
+    ex.file = path.display().to_string();
+    cli::mark_shard(&mut ex, path).map_err(CliError::input)?;
+    match format {
+        FormatArg::Text => out(&ex.render_text_with(&ex.file, &loaded.flags)),
+        FormatArg::Json => out(&ex.render_json()),
+        FormatArg::Markdown => {
+            let description = &loaded.scenario.description;
+            let text = cli::report::render_exploration_markdown_with(program, &ex, path, &loaded.flags, description)
+                .map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
+            out(&text);
+        }
+    }
+    Ok(())
+}
+
+/// `merge`: the JSON parts of a sharded exploration, joined into one report.
+pub fn merge(parts: &[PathBuf], format: FormatArg, scenario: Option<PathBuf>) -> Result<ExitCode, CliError> {
+    let mut ex = cli::merge_files(parts).map_err(CliError::input)?;
+    if let Some(file) = scenario {
+        ex.file = file.display().to_string();
+    }
+    match format {
+        FormatArg::Text => {
+            if ex.file.is_empty() {
+                return Err(CliError::input(
+                    "the parts do not name their scenario file (written before `explore` recorded it)",
+                )
+                .hint("name it with `merge --scenario FILE …`, so the replay commands run"));
+            }
+            out(&ex.render_text(&ex.file));
+        }
+        FormatArg::Json => out(&ex.render_json()),
+        FormatArg::Markdown => {
+            return Err(CliError::input("merge prints text or json; for Markdown, explore the scenario itself"));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `audit`: the independence relation checked at every choice point of each scenario; exit 1 on
+/// a violation.
+pub fn audit(paths: &[PathBuf], max_states: u64, max_units: usize) -> Result<ExitCode, CliError> {
+    let mut violated = false;
+    for scenario in cli::scenario_paths(paths)? {
+        let program = cli::load_program(&scenario)?;
+        let audit = webmcp::audit::audit_independence(&program, max_states, max_units)
+            .map_err(|e| CliError::failed(format!("{}: {e}", shown(&scenario))))?;
+        let status = if audit.complete { "complete" } else { "incomplete (a bound stopped it)" };
+        out(&format!(
+            "{}: choice points {}, pairs taken to commute {}, violations {}; {status}\n",
+            shown(&scenario),
+            audit.states,
+            audit.pairs,
+            audit.violations.len()
+        ));
+        for v in &audit.violations {
+            violated = true;
+            out(&format!("  {}\n", terminal(&v.to_string())));
+        }
+    }
+    Ok(ExitCode::from(u8::from(violated)))
+}
+
+/// `bench-explore`: exploration speed and reduction for each scenario, then the peak memory.
+pub fn bench_explore(paths: &[PathBuf], naive_max_states: u64) -> Result<ExitCode, CliError> {
+    for scenario in cli::scenario_paths(paths)? {
+        let program = cli::load_program(&scenario)?;
+        let report = cli::bench_explore(&program, naive_max_states)
+            .map_err(|e| CliError::failed(format!("{}: {e}", shown(&scenario))))?;
+        out(&format!("{report}\n"));
+    }
+    out(&format!("peak resident memory: {}\n", cli::peak_memory()));
+    Ok(ExitCode::SUCCESS)
+}

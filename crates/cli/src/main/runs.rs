@@ -1,0 +1,129 @@
+//! The commands that run a scenario once per seed or schedule: `run`, `replay`, `report` and
+//! `bench`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use cli::options::Change;
+use cli::{CliError, Driver, Format};
+use trace::escape::terminal;
+
+use crate::command::{out, shown, RunFormatArg};
+
+/// The hint of a replayed schedule that does not fit its scenario.
+const REPLAY_HINT: &str = "replay the `schedule:` line that a run of this same scenario printed";
+
+/// `replay`: the schedule parsed, then run as `run` does; `complete` completes a prefix.
+pub fn replay(
+    path: &Path,
+    changes: &[Change],
+    schedule: &str,
+    complete: bool,
+    format: RunFormatArg,
+    max_units: usize,
+) -> Result<ExitCode, CliError> {
+    let schedule = sched::Schedule::parse(schedule)
+        .map_err(|e| CliError::input(format!("--schedule: {}", terminal(&e.to_string()))).hint(REPLAY_HINT))?;
+    let driver = if complete { Driver::Prefix(schedule) } else { Driver::Replay(schedule) };
+    run(path, changes, driver, format, max_units)
+}
+
+/// `run` (and `replay`): one run, in the format asked for.
+pub fn run(
+    path: &Path,
+    changes: &[Change],
+    driver: Driver,
+    format: RunFormatArg,
+    max_units: usize,
+) -> Result<ExitCode, CliError> {
+    let format = match format {
+        RunFormatArg::Text => Format::Text,
+        RunFormatArg::Json => Format::Json,
+        RunFormatArg::Markdown => return one_view(path, changes, &driver, cli::report::View::Markdown, max_units),
+        RunFormatArg::Perfetto => return one_view(path, changes, &driver, cli::report::View::Perfetto, max_units),
+    };
+    let loaded = cli::load(path, changes)?;
+    let text =
+        cli::run_program(&loaded.program, &driver, format, max_units).map_err(|e| run_failed(path, &e, &driver))?;
+    out(&text);
+    if format == Format::Text {
+        if let Driver::Prefix(prefix) = &driver {
+            let full = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")).unwrap_or("");
+            let total = sched::Schedule::parse(full).map(|s| s.picks.len()).unwrap_or(0);
+            out(&cli::prefix::statement(prefix.picks.len(), total.saturating_sub(prefix.picks.len())));
+        }
+        if let Some(schedule) = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")) {
+            let replay = trace::render::replay_command_with(&path.display().to_string(), &loaded.flags, schedule);
+            out(&format!("replay: {}\n", terminal(&replay)));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A failed run; exit 2 for a replayed schedule that does not fit the scenario.
+fn run_failed(path: &Path, e: &webmcp::RunError, driver: &Driver) -> CliError {
+    let code = cli::report::run_exit_code(e, driver);
+    let error = CliError::with_code(code, format!("{}: {}", shown(path), terminal(&e.to_string())));
+    match code {
+        2 if e.to_string().contains("schedule ended") => {
+            error.hint("to replay a prefix and complete it, add --complete first")
+        }
+        2 => error.hint(REPLAY_HINT),
+        _ => error,
+    }
+}
+
+/// One run rendered for people (Markdown) or their tools (Perfetto).
+fn one_view(
+    path: &Path,
+    changes: &[Change],
+    driver: &Driver,
+    view: cli::report::View,
+    max_units: usize,
+) -> Result<ExitCode, CliError> {
+    let loaded = cli::load(path, changes)?;
+    let trace = cli::report::run_trace(&loaded.program, driver, max_units).map_err(|e| run_failed(path, &e, driver))?;
+    out(&cli::report::render_run_with(&trace, view, path, &loaded.flags, &loaded.scenario.description, driver));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `report`: groups the runs of a range of seeds (or, without seeds, an exploration) by outcome
+/// and writes the HTML report.
+pub fn report(
+    path: &Path,
+    changes: &[Change],
+    output: &Path,
+    seeds: Option<&str>,
+    max_units: usize,
+) -> Result<ExitCode, CliError> {
+    let seeds = seeds.map(cli::report::parse_seeds).transpose().map_err(CliError::input)?;
+    let loaded = cli::load(path, changes)?;
+    let found = match &seeds {
+        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), max_units)
+            .map(|groups| (groups, format!("seeds {}..{}", seeds.start, seeds.end), cli::report::Counted::Runs))
+            .map_err(|e| e.to_string()),
+        None => cli::report::explored_groups(&loaded.program)
+            .map(|(groups, how)| (groups, how, cli::report::Counted::EndStates)),
+    };
+    let (groups, runs, counted) = found.map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
+    let description = &loaded.scenario.description;
+    let html = cli::report::render_report_with(&groups, path, &loaded.flags, description, &runs, counted);
+    let line = format!("{}: {} outcomes ({})", shown(path), groups.len(), terminal(&runs));
+    if output == Path::new("-") {
+        // `-o -`: the page on stdout, the summary on stderr.
+        out(&html);
+        eprintln!("{line} -> stdout");
+        return Ok(ExitCode::SUCCESS);
+    }
+    std::fs::write(output, html).map_err(|e| CliError::input(format!("{}: {e}", shown(output))))?;
+    out(&format!("{line} -> {}\n", shown(output)));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `bench`: seeded runs per second.
+pub fn bench(path: &Path, runs: u64) -> Result<ExitCode, CliError> {
+    let program = cli::load_program(path)?;
+    let report = cli::bench(&program, runs).map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
+    out(&format!("{}: {report}\n", shown(path)));
+    Ok(ExitCode::SUCCESS)
+}
