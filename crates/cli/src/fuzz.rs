@@ -148,7 +148,8 @@ fn shrink_and_write(
     match gen::write_case(&args.out, stem, &case) {
         Ok(path) => Some(path),
         Err(e) => {
-            eprintln!("error: {}: {e}", args.out.display());
+            // The run goes on without this case's file; the error says which folder failed.
+            eprint!("{}", CliError::input(format!("{}: {e}", args.out.display())));
             None
         }
     }

@@ -66,15 +66,14 @@ pub fn snapshot_dir(dir: &Path, review: bool) -> std::io::Result<SnapshotReport>
         let mut pending = snap.clone().into_os_string();
         pending.push(".new");
         let pending = PathBuf::from(pending);
-        let trace = match load_program(file) {
-            Ok(program) => run_trace(&program, &Driver::Seed(SEED), 10_000).map_err(|e| format!("error: {rel}: {e}\n")),
-            Err(e) => Err(e.to_string()),
-        };
+        let trace = load_program(file).and_then(|program| {
+            run_trace(&program, &Driver::Seed(SEED), 10_000).map_err(|e| crate::CliError::failed(format!("{rel}: {e}")))
+        });
         let trace = match trace {
             Ok(t) => t,
             Err(e) => {
                 let _ = writeln!(text, "FAILED   {rel}");
-                text.push_str(&e);
+                text.push_str(&e.to_string());
                 failed += 1;
                 continue;
             }
