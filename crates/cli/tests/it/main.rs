@@ -10,6 +10,7 @@ mod explore;
 mod findings_diff;
 mod outcome_parts;
 mod outputs;
+mod paths;
 mod render;
 mod spec_example;
 
