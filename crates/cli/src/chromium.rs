@@ -10,6 +10,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use scenario::Variant;
+
 pub mod plan;
 pub mod view;
 
@@ -19,11 +21,11 @@ mod tests;
 use view::View;
 
 /// The variants that model Chromium's known divergences from the spec text (docs/chromium.md).
-pub const CHROMIUM_PROFILE: &[&str] = &[
-    "chromium-raw-string-result",
-    "chromium-undefined-result-string",
-    "chromium-name-before-duplicate",
-    "chromium-annotations-debugging",
+pub const CHROMIUM_PROFILE: &[Variant] = &[
+    Variant::ChromiumRawStringResult,
+    Variant::ChromiumUndefinedResultString,
+    Variant::ChromiumNameBeforeDuplicate,
+    Variant::ChromiumAnnotationsDebugging,
 ];
 
 /// How to run.
@@ -120,9 +122,9 @@ pub fn event_loops(program: &webmcp::Program) -> Result<BTreeMap<String, String>
 /// The program with the chromium profile's variants on.
 pub fn profile(program: &webmcp::Program) -> webmcp::Program {
     let mut p = program.clone();
-    for v in CHROMIUM_PROFILE {
+    for &v in CHROMIUM_PROFILE {
         if !p.has_variant(v) {
-            p.variants.push(v.to_string());
+            p.variants.push(v);
         }
     }
     p

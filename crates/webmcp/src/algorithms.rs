@@ -13,6 +13,7 @@ use crate::sim::{
     Annotations, Caller, CompletionSteps, Context, PendingToolExecution, Resource, RunError, Sim, ToolDefinition, Uuid,
     Work,
 };
+use scenario::Variant;
 
 pub const REGISTER_TOOL: &str = "registerTool";
 pub const GET_TOOLS: &str = "getTools";
@@ -141,7 +142,7 @@ impl Sim<'_> {
         let tool_name = &dict.name;
         // Deviation (chromium profile): Chromium 156 checks the name's validity (steps 10 and 11)
         // before the duplicate check (step 9); docs/chromium.md.
-        if self.program.has_variant("chromium-name-before-duplicate") {
+        if self.program.has_variant(Variant::ChromiumNameBeforeDuplicate) {
             if tool_name.is_empty() || dict.description.is_empty() {
                 self.note((a, "10"), "variant chromium-name-before-duplicate: step 10 before step 9");
                 return self.rejected_promise(
@@ -363,7 +364,7 @@ impl Sim<'_> {
     /// `tools-policy-only` (finding 4's fix), "is feature enabled in document for origin" only, so
     /// a document that is not fully active (in the bfcache) is not skipped.
     fn tools_check(&mut self, document: DocId, step: (&'static str, &'static str)) -> bool {
-        if !self.program.has_variant("tools-policy-only") {
+        if !self.program.has_variant(Variant::ToolsPolicyOnly) {
             return self.world.is_allowed_to_use(document, TOOLS);
         }
         let info = self.world.doc_info(document);
@@ -519,7 +520,7 @@ impl Sim<'_> {
                 target_origin.same_origin(&caller_origin) || from_origins.iter().any(|o| o.same_origin(&target_origin));
             if !tool_owner_is_requested
                 && target_origin.is_opaque()
-                && self.program.has_variant("get-tools-requests-opaque-origins")
+                && self.program.has_variant(Variant::GetToolsRequestsOpaqueOrigins)
             {
                 // Variant (finding 8's fix, "yes"): "… or if targetOrigin is an opaque origin"
                 // (no fromOrigins entry can name it); step 9.3.8.1 still checks exposure.
@@ -577,7 +578,7 @@ impl Sim<'_> {
         let mut members = Vec::with_capacity(7);
         members.push(("name".into(), JsValue::string(&*def.name)));
         // title: tool definition's title if it is non-null; otherwise the empty string.
-        match (&def.title, self.program.has_variant("title-undefined")) {
+        match (&def.title, self.program.has_variant(Variant::TitleUndefined)) {
             (Some(t), _) => members.push(("title".into(), JsValue::string(t.as_str()))),
             (None, false) => members.push(("title".into(), JsValue::string(""))),
             (None, true) => self.note((GET_TOOLS, "9.3.8.2"), "variant title-undefined (issue #224): title left out"),
@@ -607,7 +608,7 @@ impl Sim<'_> {
             ];
             // Deviation (chromium profile): Chromium 156's ToolAnnotations has a fourth member,
             // `debugging` (false unless set), that the spec text does not define; docs/chromium.md.
-            if self.program.has_variant("chromium-annotations-debugging") {
+            if self.program.has_variant(Variant::ChromiumAnnotationsDebugging) {
                 hints.push(("debugging".into(), JsValue::Bool(false)));
             }
             members.push(("annotations".into(), JsValue::Object(hints)));
@@ -753,7 +754,7 @@ impl Sim<'_> {
         let target_traversable = self.node_navigables_traversable(target_document, "targetDocument", (a, "15.1"));
         let caller_traversable = self.node_navigables_traversable(caller_document, "callerDocument", (a, "15.1"));
         if target_traversable != caller_traversable {
-            if self.program.has_variant("cross-traversable-execution") {
+            if self.program.has_variant(Variant::CrossTraversableExecution) {
                 self.note(
                     (a, "15.1"),
                     "variant cross-traversable-execution (issue #227): different traversables allowed",
@@ -794,7 +795,7 @@ impl Sim<'_> {
             self.note((a, "15.9"), "tool is not exposed to the caller's origin");
             return reject_unknown(self, "15.9");
         }
-        if self.program.has_variant("input-schema-validation") {
+        if self.program.has_variant(Variant::InputSchemaValidation) {
             // Variant (issues #92, #289): "validate inputArguments against tool definition's input
             // schema; if it is not valid, queue a global task … to reject promise with a
             // "DataError" DOMException, and abort these steps."
@@ -824,7 +825,7 @@ impl Sim<'_> {
             tool_name: tool_name.clone(),
             completion_steps,
         };
-        if self.program.has_variant("cancelled-executions") {
+        if self.program.has_variant(Variant::CancelledExecutions) {
             // Variant (finding 5's fix): "If targetDocument's node navigable's traversable
             // navigable's cancelled executions set contains uuid, then remove it from the set and
             // abort these steps" (14.4.1 already rejected promise).
@@ -842,7 +843,7 @@ impl Sim<'_> {
                 return;
             }
         }
-        if self.program.has_variant("execute-checks-target-fully-active") {
+        if self.program.has_variant(Variant::ExecuteChecksTargetFullyActive) {
             // Variant (finding 3's fix): "If targetDocument is not fully active, then queue a
             // global task … to reject promise with an "UnknownError" DOMException, and abort these steps."
             if !self.world.is_fully_active(target_document) {
@@ -854,7 +855,7 @@ impl Sim<'_> {
                 return reject_unknown(self, "15.12");
             }
         }
-        if self.program.has_variant("execute-checks-caller-fully-active") {
+        if self.program.has_variant(Variant::ExecuteChecksCallerFullyActive) {
             // Variant (finding P1's fix): "If callerDocument is not fully active, then abort these
             // steps" (nobody is left to settle promise for).
             self.touch_lifecycle_of(caller_document);
@@ -956,7 +957,7 @@ impl Sim<'_> {
             (Some(r), true) => note!(self, step, "run completionSteps given {r:?} and true"),
             _ => self.note(step, "run completionSteps given null and false"),
         }
-        if self.context != Context::InParallel && self.program.has_variant("completion-steps-in-parallel") {
+        if self.context != Context::InParallel && self.program.has_variant(Variant::CompletionStepsInParallel) {
             self.note(step, "variant completion-steps-in-parallel: completionSteps run in a new in-parallel block");
             self.in_parallel(Work::CompletionInParallel { completion, result, success, from: step }, step);
             return;
@@ -1093,7 +1094,7 @@ impl Sim<'_> {
         map.insert(at, (uuid, controller));
         note!(self, (a, "6"), "local pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 7. Let options be a new ToolExecuteCallbackOptions dictionary, with signal: controller's signal.
-        if self.program.has_variant("tool-events") {
+        if self.program.has_variant(Variant::ToolEvents) {
             self.fire_tool_event(target_document, crate::program::ToolEvent::Activated, (a, "8"));
         }
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
@@ -1205,7 +1206,7 @@ impl Sim<'_> {
                     return;
                 }
                 // Step 9.1.4. Let serializedResult be the result of serializing a JavaScript value to a JSON string given v. If this throws an exception, run completionSteps given null and false, and abort these steps.
-                if matches!(v, JsValue::Undefined) && self.program.has_variant("undefined-result-is-null") {
+                if matches!(v, JsValue::Undefined) && self.program.has_variant(Variant::UndefinedResultIsNull) {
                     // Variant undefined-result-is-null (finding 6): "If v is undefined, let serializedResult be "null"".
                     self.note(
                         (a, "9.1.4"),
@@ -1215,7 +1216,7 @@ impl Sim<'_> {
                 }
                 // Deviation (chromium profile): Chromium 156 gives the caller the string
                 // `undefined` for a result of undefined, where serializing it throws; docs/chromium.md.
-                if matches!(v, JsValue::Undefined) && self.program.has_variant("chromium-undefined-result-string") {
+                if matches!(v, JsValue::Undefined) && self.program.has_variant(Variant::ChromiumUndefinedResultString) {
                     self.note(
                         (a, "9.1.4"),
                         "variant chromium-undefined-result-string: undefined reaches the caller as the string \"undefined\"",
@@ -1224,7 +1225,7 @@ impl Sim<'_> {
                 }
                 // Deviation (chromium profile): Chromium 156 passes a string result on raw instead
                 // of its JSON serialization (`success`, not `"success"`); docs/chromium.md.
-                if let (true, JsValue::String(raw)) = (self.program.has_variant("chromium-raw-string-result"), v) {
+                if let (true, JsValue::String(raw)) = (self.program.has_variant(Variant::ChromiumRawStringResult), v) {
                     let raw = raw.to_string();
                     self.note((a, "9.1.4"), "variant chromium-raw-string-result: the string result is not serialized");
                     self.run_completion_steps(completion_steps, Some(raw), true, (a, "9.1.5"));
@@ -1271,7 +1272,7 @@ impl Sim<'_> {
         // Step 4. Remove traversable's pending tool executions map[uuid].
         let Some(execution) = self.remove_pending_execution(traversable, uuid) else {
             note!(self, (a, "2"), "pending tool executions map[{}] does not exist: return", self.uuid_label(uuid));
-            if self.program.has_variant("cancelled-executions") {
+            if self.program.has_variant(Variant::CancelledExecutions) {
                 // Variant (finding 5's fix): "If traversable's pending tool executions map[uuid]
                 // does not exist, then append uuid to traversable's cancelled executions set and
                 // return."
@@ -1291,7 +1292,7 @@ impl Sim<'_> {
         let target_document = execution.target_document;
         self.touch_lifecycle_of(target_document);
         let alive = self.world.doc(target_document).state != browser::DocumentState::Destroyed;
-        if !alive && self.program.has_variant("cancel-tolerates-destroyed-target") {
+        if !alive && self.program.has_variant(Variant::CancelToleratesDestroyedTarget) {
             // Variant (finding 2's second fix): the note is dropped and step 6 is skipped for a
             // destroyed target, whose tasks would never run.
             let msg = format!(
@@ -1337,7 +1338,7 @@ impl Sim<'_> {
         self.note((a, "6.5"), "signal abort on the tool's abort controller");
         self.signal_abort(controller, None, (a, "6.5"));
         // Issue #146: fire "toolcancel" — not in today's text; fired only under the variant.
-        if self.program.has_variant("tool-events") {
+        if self.program.has_variant(Variant::ToolEvents) {
             self.fire_tool_event(target_document, crate::program::ToolEvent::Cancel, (a, "6.5"));
         }
     }

@@ -32,6 +32,7 @@
 use crate::program::{ControllerSlot, Op, Program, ScriptId, Settle, ToolRef};
 use crate::sim::{CompletionSteps, Sim, Uuid, Work};
 use browser::DocId;
+use scenario::Variant;
 
 /// What the scenario's scripts can ever do, as far as inertness depends on it.
 #[derive(Debug, Default)]
@@ -171,8 +172,8 @@ impl InertFacts {
             }
         }
         facts.executions_may_be_inert = facts.no_lifecycle_changes(program)
-            && !program.has_variant("tool-events")
-            && !program.has_variant("completion-steps-in-parallel");
+            && !program.has_variant(Variant::ToolEvents)
+            && !program.has_variant(Variant::CompletionStepsInParallel);
         facts
     }
 

@@ -39,6 +39,7 @@ use trace::{EventKind, Trace};
 
 use crate::program::{Op, Program, PromiseSlot, Settle};
 use crate::sim::{Caller, CompletionSteps, Limits, PendingToolExecution, RunError, Sim, Uuid, Work};
+use scenario::Variant;
 
 #[cfg(test)]
 mod tests;
@@ -442,7 +443,7 @@ impl Checker {
             can_stay_pending,
             destroyed_at: BTreeMap::new(),
             entry_added_at: BTreeMap::new(),
-            bfcache_unloads: !program.has_variant("bfcache-keeps-executions"),
+            bfcache_unloads: !program.has_variant(Variant::BfcacheKeepsExecutions),
             unloaded_alive: BTreeSet::new(),
             resettled: BTreeSet::new(),
             violations: Vec::new(),

@@ -7,6 +7,7 @@ use trace::ConsoleLine;
 use crate::algorithms::{RegisterToolArgs, RegisteredToolArg, EXECUTE_TOOL};
 use crate::program::{ControllerSlot, Op, PromiseSlot, ScriptId, ToolRef};
 use crate::sim::{Context, Resource, RunError, Sim, Work};
+use scenario::Variant;
 
 const SCRIPT: &str = "script";
 
@@ -112,7 +113,7 @@ impl Sim<'_> {
                     crate::program::ToolEvent::Activated => context.ontoolactivated = Some((doc, *body)),
                     crate::program::ToolEvent::Cancel => context.ontoolcancel = Some((doc, *body)),
                 }
-                if !self.program.has_variant("tool-events") {
+                if !self.program.has_variant(Variant::ToolEvents) {
                     note!(
                         self,
                         ("webmcp-sim", "issue #146"),

@@ -126,15 +126,17 @@ fn explore_and_check_show_and_carry_the_effective_options() {
 #[test]
 fn variants_lists_at_least_eight_each_with_its_issue_or_finding() {
     let text = stdout(&sim(&["variants"]));
-    let listed = webmcp::variants::VARIANTS;
+    let listed = scenario::Variant::ALL;
     assert!(listed.len() >= 8, "{text}");
     for v in listed {
-        assert!(text.contains(&format!("{}\n  models: {}", v.name, v.models)), "{text}");
+        assert!(text.contains(&format!("{}\n  models: {}", v.name(), v.models())), "{text}");
         // A proposal (an issue or a finding's fix) or a documented Chromium divergence.
         assert!(
-            v.models.contains("issue #") || v.models.contains("finding ") || v.models.starts_with("chromium profile"),
+            v.models().contains("issue #")
+                || v.models().contains("finding ")
+                || v.models().starts_with("chromium profile"),
             "{}",
-            v.models
+            v.models()
         );
     }
     assert!(text.contains("\nunordered\n") && text.contains("\nfifo\n"), "{text}");
