@@ -3,8 +3,9 @@
 
 use browser::{DocId, DocumentState, NavId};
 
+use crate::footprint::Resource;
+use crate::kernel::{RunError, Sim};
 use crate::program::NavigateSpec;
-use crate::sim::{Resource, RunError, Sim};
 use scenario::Variant;
 
 const HTML: &str = "HTML";

@@ -200,7 +200,7 @@ fn input_schema_validation_variant_rejects_a_non_matching_input_with_a_data_erro
 
 #[test]
 fn input_schema_validation_accepts_what_the_schema_accepts() {
-    use webmcp::algorithms::validate_input_against_input_schema as validate;
+    use webmcp::validate_input_against_input_schema as validate;
     let schema = r#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#;
     assert_eq!(validate(schema, r#"{"city":"Oslo"}"#), Ok(()));
     assert!(validate(schema, r#"{"city":5}"#).unwrap_err().contains("does not match the input schema"));
