@@ -4,7 +4,7 @@ use browser::{DocId, JsValue, NavId, SignalId, TaskSource};
 use scenario::Variant;
 use trace::EventKind;
 
-use crate::cite::*;
+use crate::cite::{CANCEL, CLEANUP};
 use crate::footprint::Resource;
 use crate::kernel::{Caller, Sim};
 use crate::uuid::Uuid;

@@ -9,7 +9,7 @@ use browser::value::{parse_a_json_string_to_a_javascript_value, serialize_a_java
 use browser::{DocId, JsValue, NavId, Origin, PromiseId, PromiseState, SignalId, TaskSource};
 use scenario::Variant;
 
-use crate::cite::*;
+use crate::cite::{AGENT_CALL, EXECUTE_TOOL, IMPERATIVE, TOOL_EXECUTE_STEPS};
 use crate::footprint::Resource;
 use crate::idl::RegisteredToolArg;
 use crate::kernel::{Caller, Context, PendingToolExecution, Sim};
@@ -17,7 +17,7 @@ use crate::program::{PromiseSlot, ToolDictId};
 use crate::uuid::Uuid;
 use crate::work::{CompletionSteps, Work};
 
-use super::*;
+use super::parse_origin;
 
 impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-executetool>

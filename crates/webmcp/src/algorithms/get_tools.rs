@@ -6,12 +6,12 @@ use browser::value::parse_a_json_string_to_a_javascript_value;
 use browser::{DocId, JsValue, Origin, PromiseId, TaskSource};
 use scenario::Variant;
 
-use crate::cite::*;
+use crate::cite::GET_TOOLS;
 use crate::kernel::{Sim, ToolDefinition};
 use crate::program::PromiseSlot;
 use crate::work::Work;
 
-use super::*;
+use super::{code_unit_less_than, parse_origin, registered_tool_name};
 
 impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-gettools>

@@ -9,13 +9,13 @@ use browser::{DocId, JsValue, NavId, Origin, PromiseId, SignalId, TaskSource};
 use scenario::Variant;
 use trace::EventKind;
 
-use crate::cite::*;
+use crate::cite::{EXPOSED, NOTIFY, REGISTER_TOOL, UNREGISTER};
 use crate::footprint::Resource;
 use crate::idl::RegisterToolArgs;
 use crate::kernel::{Annotations, Sim, ToolDefinition};
 use crate::work::Work;
 
-use super::*;
+use super::{parse_origin, tool_name_is_invalid};
 
 impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool>
