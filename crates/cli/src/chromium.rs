@@ -12,6 +12,8 @@ use std::process::{Command, ExitCode, Stdio};
 
 use crate::CliError;
 
+use scenario::Variant;
+
 pub mod plan;
 pub mod view;
 
@@ -21,11 +23,11 @@ mod tests;
 use view::View;
 
 /// The variants that model Chromium's known divergences from the spec text (docs/chromium.md).
-pub const CHROMIUM_PROFILE: &[&str] = &[
-    "chromium-raw-string-result",
-    "chromium-undefined-result-string",
-    "chromium-name-before-duplicate",
-    "chromium-annotations-debugging",
+pub const CHROMIUM_PROFILE: &[Variant] = &[
+    Variant::ChromiumRawStringResult,
+    Variant::ChromiumUndefinedResultString,
+    Variant::ChromiumNameBeforeDuplicate,
+    Variant::ChromiumAnnotationsDebugging,
 ];
 
 /// How to run.
@@ -122,9 +124,9 @@ pub fn event_loops(program: &webmcp::Program) -> Result<BTreeMap<String, String>
 /// The program with the chromium profile's variants on.
 pub fn profile(program: &webmcp::Program) -> webmcp::Program {
     let mut p = program.clone();
-    for v in CHROMIUM_PROFILE {
+    for &v in CHROMIUM_PROFILE {
         if !p.has_variant(v) {
-            p.variants.push(v.to_string());
+            p.variants.push(v);
         }
     }
     p

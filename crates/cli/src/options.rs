@@ -2,7 +2,7 @@
 //! `options`, and `diff --with parallel=fifo,variant=X` changes them; either way the printed
 //! replay commands carry the options that differ from the file, so they replay.
 
-use scenario::{Options, ParallelModel};
+use scenario::{Options, ParallelModel, Variant};
 
 /// `--parallel` and `--variant` on `run`, `replay`, `explore`, `check` and `report`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -31,7 +31,8 @@ impl SpecArgs {
                 }
                 changes.push(Change::Variants(Vec::new()));
             } else {
-                changes.push(Change::Variants(self.variants.clone()));
+                let variants = self.variants.iter().map(|v| known_variant(v)).collect::<Result<_, _>>()?;
+                changes.push(Change::Variants(variants));
             }
         }
         Ok(changes)
@@ -44,11 +45,11 @@ pub enum Change {
     /// `parallel=fifo`.
     Parallel(ParallelModel),
     /// `variants=A+B` (`variants=none`: no variant), or `--variant` on the command line.
-    Variants(Vec<String>),
+    Variants(Vec<Variant>),
     /// `variant=X`: add X to the variants.
-    AddVariant(String),
+    AddVariant(Variant),
     /// `no-variant=X`: remove X from the variants.
-    RemoveVariant(String),
+    RemoveVariant(Variant),
 }
 
 fn parse_parallel(text: &str) -> Result<ParallelModel, String> {
@@ -83,15 +84,9 @@ pub fn parse_changes(text: &str) -> Result<Vec<Change>, String> {
     Ok(changes)
 }
 
-fn known_variant(name: &str) -> Result<String, String> {
-    if webmcp::variants::variant(name).is_some() {
-        return Ok(name.to_string());
-    }
-    let names = webmcp::variants::names();
-    let hint = scenario::suggest::closest(name, names.iter().copied())
-        .map(|s| format!("; did you mean {s:?}?"))
-        .unwrap_or_default();
-    Err(format!("unknown variant {name:?} (known: {}){hint}", names.join(", ")))
+/// The variant `name` names; the error lists the known names and the closest one.
+fn known_variant(name: &str) -> Result<Variant, String> {
+    name.parse().map_err(|e: scenario::UnknownVariant| e.to_string())
 }
 
 /// `options` after `changes`, in order.
@@ -101,20 +96,17 @@ pub fn apply(options: &Options, changes: &[Change]) -> Result<Options, String> {
         match c {
             Change::Parallel(p) => o.parallel = *p,
             Change::Variants(list) => {
-                for v in list {
-                    known_variant(v)?;
-                }
                 o.variants.clear();
                 for v in list {
                     if o.variants.contains(v) {
-                        return Err(format!("variant {v:?} is given twice"));
+                        return Err(format!("variant {:?} is given twice", v.name()));
                     }
-                    o.variants.push(v.clone());
+                    o.variants.push(*v);
                 }
             }
             Change::AddVariant(v) => {
                 if !o.variants.contains(v) {
-                    o.variants.push(v.clone());
+                    o.variants.push(*v);
                 }
             }
             Change::RemoveVariant(v) => o.variants.retain(|x| x != v),

@@ -7,14 +7,15 @@ use std::collections::BTreeMap;
 use scenario::{
     Abort, Action, AgentAction, AgentCallTool, Execute, ExecuteResult, ExecuteTool, ExecuteToolOptions, Frame,
     GetTools, GetToolsOptions, ModelContextTool, Navigate, On, Options, ParallelModel, RegisterTool,
-    RegisterToolOptions, RegisteredToolText, Scenario, SetTimeout, Then, Throw, ToolAnnotations, ToolRef,
+    RegisterToolOptions, RegisteredToolText, Scenario, SetTimeout, Then, Throw, ToolAnnotations, ToolRef, Variant,
 };
 use serde_json::json;
 
 use crate::plan::*;
 
 /// The variants a plan can turn on, in `Plan::variants` order.
-pub const VARIANTS: [&str; 3] = ["completion-steps-in-parallel", "title-undefined", "cross-traversable-execution"];
+pub const VARIANTS: [Variant; 3] =
+    [Variant::CompletionStepsInParallel, Variant::TitleUndefined, Variant::CrossTraversableExecution];
 
 /// The scenario a plan stands for, named `name`.
 pub fn build(plan: &Plan, name: &str) -> Scenario {
@@ -49,7 +50,7 @@ pub fn build(plan: &Plan, name: &str) -> Scenario {
     for step in &plan.agent {
         agent.extend(b.agent_step(step));
     }
-    let variants = VARIANTS.iter().zip(plan.variants).filter(|(_, on)| *on).map(|(v, _)| v.to_string()).collect();
+    let variants = VARIANTS.iter().zip(plan.variants).filter(|(_, on)| *on).map(|(v, _)| *v).collect();
     Scenario {
         version: 1,
         name: name.to_string(),

@@ -20,12 +20,14 @@ mod schema;
 mod source;
 pub mod suggest;
 pub mod validate;
+pub mod variant;
 
 pub use diag::Diagnostic;
 pub use model::*;
 pub use parse::{load, parse_jsonc, parse_str, read_file, read_source, MAX_DEPTH, MAX_INPUT_BYTES};
 pub use schema::json_schema;
 pub use validate::{validate, Problem, MAX_ACTIONS};
+pub use variant::{UnknownVariant, Variant};
 
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::variant::Variant;
+
 /// A JavaScript value written in JSON.
 ///
 /// Plain JSON means itself. An object whose only key is `"$js"` stands for a value JSON cannot
@@ -106,7 +108,8 @@ pub struct DiffOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parallel: Option<ParallelModel>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variants: Option<Vec<String>>,
+    #[schemars(with = "Option<Vec<String>>")]
+    pub variants: Option<Vec<Variant>>,
 }
 
 /// A statement about one outcome.
@@ -256,7 +259,8 @@ pub struct Options {
     pub parallel: ParallelModel,
     /// Opt-in variants that model a proposal instead of today's text, by name.
     #[serde(default)]
-    pub variants: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub variants: Vec<Variant>,
 }
 
 /// How "in parallel" steps are scheduled.

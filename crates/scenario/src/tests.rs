@@ -8,7 +8,7 @@ pub(crate) const EVERYTHING: &str = r#"{
   "version": 1,
   "name": "everything",
   "description": "Every action once.",
-  "options": { "parallel": "fifo", "variants": ["a", "b"] },
+  "options": { "parallel": "fifo", "variants": ["tool-events", "title-undefined"] },
   "tabs": [
     {
       "id": "tab",

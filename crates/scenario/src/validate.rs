@@ -153,13 +153,13 @@ impl<'s> Validator<'s> {
             v.within("variants", |v| {
                 let mut first_at = BTreeMap::new();
                 for (index, variant) in scenario.options.variants.iter().enumerate() {
-                    let Some(first) = first_at.get(variant.as_str()) else {
-                        first_at.insert(variant.as_str(), index);
+                    let Some(first) = first_at.get(variant) else {
+                        first_at.insert(variant, index);
                         continue;
                     };
                     let hint = format!("it is already options.variants[{first}]");
                     v.path.push_index(index);
-                    v.problem(Anchor::Value, format!("variant {} is listed twice", quoted(variant)), Some(hint));
+                    v.problem(Anchor::Value, format!("variant {} is listed twice", quoted(variant.name())), Some(hint));
                     v.path.pop();
                 }
             });

@@ -3,9 +3,11 @@
 
 use browser::{DocumentState, TaskSource};
 
-use crate::algorithms::{AGENT_CALL, OBSERVE};
+use crate::cite::{AGENT_CALL, OBSERVE};
+use crate::kernel::{Caller, Context, PendingToolExecution, RunError, Sim};
 use crate::program::AgentStep;
-use crate::sim::{Caller, CompletionSteps, Context, PendingToolExecution, RunError, Sim, Work};
+use crate::work::{CompletionSteps, Work};
+use scenario::Variant;
 
 impl Sim<'_> {
     pub fn run_agent_step(&mut self, index: u32) -> Result<(), RunError> {
@@ -126,10 +128,10 @@ impl Sim<'_> {
             self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
             return;
         }
-        if self.program.has_variant("input-schema-validation") {
+        if self.program.has_variant(Variant::InputSchemaValidation) {
             // Variant (issues #92, #289): the agent's input is validated like executeTool's.
             let schema = self.model_contexts[target.index()].tool(name).map(|t| t.input_schema.clone());
-            if let Err(why) = crate::algorithms::validate_input_against_input_schema(
+            if let Err(why) = crate::algorithms::execute::validate_input_against_input_schema(
                 schema.as_deref().unwrap_or_default(),
                 &input_arguments,
             ) {

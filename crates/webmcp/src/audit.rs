@@ -18,8 +18,9 @@ use std::collections::HashSet;
 
 use sched::{Lane, Schedule};
 
+use crate::footprint::Footprint;
+use crate::kernel::{RunError, Sim};
 use crate::program::Program;
-use crate::sim::{Footprint, RunError, Sim};
 
 /// What `audit_independence` found.
 #[derive(Clone, Debug, Default)]
@@ -63,7 +64,7 @@ pub fn audit_independence(program: &Program, max_states: u64, max_units: usize) 
     let mut root = Sim::new(program)?;
     root.record = false;
     // The relation the search uses, with inert tasks run when queued (`crate::inert`).
-    root.eager_inert = Some(std::rc::Rc::new(crate::inert::InertFacts::of(program)));
+    root.eager_inert = Some(std::rc::Rc::new(crate::inert::facts::InertFacts::of(program)));
     // Depth-first, with an explicit stack: each entry is a state and the choices that reached it.
     let mut stack: Vec<(Sim, Vec<Lane>)> = vec![(root, Vec::new())];
     while let Some((mut sim, path)) = stack.pop() {

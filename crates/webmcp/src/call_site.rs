@@ -3,10 +3,12 @@
 
 use browser::DocId;
 
-use crate::algorithms::{
+use crate::cite::Step;
+use crate::cite::{
     AGENT_CALL, CANCEL, CLEANUP, EXECUTE_TOOL, GET_TOOLS, IMPERATIVE, NOTIFY, REGISTER_TOOL, UNREGISTER,
 };
-use crate::sim::{CompletionSteps, Sim, Step, Work};
+use crate::kernel::Sim;
+use crate::work::{CompletionSteps, Work};
 
 impl Sim<'_> {
     /// The step that invoked the algorithm a unit (or microtask) of `work` runs: the step that

@@ -24,8 +24,9 @@ use ::explore::LaneId;
 use sched::Lane;
 use trace::{Exploration, OutcomeClass};
 
+use crate::footprint::Footprint;
+use crate::kernel::{RunError, Sim};
 use crate::program::Program;
-use crate::sim::{Footprint, RunError, Sim};
 
 /// What the visited tables cost (summed over work items).
 pub use ::explore::Memory as VisitedMemory;
@@ -115,7 +116,7 @@ impl ExploreOptions {
 pub fn faithful_schedule(program: &Program, searched: &str) -> Result<(usize, String), RunError> {
     let schedule = sched::Schedule::parse(searched)
         .map_err(|e| RunError::NotModelled(format!("simulator bug: witness {searched:?} does not parse: {e}")))?;
-    let facts = crate::inert::InertFacts::of(program);
+    let facts = crate::inert::facts::InertFacts::of(program);
     let mut sim = Sim::new(program)?;
     sim.record = false;
     let mut picks = schedule.picks.iter();
@@ -257,7 +258,7 @@ impl<'p> SimModel<'p> {
         SimModel {
             program,
             inert_tasks: options.inert(),
-            lifecycles_fixed: options.inert_tasks && crate::inert::InertFacts::lifecycles_fixed(program),
+            lifecycles_fixed: options.inert_tasks && crate::inert::facts::InertFacts::lifecycles_fixed(program),
         }
     }
 }
@@ -296,7 +297,7 @@ impl<'p> ::explore::Model for SimModel<'p> {
         let mut sim = Sim::new(self.program)?;
         sim.record = false;
         if self.inert_tasks {
-            sim.eager_inert = Some(std::rc::Rc::new(crate::inert::InertFacts::of(self.program)));
+            sim.eager_inert = Some(std::rc::Rc::new(crate::inert::facts::InertFacts::of(self.program)));
         }
         Ok(sim)
     }
@@ -400,7 +401,7 @@ impl LaneTable {
 
     /// The number of a lane `world` lists (see `World::runnable_into`).
     #[inline(always)]
-    fn id_of(&mut self, world: &browser::World<crate::sim::Work>, lane: &browser::LaneRef) -> LaneId {
+    fn id_of(&mut self, world: &browser::World<crate::work::Work>, lane: &browser::LaneRef) -> LaneId {
         let Some(slot) = Self::fixed_slot(lane) else { return self.id(world.lane_label(lane)) };
         if let Some(Some(id)) = self.fixed.get(slot) {
             return *id;

@@ -37,8 +37,12 @@ use browser::{DocId, DocumentState, JsValue, LaneRef, NavId, PromiseId, PromiseS
 use sched::{Chooser, RandomChooser, Recorder, ReplayChooser, Schedule};
 use trace::{EventKind, Trace};
 
+use crate::kernel::{Caller, PendingToolExecution, RunError, Sim};
 use crate::program::{Op, Program, PromiseSlot, Settle};
-use crate::sim::{Caller, CompletionSteps, Limits, PendingToolExecution, RunError, Sim, Uuid, Work};
+use crate::run::Limits;
+use crate::uuid::Uuid;
+use crate::work::{CompletionSteps, Work};
+use scenario::Variant;
 
 #[cfg(test)]
 mod tests;
@@ -258,7 +262,7 @@ pub fn run_checked(
             unflip(&mut sim, &flipped);
             break;
         }
-        let (index, choice_among) = crate::sim::choose_lane(&lanes, &mut recorder)?;
+        let (index, choice_among) = crate::run::choose_lane(&lanes, &mut recorder)?;
         let (lane, lane_ref) = lanes[index].clone();
         if !matches!(lane_ref, LaneRef::Task { .. }) {
             unflip(&mut sim, &flipped);
@@ -334,7 +338,7 @@ pub fn check_replay(
             "webmcp::run replay",
             guarded_any(|| {
                 let mut chooser = ReplayChooser::new(schedule);
-                crate::run(program, &mut chooser, limits).map(|t| (t, chooser.remaining()))
+                crate::run::run(program, &mut chooser, limits).map(|t| (t, chooser.remaining()))
             }),
         );
     }
@@ -442,7 +446,7 @@ impl Checker {
             can_stay_pending,
             destroyed_at: BTreeMap::new(),
             entry_added_at: BTreeMap::new(),
-            bfcache_unloads: !program.has_variant("bfcache-keeps-executions"),
+            bfcache_unloads: !program.has_variant(Variant::BfcacheKeepsExecutions),
             unloaded_alive: BTreeSet::new(),
             resettled: BTreeSet::new(),
             violations: Vec::new(),

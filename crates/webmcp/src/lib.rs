@@ -1,6 +1,37 @@
 //! WebMCP on the simulated browser: the spec's algorithms (one function each), the script
-//! interpreter, document lifecycle, the browser agent, and `run`, which turns a scenario, a
-//! chooser and limits into a `trace::Trace`.
+//! interface, document lifecycle, the browser agent, and `run`, which turns a scenario, a chooser
+//! and limits into a `trace::Trace`.
+//!
+//! # The public API (what `cli`, `gen` and the tests use)
+//!
+//! - [`compile`] a `scenario::Scenario` into a [`Program`]; [`run`] it under a `sched::Chooser`
+//!   within [`Limits`] to a `trace::Trace`, or fail with a [`RunError`].
+//! - [`explore`] every schedule of a program ([`ExploreOptions`], [`SearchOptions`],
+//!   [`LaneOrder`]; the `explore` module has the measured and estimating entry points).
+//! - [`expect`] checks a scenario's expectations against an exploration; [`sample`] estimates
+//!   outcome frequencies under PCT schedules; [`audit`] checks the independence relation the
+//!   reduced search relies on; [`invariants`] runs a program with every run invariant checked.
+//! - [`variants::listing`] is what `webmcp-sim variants` prints (the variants themselves are
+//!   `scenario::Variant`).
+//! - [`Sim`] and [`Footprint`], for tests that step a run by hand: `Sim::new`, `Sim::runnable`,
+//!   `Sim::step`, `Footprint::conflicts`.
+//! - [`validate_input_against_input_schema`], the check variant `input-schema-validation` makes.
+//!
+//! # Inside (crate-private modules)
+//!
+//! The modules import each other in one direction, from the kernel up (no circle of files):
+//!
+//! - `cite`, `uuid`, `program` (the compiled scenario), `idl` (the IDL arguments a script passes)
+//!   import nothing of the crate but each other's types;
+//! - `work` (units of work as data), `footprint` (what a unit touched), `findings` (failed asserts);
+//! - `kernel`: the state (`Sim`) and its primitives (note, queue a global task, in parallel,
+//!   settle);
+//! - `script`: the script interface the algorithms and the run loop call, with today's action
+//!   language behind it (`script::action`); it imports nothing of the algorithms;
+//! - `algorithms` (`register`, `get_tools`, `execute`, `cancel`), `lifecycle`, `user`, `agent`,
+//!   `node_navigable`, `call_site`, `inert`: the steps, as methods on `Sim`;
+//! - `run`: the run loop, the dispatcher (`Sim::run_work`) and the outcome;
+//! - `explore`, `audit`, `sample`, `invariants`, `expect`: what is built on runs.
 
 /// `note!(sim, step, "format", args…)`: a trace note whose message is formatted only when the
 /// run is recorded (exploration runs millions of units and records none).
@@ -25,93 +56,33 @@ macro_rules! interpretation {
     };
 }
 
-pub mod agent;
-pub mod algorithms;
+mod agent;
+mod algorithms;
 pub mod audit;
-pub mod call_site;
+mod call_site;
+mod cite;
 pub mod expect;
 pub mod explore;
-pub mod inert;
+mod findings;
+mod footprint;
+mod idl;
+mod inert;
 pub mod invariants;
-pub mod lifecycle;
-pub mod node_navigable;
-pub mod program;
+mod kernel;
+mod lifecycle;
+mod node_navigable;
+mod program;
+mod run;
 pub mod sample;
-pub mod script;
-pub mod sim;
+mod script;
+mod user;
+mod uuid;
 pub mod variants;
+mod work;
 
-pub use self::explore::{explore, ExploreOptions, LaneOrder, SearchOptions};
+pub use algorithms::execute::validate_input_against_input_schema;
+pub use explore::{explore, ExploreOptions, LaneOrder, SearchOptions};
+pub use footprint::Footprint;
+pub use kernel::{RunError, Sim};
 pub use program::{compile, Program};
-pub use sim::{Limits, RunError, Sim};
-
-use sched::{Chooser, Recorder};
-
-/// The spec text this model follows.
-pub const SPEC_REVISION: &str =
-    "WebMCP CG draft, reference copy shared/reference/webmcp-spec.md, with the seeds' consequentialHint";
-
-/// Runs a compiled scenario to quiescence (or the unit limit) and returns its trace.
-///
-/// The trace does not say how choices were made: a seeded run and the replay of its schedule
-/// give byte-identical traces.
-pub fn run(program: &Program, chooser: &mut dyn Chooser, limits: Limits) -> Result<trace::Trace, RunError> {
-    let mut recorder = Recorder::new(chooser);
-    let mut sim = Sim::new(program)?;
-    sim.run(&mut recorder, limits)?;
-    let stopped = sim.units_run >= limits.max_units && !sim.is_quiescent();
-    Ok(sim.into_trace(&recorder.schedule, stopped))
-}
-
-impl Sim<'_> {
-    fn into_trace(self, schedule: &sched::Schedule, stopped: bool) -> trace::Trace {
-        let outcome = self.outcome(stopped);
-        let documents = (0..self.world.document_count())
-            .map(|i| {
-                let id = browser::DocId(i as u32);
-                let d = self.world.doc_info(id);
-                trace::DocumentLegend {
-                    label: d.label.clone(),
-                    url: d.url.to_string(),
-                    origin: d.origin.serialize(),
-                    event_loop: self.world.event_loops[d.event_loop.index()].label.to_string(),
-                    secure_context: d.secure_context,
-                    tools_allowed: browser::policy::is_feature_enabled_in_document_for_origin(
-                        browser::policy::TOOLS,
-                        &d.policy,
-                        &d.origin,
-                        &d.origin,
-                    ),
-                }
-            })
-            .collect();
-        let event_loops = self
-            .world
-            .event_loops
-            .iter()
-            .enumerate()
-            .map(|(i, el)| trace::LoopLegend {
-                label: el.label.to_string(),
-                agent_cluster: el.cluster.to_string(),
-                documents: self
-                    .world
-                    .documents()
-                    .filter(|d| d.event_loop.index() == i)
-                    .map(|d| d.label.clone())
-                    .collect(),
-            })
-            .collect();
-        let options = self.program.spec_options();
-        trace::Trace {
-            version: trace::VERSION,
-            scenario: self.program.name.clone(),
-            options,
-            spec_revision: SPEC_REVISION.to_string(),
-            documents,
-            event_loops,
-            units: self.units,
-            schedule: schedule.to_string(),
-            outcome,
-        }
-    }
-}
+pub use run::{run, Limits, SPEC_REVISION};

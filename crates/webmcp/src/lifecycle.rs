@@ -3,8 +3,10 @@
 
 use browser::{DocId, DocumentState, NavId};
 
+use crate::footprint::Resource;
+use crate::kernel::{RunError, Sim};
 use crate::program::NavigateSpec;
-use crate::sim::{Resource, RunError, Sim};
+use scenario::Variant;
 
 const HTML: &str = "HTML";
 
@@ -158,7 +160,7 @@ impl Sim<'_> {
             note!(self, (HTML, "bfcache"), "{} is not active: nothing to cache", self.label(doc));
             return;
         }
-        if self.program.has_variant("bfcache-keeps-executions") {
+        if self.program.has_variant(Variant::BfcacheKeepsExecutions) {
             note!(
                 self,
                 (HTML, "unload a document"),

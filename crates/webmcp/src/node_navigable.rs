@@ -6,7 +6,8 @@
 
 use browser::{DocId, DocumentState, NavId};
 
-use crate::sim::{Sim, Step};
+use crate::cite::Step;
+use crate::kernel::Sim;
 
 impl Sim<'_> {
     /// `<name>'s node navigable's traversable navigable`, read at `step` for `doc` (`name` is

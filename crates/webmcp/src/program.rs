@@ -225,7 +225,7 @@ impl ToolEvent {
 pub struct Program {
     pub name: String,
     pub parallel: sc::ParallelModel,
-    pub variants: Vec<String>,
+    pub variants: Vec<sc::Variant>,
     pub scripts: Vec<Vec<Op>>,
     pub tool_dicts: Vec<ToolDict>,
     pub navigations: Vec<NavigateSpec>,
@@ -273,12 +273,6 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let tabs = s.tabs.iter().map(|f| c.frame(f)).collect::<Result<Vec<_>, _>>()?;
     let user = c.script(&s.user)?;
     let agent = s.agent.iter().map(|a| c.agent_step(a)).collect();
-    let diff_variants = s.expect.iter().flat_map(|e| &e.diff).flat_map(|d| d.with.variants.iter().flatten());
-    for v in s.options.variants.iter().chain(diff_variants) {
-        if crate::variants::variant(v).is_none() {
-            return Err(format!("unknown variant \"{v}\" (known: {})", crate::variants::names().join(", ")));
-        }
-    }
     Ok(Program {
         name: s.name.clone(),
         parallel: s.options.parallel,
@@ -312,8 +306,9 @@ impl Program {
         options
     }
 
-    pub fn has_variant(&self, name: &str) -> bool {
-        self.variants.iter().any(|v| v == name)
+    /// True when the program runs with `variant`.
+    pub fn has_variant(&self, variant: sc::Variant) -> bool {
+        self.variants.contains(&variant)
     }
 
     pub fn ops(&self, script: ScriptId) -> &[Op] {

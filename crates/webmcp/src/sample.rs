@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use sched::{Chooser, FirstChooser, PctChooser};
 use trace::{Exploration, OutcomeClass};
 
-use crate::sim::Limits;
-use crate::{Program, RunError};
+use crate::kernel::RunError;
+use crate::program::Program;
+use crate::run::{run, Limits};
 
 /// `runs` PCT schedules of bug depth `depth` (seeds `seed`, `seed + 1`, …). The number of
 /// choice points and lanes PCT's bound needs are measured on one run that always picks the first
@@ -22,14 +23,14 @@ pub fn sample_pct(
     max_units: usize,
 ) -> Result<Exploration, RunError> {
     let limits = Limits { max_units };
-    let probe = crate::run(program, &mut FirstChooser, limits)?;
+    let probe = run(program, &mut FirstChooser, limits)?;
     let mut steps = probe.schedule_len();
     let mut lanes = probe.lanes_seen();
     let mut outcomes: BTreeMap<u128, OutcomeClass> = BTreeMap::new();
     let mut transitions = 0;
     for i in 0..runs {
         let mut chooser = PctChooser::new(seed.wrapping_add(i), depth, steps.max(1));
-        let trace = crate::run(program, &mut chooser as &mut dyn Chooser, limits)?;
+        let trace = run(program, &mut chooser as &mut dyn Chooser, limits)?;
         steps = steps.max(trace.schedule_len());
         lanes = lanes.max(trace.lanes_seen());
         transitions += trace.units.len() as u64;

@@ -23,10 +23,30 @@ const COVERAGE_SEEDS: u64 = 128;
 const OUTCOME_SEEDS: u64 = 10_000;
 
 /// The source files that hold the spec's algorithms.
-const ALGORITHM_SOURCES: [&str; 5] = ["algorithms.rs", "agent.rs", "script.rs", "lifecycle.rs", "sim.rs"];
+const ALGORITHM_SOURCES: [&str; 12] = [
+    "algorithms.rs",
+    "algorithms/register.rs",
+    "algorithms/get_tools.rs",
+    "algorithms/execute.rs",
+    "algorithms/cancel.rs",
+    "agent.rs",
+    "script.rs",
+    "script/action.rs",
+    "lifecycle.rs",
+    "user.rs",
+    "kernel.rs",
+    "run.rs",
+];
 
 /// The files that must give a `pub fn` with a spec anchor its own section.
-const ANCHORED_SOURCES: [&str; 2] = ["algorithms.rs", "agent.rs"];
+const ANCHORED_SOURCES: [&str; 6] = [
+    "algorithms.rs",
+    "algorithms/register.rs",
+    "algorithms/get_tools.rs",
+    "algorithms/execute.rs",
+    "algorithms/cancel.rs",
+    "agent.rs",
+];
 
 const ANCHOR_PREFIX: &str = "/// <https://webmachinelearning.github.io/webmcp/#";
 
@@ -184,7 +204,7 @@ fn functions() -> BTreeMap<String, (String, Vec<String>)> {
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {
             let trimmed = line.trim_start();
-            let Some(rest) = trimmed.strip_prefix("pub fn ").or_else(|| trimmed.strip_prefix("fn ")) else {
+            let Some(rest) = ["pub fn ", "pub(crate) fn ", "fn "].iter().find_map(|p| trimmed.strip_prefix(p)) else {
                 continue;
             };
             let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
@@ -230,7 +250,9 @@ fn anchored_functions() -> Vec<(String, String)> {
             let trimmed = line.trim_start();
             if trimmed.starts_with(ANCHOR_PREFIX) {
                 anchor = Some(trimmed.to_string());
-            } else if let Some(rest) = trimmed.strip_prefix("pub fn ") {
+            } else if let Some(rest) =
+                trimmed.strip_prefix("pub fn ").or_else(|| trimmed.strip_prefix("pub(crate) fn "))
+            {
                 if let Some(a) = anchor.take() {
                     let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
                     out.push((name, a));

@@ -126,15 +126,17 @@ fn explore_and_check_show_and_carry_the_effective_options() {
 #[test]
 fn variants_lists_at_least_eight_each_with_its_issue_or_finding() {
     let text = stdout(&sim(&["variants"]));
-    let listed = webmcp::variants::VARIANTS;
+    let listed = scenario::Variant::ALL;
     assert!(listed.len() >= 8, "{text}");
     for v in listed {
-        assert!(text.contains(&format!("{}\n  models: {}", v.name, v.models)), "{text}");
+        assert!(text.contains(&format!("{}\n  models: {}", v.name(), v.models())), "{text}");
         // A proposal (an issue or a finding's fix) or a documented Chromium divergence.
         assert!(
-            v.models.contains("issue #") || v.models.contains("finding ") || v.models.starts_with("chromium profile"),
+            v.models().contains("issue #")
+                || v.models().contains("finding ")
+                || v.models().starts_with("chromium profile"),
             "{}",
-            v.models
+            v.models()
         );
     }
     assert!(text.contains("\nunordered\n") && text.contains("\nfifo\n"), "{text}");
@@ -198,7 +200,7 @@ fn input_schema_validation_variant_rejects_a_non_matching_input_with_a_data_erro
 
 #[test]
 fn input_schema_validation_accepts_what_the_schema_accepts() {
-    use webmcp::algorithms::validate_input_against_input_schema as validate;
+    use webmcp::validate_input_against_input_schema as validate;
     let schema = r#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#;
     assert_eq!(validate(schema, r#"{"city":"Oslo"}"#), Ok(()));
     assert!(validate(schema, r#"{"city":5}"#).unwrap_err().contains("does not match the input schema"));

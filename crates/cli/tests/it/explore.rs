@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use cli::load_program;
 use sched::{ReplayChooser, Schedule};
-use webmcp::sim::Footprint;
+use webmcp::Footprint;
 use webmcp::{explore, ExploreOptions, LaneOrder, SearchOptions};
 
 use crate::workspace_root;

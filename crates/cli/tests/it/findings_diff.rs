@@ -65,9 +65,9 @@ fn findings_show_the_diff_each_fix_variant_produces() {
 fn every_variant_that_models_a_finding_has_its_diff_in_findings_md() {
     let text = std::fs::read_to_string(workspace_root().join("docs/findings.md")).unwrap();
     let mut missing = Vec::new();
-    for v in webmcp::variants::VARIANTS.iter().filter(|v| v.models.starts_with("finding ")) {
-        if !text.contains(&format!("--with variant={} -->", v.name)) {
-            missing.push(v.name);
+    for v in scenario::Variant::ALL.iter().filter(|v| v.models().starts_with("finding ")) {
+        if !text.contains(&format!("--with variant={} -->", v.name())) {
+            missing.push(v.name());
         }
     }
     assert!(missing.is_empty(), "variants modelling a finding with no diff block in docs/findings.md: {missing:?}");

@@ -35,7 +35,7 @@ fn documents_become_tabs_and_iframes() {
     assert_eq!(s.tabs[0].frames.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["f1", "f3"]);
     assert_eq!(s.tabs[0].frames[0].allow.as_deref(), Some("tools"));
     assert_eq!(s.tabs[1].allow, None);
-    assert_eq!(s.options.variants, ["title-undefined"]);
+    assert_eq!(s.options.variants, [scenario::Variant::TitleUndefined]);
     assert_eq!(s.user.len(), 3);
     assert!(scenario::validate(&s).is_empty());
 }

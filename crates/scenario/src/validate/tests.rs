@@ -293,12 +293,12 @@ fn every_nested_action_list_is_walked() {
 
 #[test]
 fn variants_are_listed_once() {
-    let text = r#"{"version": 1, "name": "x", "tabs": [], "options": {"variants": ["a", "b", "a", "a"]}}"#;
+    let text = r#"{"version": 1, "name": "x", "tabs": [], "options": {"variants": ["tool-events", "title-undefined", "tool-events", "tool-events"]}}"#;
     assert_eq!(
         problems(text),
         [
-            "1:76: options.variants[2]: variant \"a\" is listed twice\n  hint: it is already options.variants[0]",
-            "1:81: options.variants[3]: variant \"a\" is listed twice\n  hint: it is already options.variants[0]",
+            "1:100: options.variants[2]: variant \"tool-events\" is listed twice\n  hint: it is already options.variants[0]",
+            "1:115: options.variants[3]: variant \"tool-events\" is listed twice\n  hint: it is already options.variants[0]",
         ]
     );
 }

@@ -1,6 +1,6 @@
 //! The algorithms a finding expectation can name cover every algorithm the trace cites.
 
-use crate::algorithms::{
+use crate::cite::{
     AGENT_CALL, CANCEL, CLEANUP, EXECUTE_TOOL, EXPOSED, GET_TOOLS, IMPERATIVE, NOTIFY, OBSERVE, REGISTER_TOOL,
     TOOL_EXECUTE_STEPS, UNREGISTER,
 };

@@ -55,9 +55,9 @@ fn inert_tasks_give_the_naive_outcome_set_with_far_fewer_states() {
 
 #[test]
 fn what_scripts_can_do_is_read_from_every_script() {
-    let facts = super::InertFacts::of(&program(&registrations(1, true)));
+    let facts = super::facts::InertFacts::of(&program(&registrations(1, true)));
     assert_eq!(facts.read_slots, vec![true], "p0 is read by `then`");
-    let facts = super::InertFacts::of(&program(&registrations(1, false)));
+    let facts = super::facts::InertFacts::of(&program(&registrations(1, false)));
     assert!(facts.read_slots.is_empty() && facts.lifecycle_targets.is_empty() && facts.toolchange_targets.is_empty());
 }
 
@@ -68,7 +68,7 @@ fn witnesses_are_schedules_of_the_faithful_model() {
     for class in &reduced.outcomes {
         let schedule = sched::Schedule::parse(&class.witness).unwrap();
         let mut chooser = sched::ReplayChooser::new(&schedule);
-        let trace = crate::run(&p, &mut chooser, crate::sim::Limits::default()).expect("the witness replays");
+        let trace = crate::run(&p, &mut chooser, crate::run::Limits::default()).expect("the witness replays");
         assert_eq!(trace.outcome.canonical().summary(), class.summary);
         assert_eq!(chooser.remaining(), 0, "the witness {} is used up", class.witness);
     }
@@ -80,8 +80,8 @@ fn a_timed_user_step_that_removes_an_iframe_changes_lifecycles() {
         "frames": [ { "id": "f", "url": "https://a.example/f" } ] } ],
         "user": [ { "at": { "ms": 5, "step": { "removeIframe": "f" } } } ] }"#;
     let p = program(text);
-    assert_eq!(super::InertFacts::of(&p).lifecycle_targets, vec!["f".to_string()]);
-    assert!(!super::InertFacts::lifecycles_fixed(&p));
+    assert_eq!(super::facts::InertFacts::of(&p).lifecycle_targets, vec!["f".to_string()]);
+    assert!(!super::facts::InertFacts::lifecycles_fixed(&p));
 }
 
 /// Two concurrent calls to a frame's tools, each with its own controller; `abort_second` adds a
@@ -132,10 +132,10 @@ fn two_calls_with(abort_second: bool, execute: &str) -> String {
 fn a_call_whose_signal_no_step_aborts_settles_inertly() {
     let slot = |p: &Program, name: &str| p.promise_names.iter().position(|n| n == name).unwrap();
     let p = program(&two_calls(false));
-    let facts = super::InertFacts::of(&p);
+    let facts = super::facts::InertFacts::of(&p);
     assert!(!facts.signal_slots[slot(&p, "call-t0")] && !facts.signal_slots[slot(&p, "call-t1")]);
     let p = program(&two_calls(true));
-    let facts = super::InertFacts::of(&p);
+    let facts = super::facts::InertFacts::of(&p);
     assert!(!facts.signal_slots[slot(&p, "call-t0")], "c0 is never aborted");
     assert!(facts.signal_slots[slot(&p, "call-t1")], "c1 is aborted by the timer: its call's promise is not inert");
     for abort in [false, true] {
@@ -160,7 +160,7 @@ fn sorted_summaries(e: &trace::Exploration) -> Vec<String> {
 
 #[test]
 fn plain_tools_are_read_from_every_registration() {
-    let plain = |execute: &str| super::InertFacts::of(&program(&two_calls_with(false, execute))).plain_tools;
+    let plain = |execute: &str| super::facts::InertFacts::of(&program(&two_calls_with(false, execute))).plain_tools;
     let both = vec!["t0".to_string(), "t1".to_string()];
     assert_eq!(plain(r#"{ "result": { "resolve": "ok" } }"#), both);
     assert_eq!(plain(r#"{ "result": { "after": { "ms": 0, "then": { "reject": "no" } } } }"#), both);
@@ -199,7 +199,7 @@ fn a_tool_execution_nothing_can_cancel_runs_inertly_and_keeps_the_outcome_set() 
             for class in &reduced.outcomes {
                 let schedule = sched::Schedule::parse(&class.witness).unwrap();
                 let mut chooser = sched::ReplayChooser::new(&schedule);
-                let trace = crate::run(&p, &mut chooser, crate::sim::Limits::default()).expect("the witness replays");
+                let trace = crate::run(&p, &mut chooser, crate::run::Limits::default()).expect("the witness replays");
                 assert_eq!(trace.outcome.canonical().summary(), class.summary);
             }
             let audit = crate::audit::audit_independence(&p, 100_000, 5_000).unwrap();

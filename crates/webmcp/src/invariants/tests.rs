@@ -155,9 +155,12 @@ fn a_run_that_never_ends_stops_at_the_unit_limit() {
 #[test]
 fn the_json_trace_round_trips_and_witnesses_replay() {
     let p = program(CANCEL_RACE);
-    let ex = crate::explore(
+    let ex = crate::explore::explore(
         &p,
-        &crate::ExploreOptions::from(crate::SearchOptions { max_states: 5_000, ..Default::default() }),
+        &crate::explore::ExploreOptions::from(crate::explore::SearchOptions {
+            max_states: 5_000,
+            ..Default::default()
+        }),
     )
     .expect("explores");
     assert!(ex.complete);

@@ -1,0 +1,102 @@
+//! Findings: the failed spec asserts a run records, kept as a list that copies of the state
+//! share, with the multiset digest that fingerprints compare.
+
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+use trace::Finding;
+
+use crate::cite::{cite, Step};
+
+/// The findings recorded so far, newest first, as a list whose nodes copies of the state share:
+/// recording one adds a node and copies nothing (a copy of the state keeps the findings it had
+/// when copied). Made into the outcome's findings, oldest first, only when a run ends.
+///
+/// `Sim::fingerprint` hashes them as a multiset of citations and messages (not the units they
+/// came from, nor their order), as outcomes compare them: their number, and their digests' sum
+/// and rotated xor, kept as each is recorded so that a fingerprint never rehashes their text. Two
+/// units that commute may each record a finding (a null node navigable read in parallel, a
+/// failed assert), and the two orders then reach states that differ only in the order of the
+/// log; its order is not observable in an outcome and decides nothing later, so the states are
+/// one.
+#[derive(Clone, Default, Debug)]
+pub(crate) struct Findings {
+    pub(crate) len: usize,
+    digest: (u64, u64),
+    newest: Option<Rc<FindingNode>>,
+}
+
+#[derive(Debug)]
+struct FindingNode {
+    finding: Recorded,
+    older: Option<Rc<FindingNode>>,
+}
+
+/// A failed spec assert as recorded: its step, message and call site (`trace::Finding` once
+/// the outcome is made).
+#[derive(Debug)]
+pub(crate) struct Recorded {
+    pub(crate) unit: usize,
+    pub(crate) step: Step,
+    pub(crate) message: String,
+    pub(crate) called_from: Option<Step>,
+}
+
+impl Findings {
+    pub(crate) fn push(&mut self, finding: Recorded) {
+        // One finding's digest (XXH3, as the state's parts: the same on every run and platform),
+        // combined by addition and xor, which do not depend on the order.
+        let h = browser::digest128(&(finding.step, &finding.message, finding.called_from)) as u64;
+        self.digest = (self.digest.0.wrapping_add(h), self.digest.1 ^ h.rotate_left(17));
+        self.len += 1;
+        self.newest = Some(Rc::new(FindingNode { finding, older: self.newest.take() }));
+    }
+
+    /// The findings in the order they were recorded.
+    pub(crate) fn to_vec(&self) -> Vec<Finding> {
+        let mut out = Vec::with_capacity(self.len);
+        let mut node = self.newest.as_deref();
+        while let Some(n) = node {
+            let r = &n.finding;
+            out.push(Finding {
+                unit: r.unit,
+                cite: cite(r.step),
+                message: r.message.clone(),
+                called_from: r.called_from.map(cite),
+            });
+            node = n.older.as_deref();
+        }
+        out.reverse();
+        out
+    }
+}
+
+impl Drop for FindingNode {
+    /// Unlinks the older nodes this one alone holds one by one, so dropping a long list never
+    /// recurses once per node.
+    fn drop(&mut self) {
+        let mut older = self.older.take();
+        while let Some(node) = older {
+            older = match Rc::try_unwrap(node) {
+                Ok(mut n) => n.older.take(),
+                Err(_) => None,
+            };
+        }
+    }
+}
+
+impl Hash for Findings {
+    /// The multiset digest (see `Findings`).
+    #[inline]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.len);
+        if self.len == 0 {
+            return;
+        }
+        state.write_u64(self.digest.0);
+        state.write_u64(self.digest.1);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,36 @@
+//! Tests of the findings list: copies share it, and long lists drop without deep recursion.
+
+use super::{Findings, Recorded};
+
+fn recorded(n: usize) -> Recorded {
+    Recorded { unit: n, step: ("executeTool", "15.10"), message: format!("finding {n}"), called_from: None }
+}
+
+/// A copy keeps the findings it had when copied; both lists read back oldest first.
+#[test]
+fn a_copy_keeps_what_it_had_and_each_list_reads_in_recording_order() {
+    let mut a = Findings::default();
+    a.push(recorded(0));
+    a.push(recorded(1));
+    let mut b = a.clone();
+    b.push(recorded(2));
+    a.push(recorded(3));
+    let units = |f: &Findings| f.to_vec().iter().map(|x| x.unit).collect::<Vec<_>>();
+    assert_eq!((a.len, units(&a)), (3, vec![0, 1, 3]));
+    assert_eq!((b.len, units(&b)), (3, vec![0, 1, 2]));
+    assert_eq!(b.to_vec()[2].message, "finding 2");
+    assert_eq!(b.to_vec()[2].cite.to_string(), "executeTool 15.10");
+}
+
+/// Dropping a list far longer than any run records does not recurse per node.
+#[test]
+fn a_long_list_drops_without_deep_recursion() {
+    let mut f = Findings::default();
+    for n in 0..1_000_000 {
+        f.push(recorded(n));
+    }
+    let shared = f.clone();
+    drop(f);
+    assert_eq!(shared.len, 1_000_000);
+    drop(shared);
+}

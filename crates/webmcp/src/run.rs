@@ -1,0 +1,682 @@
+//! The run loop, the dispatcher and the outcome: `run` turns a compiled scenario, a chooser and
+//! limits into a `trace::Trace`; `Sim::run` and `Sim::step` ask the chooser which runnable lane
+//! goes next and run its unit; `Sim::run_work` dispatches a unit of work to the algorithm, the
+//! script interface, the user or the agent; `Sim::outcome` is what a run observably did.
+
+use std::collections::BTreeMap;
+
+use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, Unit};
+use sched::{Chooser, Recorder};
+use trace::{EventKind, Finding, Outcome, PromiseOutcome};
+
+use crate::cite::{
+    cite, Step, AGENT_CALL, CANCEL, CLEANUP, EXECUTE_TOOL, GET_TOOLS, IMPERATIVE, NOTIFY, REGISTER_TOOL, UNREGISTER,
+};
+use crate::footprint::{Footprint, Resource};
+use crate::kernel::{BlockCounter, Caller, Context, PromiseLabel, RunError, Running, Sim};
+use crate::program::Program;
+use crate::work::{CompletionSteps, Work};
+
+/// The spec text this model follows.
+pub const SPEC_REVISION: &str =
+    "WebMCP CG draft, reference copy shared/reference/webmcp-spec.md, with the seeds' consequentialHint";
+
+/// Limits that keep every run finite.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_units: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_units: 10_000 }
+    }
+}
+
+/// Runs a compiled scenario to quiescence (or the unit limit) and returns its trace.
+///
+/// The trace does not say how choices were made: a seeded run and the replay of its schedule
+/// give byte-identical traces.
+pub fn run(program: &Program, chooser: &mut dyn Chooser, limits: Limits) -> Result<trace::Trace, RunError> {
+    let mut recorder = Recorder::new(chooser);
+    let mut sim = Sim::new(program)?;
+    sim.run(&mut recorder, limits)?;
+    let stopped = sim.units_run >= limits.max_units && !sim.is_quiescent();
+    Ok(sim.into_trace(&recorder.schedule, stopped))
+}
+
+/// Which of the runnable `lanes` goes next, and the labels chosen among (none when only one
+/// lane can run: that is not a choice).
+pub fn choose_lane(
+    lanes: &[(sched::Lane, LaneRef)],
+    chooser: &mut dyn Chooser,
+) -> Result<(usize, Vec<String>), RunError> {
+    if lanes.len() == 1 {
+        return Ok((0, Vec::new()));
+    }
+    let labels: Vec<sched::Lane> = lanes.iter().map(|(l, _)| l.clone()).collect();
+    let index = chooser.choose(&labels).map_err(RunError::Choose)?;
+    Ok((index, labels.iter().map(|l| l.to_string()).collect()))
+}
+
+impl<'p> Sim<'p> {
+    /// Runs until quiescence (or the unit limit), asking `chooser` at every choice point.
+    pub fn run(&mut self, chooser: &mut dyn Chooser, limits: Limits) -> Result<(), RunError> {
+        while self.units_run < limits.max_units {
+            let lanes = self.runnable();
+            if lanes.is_empty() {
+                return Ok(());
+            }
+            let (index, choice_among) = choose_lane(&lanes, chooser)?;
+            let (lane, lane_ref) = lanes[index].clone();
+            self.step(&lane, lane_ref, choice_among)?;
+        }
+        Ok(())
+    }
+
+    /// Nothing can run and no timer is pending.
+    pub fn is_quiescent(&self) -> bool {
+        self.world.runnable_lanes().is_empty()
+            && self.world.pending_timers() == 0
+            && self.world.user_queue.next_wake_up(self.world.now()).is_none()
+            && self.world.agent_queue.next_wake_up(self.world.now()).is_none()
+    }
+
+    /// A 128-bit fingerprint of the state that decides the rest of the run and its outcome
+    /// (not the trace recorded so far, nor which unit a finding came from).
+    pub fn fingerprint(&self) -> u128 {
+        // A 128-bit hash of every part that decides the rest of the run; the `Shared` parts
+        // contribute their cached digests (see `browser::shared::SumHasher`). The same on every
+        // machine.
+        browser::fingerprint128(&(
+            (&self.world, &self.model_contexts, &self.pending_tool_executions),
+            (&self.promise_slots, &self.promise_labels, &self.par_started),
+            (&self.findings, &self.seldom),
+        ))
+    }
+
+    /// The lanes that can run now, sorted by label. When none can, virtual time advances to the
+    /// next timer first (a unit of its own in the trace); empty means the run is over.
+    pub fn runnable(&mut self) -> Vec<(sched::Lane, LaneRef)> {
+        let mut lanes = Vec::with_capacity(8);
+        self.runnable_into(&mut lanes);
+        lanes.into_iter().map(|r| (self.world.lane_label(&r).clone(), r)).collect()
+    }
+
+    /// `runnable` without the labels (`World::lane_label` gives them), into a buffer the caller
+    /// reuses (cleared first; the explorer lists the lanes before every step).
+    pub fn runnable_into(&mut self, lanes: &mut Vec<LaneRef>) {
+        loop {
+            self.world.runnable_into(lanes);
+            if !lanes.is_empty() {
+                return;
+            }
+            let timer = self.world.next_timer_deadline();
+            let user = self.world.user_queue.next_wake_up(self.world.now());
+            let Some(t) = self.world.advance_time() else { return };
+            self.running = Running::Time;
+            self.current_counter = None;
+            let what = if self.record {
+                std::hint::cold_path();
+                format!("virtual time advances to {t} ms")
+            } else {
+                String::new()
+            };
+            // A timer came due, or (no timer by then) a timed user or agent step's window opened
+            // or ended.
+            let cite = if timer == Some(t) {
+                ("HTML", "run steps after a timeout")
+            } else if user == Some(t) {
+                ("user", "window")
+            } else {
+                ("browser agent", "window")
+            };
+            self.record_unit(Vec::new(), None, what, cite);
+        }
+    }
+
+    /// Runs the next unit of `lane` and returns what it touched.
+    pub fn step(
+        &mut self,
+        lane: &sched::Lane,
+        lane_ref: LaneRef,
+        choice_among: Vec<String>,
+    ) -> Result<Footprint, RunError> {
+        self.step_on(Some(lane), lane_ref, choice_among)
+    }
+
+    /// `step`, for a lane listed by `runnable_into` (its label is looked up only if needed).
+    pub fn step_listed(&mut self, lane_ref: LaneRef) -> Result<Footprint, RunError> {
+        self.step_on(None, lane_ref, Vec::new())
+    }
+
+    fn step_on(
+        &mut self,
+        lane: Option<&sched::Lane>,
+        lane_ref: LaneRef,
+        choice_among: Vec<String>,
+    ) -> Result<Footprint, RunError> {
+        debug_assert!(
+            lane.is_none_or(|lane| lane == self.world.lane_label(&lane_ref)),
+            "{lane:?} is not the label of {lane_ref:?}"
+        );
+        let Some(unit) = self.world.take(lane_ref) else {
+            let lane = lane.map_or_else(|| format!("{lane_ref:?}"), |lane| lane.to_string());
+            return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
+        };
+        self.footprint = Footprint::default();
+        // An unordered block's lane is no longer listed: the `Unit::Parallel` arm below names it
+        // by the label it was taken with.
+        self.running = Running::Listed(lane_ref);
+        self.current_counter = match &unit {
+            Unit::Task { event_loop, source, .. } => Some(BlockCounter::Task(*event_loop, *source)),
+            Unit::User(_) => Some(BlockCounter::User),
+            _ => None,
+        };
+        // The unit's trace line is described only when it is recorded (never while exploring).
+        let (event_loop, document, work) = match unit {
+            Unit::Task { event_loop, task, .. } => {
+                self.context = Context::EventLoop(event_loop);
+                self.footprint.touch(Resource::Loop(event_loop), true);
+                (Some(event_loop), task.document, task.steps)
+            }
+            Unit::Parallel { label, steps } => {
+                if let LaneRef::Parallel(_) = lane_ref {
+                    // The block's label left the world with it.
+                    self.running = Running::Block(label);
+                }
+                self.context = Context::InParallel;
+                (None, None, steps)
+            }
+            Unit::Agent(steps) => {
+                self.context = Context::AgentQueue;
+                self.footprint.touch(Resource::Global, true);
+                (None, None, steps)
+            }
+            // A user step notes what it touches itself (a navigation: the documents it unloads
+            // and creates; the other steps: everything).
+            Unit::User(steps) => {
+                self.context = Context::User;
+                (None, None, steps)
+            }
+            // The agent or the user puts off its next step (which has a window) until virtual time
+            // advances.
+            Unit::AgentWait => {
+                let what = "the agent waits: its next step happens later in its window";
+                return Ok(self.wait_unit(choice_among, what, ("browser agent", "window")));
+            }
+            Unit::UserWait => {
+                self.context = Context::User;
+                let what = "the user waits: the next step happens later in its window";
+                return Ok(self.wait_unit(choice_among, what, ("user", "window")));
+            }
+        };
+        let heading = if self.record {
+            std::hint::cold_path();
+            Some((self.describe(&work), document.map(|d| self.label(d))))
+        } else {
+            None
+        };
+        // While exploring, what a tool execution makes is numbered from its uuid, not from the
+        // order executions run in (`crate::inert::scoped_number`): two executions' tasks on one
+        // event loop then reach one state in either order. (Runs and replays number in order.)
+        if let (Some(_), Work::ToolExecuteSteps { uuid, .. }) = (&self.eager_inert, &work) {
+            self.scope = crate::inert::facts::scoped_number_fits(*uuid).then_some((*uuid, 0));
+        }
+        self.call_site = self.invoked_at(&work);
+        let ran = self.run_work(work);
+        self.scope = None;
+        ran?;
+        if let Some(el) = event_loop {
+            self.perform_a_microtask_checkpoint(el)?;
+        }
+        match heading {
+            Some(((what, step), document)) => self.record_unit(choice_among, document, what, step),
+            None => self.units_run += 1,
+        }
+        self.context = Context::User;
+        Ok(std::mem::take(&mut self.footprint))
+    }
+
+    /// HTML "perform a microtask checkpoint": run every queued microtask, including ones queued
+    /// meanwhile.
+    fn perform_a_microtask_checkpoint(&mut self, el: LoopId) -> Result<(), RunError> {
+        while let Some(work) = self.world.take_microtask(el) {
+            if self.record {
+                std::hint::cold_path();
+                let (what, step) = self.describe(&work);
+                self.event(step, EventKind::Note { message: format!("microtask: {what}") });
+            }
+            self.call_site = self.invoked_at(&work);
+            self.run_work(work)?;
+        }
+        Ok(())
+    }
+
+    /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`): it
+    /// touches only its own queue, which the footprints have no bit for, so it counts as
+    /// touching everything (sound; only windows pay for it).
+    fn wait_unit(&mut self, choice_among: Vec<String>, what: &str, step: Step) -> Footprint {
+        self.footprint.touch(Resource::Global, true);
+        if self.record {
+            std::hint::cold_path();
+            self.record_unit(choice_among, None, what.to_string(), step);
+        } else {
+            self.units_run += 1;
+        }
+        std::mem::take(&mut self.footprint)
+    }
+
+    fn record_unit(&mut self, choice_among: Vec<String>, document: Option<String>, what: String, step: Step) {
+        self.units_run += 1;
+        if !self.record {
+            return;
+        }
+        let events = std::mem::take(&mut self.events);
+        self.units.push(trace::Unit {
+            index: self.units.len(),
+            time: self.world.now(),
+            lane: self.current_lane().to_string(),
+            choice_among,
+            document,
+            what,
+            cite: cite(step),
+            events,
+        });
+    }
+
+    /// An inert task, run now instead of queued (`crate::inert`): it commutes with every unit, so
+    /// this is one of the schedules the queued task allows. Its steps touch nothing another unit
+    /// touches, so the posting unit's footprint notes nothing. An inert task queued by an inert
+    /// task runs after it, as a task of its own (its event loop's microtask checkpoint between).
+    pub fn run_inert_task(&mut self, doc: DocId, work: Work) {
+        if let Some(queue) = &mut self.eager_queue {
+            queue.push_back((doc, work));
+            return;
+        }
+        let outer = (self.context, self.footprint, self.scope);
+        self.eager_queue = Some(std::collections::VecDeque::new());
+        let mut next = Some((doc, work));
+        while let Some((doc, work)) = next {
+            let el = self.world.doc_info(doc).event_loop;
+            // A task of an inert tool execution makes its objects under the execution's uuid.
+            if let Work::ToolExecuteSteps { uuid, .. } = &work {
+                self.scope = Some((*uuid, 0));
+            }
+            let scripted = matches!(work, Work::ToolExecuteSteps { .. } | Work::SettleLater { .. });
+            self.context = Context::EventLoop(el);
+            self.run_work_unchecked(work);
+            if scripted {
+                // Only an inert tool execution's tasks queue microtasks; they are queued from an
+                // in-parallel block (executeTool 15.13), never from a task of the same event
+                // loop, whose own microtasks would run here too early.
+                debug_assert!(
+                    outer.0 != Context::EventLoop(el),
+                    "an inert tool execution posted from its own event loop"
+                );
+                if let Err(e) = self.perform_a_microtask_checkpoint(el) {
+                    note!(self, ("webmcp-sim", "internal"), "{e}");
+                }
+            }
+            next = self.eager_queue.as_mut().and_then(|q| q.pop_front());
+        }
+        self.eager_queue = None;
+        (self.context, self.footprint, self.scope) = outer;
+    }
+}
+
+/// The dispatcher: each unit of work to the steps it stands for.
+impl Sim<'_> {
+    /// Dispatches `Work` that is not a whole unit (abort algorithms, listeners): errors are impossible here.
+    /// Its call site is the work's own (`invoked_at`), as when it runs as a unit, so an inert
+    /// task run when queued reports the same findings as when it runs later.
+    pub fn run_work_unchecked(&mut self, work: Work) {
+        let outer = self.call_site;
+        self.call_site = self.invoked_at(&work);
+        if let Err(e) = self.run_work(work) {
+            note!(self, ("webmcp-sim", "internal"), "{e}");
+        }
+        self.call_site = outer;
+    }
+
+    pub fn run_work(&mut self, work: Work) -> Result<(), RunError> {
+        match work {
+            Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
+            Work::SettleLater { promise, settle } => self.run_tool_timer(promise, settle),
+            Work::Then { doc, promise, on_fulfilled, on_rejected } => {
+                let fulfilled = matches!(self.world.promises[promise].state, PromiseState::Fulfilled(_));
+                self.run_callback(doc, if fulfilled { on_fulfilled } else { on_rejected }, "promise reaction");
+            }
+            Work::SettlePromise { promise, result, step } => self.settle(promise, result, step),
+            Work::RegisterToolInParallel { tool_owner, exposed_origins, promise } => {
+                self.register_tool_in_parallel(tool_owner, &exposed_origins, promise)
+            }
+            Work::NotifyInParallel { tool_owner, exposed_origins } => {
+                self.notify_documents_of_a_tool_change(tool_owner, &exposed_origins)
+            }
+            Work::FireToolchange { doc } => self.fire_toolchange(doc),
+            Work::GetToolsInParallel { requestor, from_origins, promise } => {
+                self.get_tools_in_parallel(requestor, &from_origins, promise)
+            }
+            Work::ExecuteToolInParallel {
+                caller,
+                target,
+                expected_target_origin,
+                tool_name,
+                input_arguments,
+                promise,
+                uuid,
+            } => self.execute_tool_in_parallel(
+                caller,
+                target,
+                &expected_target_origin,
+                tool_name,
+                input_arguments,
+                promise,
+                uuid,
+            ),
+            Work::ToolExecuteSteps { tool_name, target, input_arguments, completion, uuid } => {
+                self.tool_execute_steps(&tool_name, target, &input_arguments, completion, uuid)
+            }
+            Work::ReactToToolPromise { target, tool_promise, completion, uuid } => {
+                self.react_to_tool_promise(target, tool_promise, completion, uuid)
+            }
+            // The block's call site is the step that started it (`from`), set with the unit.
+            Work::CompletionInParallel { completion, result, success, from: _ } => {
+                let step = ("webmcp-sim", "variant completion-steps-in-parallel");
+                match (&result, success) {
+                    (Some(r), true) => note!(self, step, "run completionSteps given {r:?} and true"),
+                    _ => self.note(step, "run completionSteps given null and false"),
+                }
+                self.completion_steps(completion, result, success)
+            }
+            Work::CancelInParallel { traversable, uuid } => self.cancel_a_pending_tool_execution(traversable, uuid),
+            Work::CancelLocal { target, uuid } => self.cancel_local(target, uuid),
+            Work::UnloadCleanupInParallel { document, traversable } => {
+                self.unloading_document_cleanup_in_parallel(document, traversable)
+            }
+            Work::AbortUnregister { model_context, tool_name, promise, signal } => {
+                self.register_tool_abort_steps(model_context, &tool_name, promise, signal)
+            }
+            Work::AbortExecution { promise, signal, traversable, uuid } => {
+                self.execute_tool_abort_steps(promise, signal, traversable, uuid)
+            }
+            Work::AbortRejectsToolPromise { promise, signal } => self.tool_promise_aborted(promise, signal),
+            Work::AbortListener { doc, script } => self.run_callback(doc, script, "abort listener"),
+            Work::LogAbortReason { doc, signal } => self.run_abort_reason_logger(doc, signal),
+            Work::CompleteNavigation { navigation } => {
+                let program = self.program;
+                self.navigate(&program.navigations[navigation.0 as usize])?
+            }
+            Work::User { script, index } => self.run_user_step(script, index)?,
+            Work::Agent { index } => self.run_agent_step(index)?,
+            Work::AgentResult { call, result, success } => {
+                let label = self
+                    .seldom
+                    .agent_call_labels
+                    .get(call as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("call #{call}"));
+                let text = match (&result, success) {
+                    (Some(r), true) => format!("{label} succeeded: {r}"),
+                    _ => format!("{label} failed"),
+                };
+                self.note((AGENT_CALL, "result"), text.clone());
+                self.seldom.agent_results.push(text);
+            }
+        }
+        Ok(())
+    }
+
+    /// What a piece of work is, for the trace's unit line.
+    pub fn describe(&self, work: &Work) -> (String, (&'static str, &'static str)) {
+        match work {
+            Work::RunScript { .. } => ("run the document's script".into(), ("HTML", "run a classic script")),
+            Work::Timer { .. } => ("run a setTimeout callback".into(), ("HTML", "timer initialization steps")),
+            Work::SettleLater { .. } => {
+                ("the tool's timer settles its promise".into(), ("HTML", "timer initialization steps"))
+            }
+            Work::Then { .. } => ("promise reaction".into(), ("ECMAScript", "PromiseReactionJob")),
+            Work::SettlePromise { promise, result, step } => {
+                let verb = if result.is_ok() { "resolve" } else { "reject" };
+                (format!("{verb} {}", self.promise_label(*promise)), *step)
+            }
+            Work::RegisterToolInParallel { .. } => {
+                ("notify documents, then queue the resolve task".into(), (REGISTER_TOOL, "21"))
+            }
+            Work::NotifyInParallel { .. } => ("notify documents of a tool change".into(), (UNREGISTER, "7")),
+            Work::FireToolchange { .. } => ("fire toolchange".into(), (NOTIFY, "3.3")),
+            Work::GetToolsInParallel { .. } => ("collect exposed tools".into(), (GET_TOOLS, "9")),
+            Work::ExecuteToolInParallel { tool_name, .. } => {
+                (format!("route the call to tool {tool_name:?}"), (EXECUTE_TOOL, "15"))
+            }
+            Work::ToolExecuteSteps { tool_name, completion: CompletionSteps::Agent { .. }, .. } => {
+                (format!("tool execute steps for {tool_name:?}"), (AGENT_CALL, "4"))
+            }
+            Work::ToolExecuteSteps { tool_name, .. } => {
+                (format!("tool execute steps for {tool_name:?}"), (EXECUTE_TOOL, "15.13"))
+            }
+            Work::ReactToToolPromise { .. } => ("react to toolPromise".into(), (IMPERATIVE, "9")),
+            Work::CompletionInParallel { .. } => {
+                ("completion steps".into(), ("webmcp-sim", "variant completion-steps-in-parallel"))
+            }
+            Work::CancelInParallel { .. } => ("cancel a pending tool execution".into(), (EXECUTE_TOOL, "14.4.2")),
+            Work::CancelLocal { .. } => ("abort the tool's local execution".into(), (CANCEL, "6")),
+            Work::UnloadCleanupInParallel { document, .. } => {
+                (format!("clean up executions of {}", self.label(*document)), (CLEANUP, "2"))
+            }
+            Work::AbortUnregister { .. } => ("abort steps: unregister the tool".into(), (REGISTER_TOOL, "18.3")),
+            Work::AbortExecution { .. } => ("abort steps: reject and cancel".into(), (EXECUTE_TOOL, "14.4")),
+            Work::AbortRejectsToolPromise { .. } => ("the tool rejects on abort".into(), ("tool", "execute")),
+            Work::AbortListener { .. } | Work::LogAbortReason { .. } => {
+                ("abort event listener".into(), ("DOM", "signal abort 4.3"))
+            }
+            Work::CompleteNavigation { navigation } => {
+                let spec = &self.program.navigations[navigation.0 as usize];
+                (
+                    format!("navigate {} to {} (started by a script)", spec.navigable, spec.document.url),
+                    ("HTML", "navigate"),
+                )
+            }
+            Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
+            Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
+            Work::AgentResult { call, .. } => {
+                let label = self
+                    .seldom
+                    .agent_call_labels
+                    .get(*call as usize)
+                    .cloned()
+                    .unwrap_or_else(|| format!("call #{call}"));
+                (format!("agent receives the result of {label}"), (AGENT_CALL, "result"))
+            }
+        }
+    }
+}
+
+/// The outcome: what a run observably did.
+impl Sim<'_> {
+    /// The observable outcome of the run so far.
+    pub fn outcome(&self, stopped_by_limit: bool) -> Outcome {
+        let mut promises = Vec::new();
+        let mut labelled: Vec<(&PromiseId, &PromiseLabel)> = self.promise_labels.iter().collect();
+        labelled.sort_by_key(|(_, l)| (l.document, l.seq));
+        for (p, label) in labelled {
+            let label = &label.label;
+            let promise = &self.world.promises[*p];
+            let state = match &promise.state {
+                PromiseState::Pending => "pending".to_string(),
+                PromiseState::Fulfilled(v) => self.describe_settlement(&Ok(v.clone())),
+                PromiseState::Rejected(e) => self.describe_settlement(&Err(e.clone())),
+            };
+            promises.push(PromiseOutcome { promise: label.to_string(), document: self.label(p.realm), state });
+        }
+        let mut tool_maps = Vec::new();
+        for (i, mc) in self.model_contexts.iter().enumerate() {
+            let doc = self.world.doc(DocId(i as u32));
+            if doc.state == DocumentState::Destroyed && mc.tool_map.is_empty() {
+                continue;
+            }
+            tool_maps.push((doc.label.clone(), mc.tool_map.iter().map(|(n, _)| n.to_string()).collect()));
+        }
+        let mut findings = self.findings.to_vec();
+        let pending_executions = self.pending_executions_outcome(stopped_by_limit, &mut findings);
+        Outcome {
+            console: self.seldom.console.clone(),
+            promises,
+            tool_maps,
+            uncaught: self.seldom.uncaught.to_vec(),
+            findings,
+            agent: self.seldom.agent_results.to_vec(),
+            events: self.event_counts_outcome(),
+            pending_executions,
+            end: self.end_state(stopped_by_limit),
+        }
+    }
+
+    /// The counted events, for the outcome: `(document, event, times)`, in document order.
+    fn event_counts_outcome(&self) -> Vec<(String, String, u32)> {
+        let mut counts = self.seldom.event_counts.clone();
+        counts.sort();
+        counts.into_iter().map(|(d, e, n)| (self.label(d), e.to_string(), n)).collect()
+    }
+
+    /// What each traversable's pending tool executions map still holds, for the outcome; at
+    /// quiescence an entry whose target or caller document is destroyed is a leak, reported as a
+    /// finding: that document's unloading cleanup steps ran before executeTool 15.12 set the entry
+    /// (they are the only steps that remove an entry for a document that goes away), so nothing
+    /// will ever remove it or settle the call through it.
+    fn pending_executions_outcome(
+        &self,
+        stopped_by_limit: bool,
+        findings: &mut Vec<Finding>,
+    ) -> Vec<(String, Vec<String>)> {
+        let destroyed = |d: DocId| self.world.doc(d).state == DocumentState::Destroyed;
+        let mut maps = Vec::new();
+        for (traversable, entries) in self.pending_tool_executions.iter() {
+            if entries.is_empty() {
+                continue;
+            }
+            let mut described = Vec::with_capacity(entries.len());
+            for (uuid, execution) in entries {
+                let target = execution.target_document;
+                let caller = match execution.caller_document {
+                    Caller::Document(d) => self.label(d),
+                    Caller::Agent(n) => format!("agent call #{n}"),
+                };
+                let uuid = self.uuid_label(*uuid);
+                let tool = &execution.tool_name;
+                described.push(format!("{uuid} {tool} of {} for {caller}", self.label(target)));
+                if stopped_by_limit {
+                    continue;
+                }
+                let mut gone = Vec::new();
+                if destroyed(target) {
+                    gone.push("target");
+                }
+                if let Caller::Document(c) = execution.caller_document {
+                    if c != target && destroyed(c) {
+                        gone.push("caller");
+                    }
+                }
+                for role in gone {
+                    findings.push(Finding {
+                        unit: self.units_run,
+                        cite: cite((EXECUTE_TOOL, "15.12")),
+                        // One message per role (the outcome's pending maps say which entry),
+                        // so that `fuzz` and the outcome group leaks by what they are.
+                        message: format!(
+                            "leak: an entry set here outlives its {role} document, which is destroyed: its \
+                             unloading cleanup steps ran before this step, so nothing will ever remove it"
+                        ),
+                        called_from: None,
+                    });
+                }
+            }
+            maps.push((self.world.nav(*traversable).name.to_string(), described));
+        }
+        maps
+    }
+
+    fn end_state(&self, stopped_by_limit: bool) -> String {
+        if stopped_by_limit {
+            return format!("stopped: unit limit reached ({} units); the run is not finished", self.units_run);
+        }
+        let waiting = self.world.waiting_tasks();
+        let mut by_doc: BTreeMap<String, usize> = BTreeMap::new();
+        // Tasks queued after their document was destroyed are only counted (`World::dead_tasks`).
+        for (d, n) in self.world.dead_tasks() {
+            *by_doc.entry(format!("{} (destroyed)", self.world.doc(d).label)).or_default() += n as usize;
+        }
+        if waiting.is_empty() && by_doc.is_empty() {
+            return "quiescent".to_string();
+        }
+        for (_, _, t) in waiting {
+            let key = match t.document {
+                Some(d) => {
+                    let doc = self.world.doc(d);
+                    let why = match doc.state {
+                        DocumentState::Bfcached => "in bfcache",
+                        DocumentState::Destroyed => "destroyed",
+                        DocumentState::Active => "not fully active",
+                    };
+                    format!("{} ({why})", doc.label)
+                }
+                None => "no document".to_string(),
+            };
+            *by_doc.entry(key).or_default() += 1;
+        }
+        let parts: Vec<String> = by_doc.into_iter().map(|(k, n)| format!("{n} task(s) of {k}")).collect();
+        format!("quiescent; waiting forever: {}", parts.join(", "))
+    }
+
+    pub(crate) fn into_trace(self, schedule: &sched::Schedule, stopped: bool) -> trace::Trace {
+        let outcome = self.outcome(stopped);
+        let documents = (0..self.world.document_count())
+            .map(|i| {
+                let id = browser::DocId(i as u32);
+                let d = self.world.doc_info(id);
+                trace::DocumentLegend {
+                    label: d.label.clone(),
+                    url: d.url.to_string(),
+                    origin: d.origin.serialize(),
+                    event_loop: self.world.event_loops[d.event_loop.index()].label.to_string(),
+                    secure_context: d.secure_context,
+                    tools_allowed: browser::policy::is_feature_enabled_in_document_for_origin(
+                        browser::policy::TOOLS,
+                        &d.policy,
+                        &d.origin,
+                        &d.origin,
+                    ),
+                }
+            })
+            .collect();
+        let event_loops = self
+            .world
+            .event_loops
+            .iter()
+            .enumerate()
+            .map(|(i, el)| trace::LoopLegend {
+                label: el.label.to_string(),
+                agent_cluster: el.cluster.to_string(),
+                documents: self
+                    .world
+                    .documents()
+                    .filter(|d| d.event_loop.index() == i)
+                    .map(|d| d.label.clone())
+                    .collect(),
+            })
+            .collect();
+        let options = self.program.spec_options();
+        trace::Trace {
+            version: trace::VERSION,
+            scenario: self.program.name.clone(),
+            options,
+            spec_revision: SPEC_REVISION.to_string(),
+            documents,
+            event_loops,
+            units: self.units,
+            schedule: schedule.to_string(),
+            outcome,
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! Work items: every unit of work (tasks, microtasks, in-parallel blocks, abort algorithms,
+//! promise reactions, agent and user steps) as data, and a pending execution's completion steps.
+
+use std::rc::Rc;
+
+use browser::{DocId, JsValue, NavId, PromiseId, SignalId};
+
+use crate::cite::Step;
+use crate::program::{NavigateId, ScriptId, Settle};
+use crate::uuid::Uuid;
+
+/// A pending tool execution's completion steps, as data.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum CompletionSteps {
+    /// executeTool 15.10, settling `promise` in the caller document.
+    ExecuteTool { target: DocId, caller: DocId, promise: PromiseId, uuid: Uuid },
+    /// An agent-initiated call (see docs/model.md): the result goes back to the AI agent queue.
+    Agent { target: DocId, call: u32, uuid: Uuid },
+}
+
+/// Every unit of work, as data: tasks, microtasks, in-parallel blocks, abort algorithms,
+/// promise reactions, agent and user steps.
+///
+/// A tool's exposed origins are shared (`Rc`, hashing as the list): queues and in-parallel blocks
+/// are copied whenever a state that shares them changes them, and copying a unit copies a pointer.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Work {
+    /// Run a document's script (HTML: the parser runs it from a networking task).
+    RunScript { doc: DocId, script: ScriptId },
+    /// A `setTimeout` callback.
+    Timer { doc: DocId, script: ScriptId },
+    /// Settle a tool's own promise after a timer (`"result": {"after": …}`).
+    SettleLater { promise: PromiseId, settle: Settle },
+    /// `promise.then(onFulfilled, onRejected)` in `doc`.
+    Then { doc: DocId, promise: PromiseId, on_fulfilled: ScriptId, on_rejected: ScriptId },
+    /// Resolve or reject a promise (a queued task's whole body).
+    SettlePromise { promise: PromiseId, result: Result<JsValue, JsValue>, step: Step },
+    /// registerTool 21.
+    RegisterToolInParallel { tool_owner: DocId, exposed_origins: Rc<[browser::Origin]>, promise: PromiseId },
+    /// unregister a tool 7.
+    NotifyInParallel { tool_owner: DocId, exposed_origins: Rc<[browser::Origin]> },
+    /// notify documents of a tool change 3.3: fire `toolchange`.
+    FireToolchange { doc: DocId },
+    /// getTools 9.
+    GetToolsInParallel { requestor: DocId, from_origins: Vec<browser::Origin>, promise: PromiseId },
+    /// executeTool 15.
+    ExecuteToolInParallel {
+        caller: DocId,
+        target: DocId,
+        expected_target_origin: browser::Origin,
+        tool_name: Rc<str>,
+        input_arguments: String,
+        promise: PromiseId,
+        uuid: Uuid,
+    },
+    /// executeTool 15.13: the tool execute steps, on the target's event loop.
+    ToolExecuteSteps {
+        tool_name: Rc<str>,
+        target: DocId,
+        input_arguments: String,
+        completion: CompletionSteps,
+        uuid: Uuid,
+    },
+    /// The imperative execute steps' reaction to toolPromise (step 9).
+    ReactToToolPromise { target: DocId, tool_promise: PromiseId, completion: CompletionSteps, uuid: Uuid },
+    /// Run completion steps in a new in-parallel block (variant `completion-steps-in-parallel`).
+    CompletionInParallel { completion: CompletionSteps, result: Option<String>, success: bool, from: Step },
+    /// executeTool 14.4.2: cancel a pending tool execution, in parallel.
+    CancelInParallel { traversable: NavId, uuid: Uuid },
+    /// cancel a pending tool execution 6: the task on the target's event loop.
+    CancelLocal { target: DocId, uuid: Uuid },
+    /// This spec's unloading document cleanup steps 2.
+    UnloadCleanupInParallel { document: DocId, traversable: NavId },
+    // Abort algorithms.
+    /// registerTool 18.3.
+    AbortUnregister { model_context: DocId, tool_name: Rc<str>, promise: PromiseId, signal: SignalId },
+    /// executeTool 14.4.
+    AbortExecution { promise: PromiseId, signal: SignalId, traversable: NavId, uuid: Uuid },
+    /// A tool that rejects its promise with the signal's reason when aborted.
+    AbortRejectsToolPromise { promise: PromiseId, signal: SignalId },
+    /// An `abort` event listener running a script in `doc`.
+    AbortListener { doc: DocId, script: ScriptId },
+    /// A tool's `execute.logAbort` listener: logs its signal's reason.
+    LogAbortReason { doc: DocId, signal: SignalId },
+    /// The rest of a navigation a script started, as a task of the script's document (HTML
+    /// "navigate": the navigating document stays fully active for the rest of its task; the
+    /// navigation completes in later tasks).
+    CompleteNavigation { navigation: NavigateId },
+    /// A user step.
+    User { script: ScriptId, index: u32 },
+    /// An agent step.
+    Agent { index: u32 },
+    /// The agent receives a tool call's result.
+    AgentResult { call: u32, result: Option<String>, success: bool },
+}
