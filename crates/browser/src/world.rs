@@ -213,18 +213,6 @@ impl TaskSource {
             TaskSource::PostedMessage => "msg",
         }
     }
-
-    /// The spec's name for the task source.
-    pub fn spec_name(self) -> &'static str {
-        match self {
-            TaskSource::WebMcp => "webmcp task source",
-            TaskSource::Timer => "timer task source",
-            TaskSource::DomManipulation => "DOM manipulation task source",
-            TaskSource::Networking => "networking task source",
-            TaskSource::NavigationAndTraversal => "navigation and traversal task source",
-            TaskSource::PostedMessage => "posted message task source",
-        }
-    }
 }
 
 /// A navigable's container attributes (iframes only).
@@ -1195,11 +1183,6 @@ impl<S: Clone> World<S> {
     /// What a document is (`doc` without its state).
     pub fn doc_info(&self, id: DocId) -> &DocumentInfo {
         &self.document_infos[id.index()]
-    }
-
-    /// What a document is, if `id` is one.
-    pub fn get_doc_info(&self, id: DocId) -> Option<&DocumentInfo> {
-        self.document_infos.get(id.index()).map(|info| &**info)
     }
 
     /// A navigable's fixed info, if `id` names one.
