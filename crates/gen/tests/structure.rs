@@ -7,12 +7,11 @@
 //! (`#[cfg(test)]` items). In each file, every path that starts at `crate`, `super`, `self` or a
 //! child module (in `use` declarations, `pub use` re-exports, code and macro arguments alike) is
 //! resolved to the file of the module it names; a name a module imports or re-exports (`use`,
-//! `pub use`) is followed to the file that defines it. A path into one of the file's own ancestors is no edge: a module
-//! sees its parent's items by nesting, and a parent re-exporting its children is how a split
-//! module keeps one API (except that a re-exported name is followed, as said, so two siblings
-//! that reach each other through their parent still make a circle). Glob imports from an
-//! ancestor (`use super::*`) are not followed.
-
+//! `pub use`) is followed to the file that defines it. A path into one of the file's own
+//! ancestors is no edge: a module sees its parent's items by nesting, and a parent re-exporting
+//! its children is how a split module keeps one API (but a name the parent imports or re-exports
+//! is followed, as said, so two siblings that reach each other through their parent still make a
+//! circle). Glob imports from an ancestor (`use super::*`) are not followed.
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
