@@ -12,6 +12,7 @@
 //! its children is how a split module keeps one API (but a name the parent imports or re-exports
 //! is followed, as said, so two siblings that reach each other through their parent still make a
 //! circle). Glob imports from an ancestor (`use super::*`) are not followed.
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
