@@ -171,13 +171,6 @@ fn special_value(special: &serde_json::Value) -> Result<JsValue, String> {
     })
 }
 
-/// JavaScript's Number::toString for finite and non-finite numbers.
-pub fn number_to_string(n: f64) -> String {
-    let mut out = String::new();
-    push_number(&mut out, n);
-    out
-}
-
 /// Appends JavaScript's Number::toString of `n`.
 fn push_number(out: &mut String, n: f64) {
     if n.is_nan() {

@@ -412,7 +412,8 @@ impl<'o, M: Model> Explorer<'o, M> {
         result
     }
 
-    /// `dfs`, with a buffer for this call's runnable lanes.
+    /// `dfs`, with a buffer for this call's runnable lanes: the forced steps to the next choice
+    /// point, the rules that may end the branch there, then the choice point's children.
     fn dfs_with(
         &mut self,
         state: &mut M::State,
@@ -420,19 +421,72 @@ impl<'o, M: Model> Explorer<'o, M> {
         base: usize,
         lanes: &mut Vec<M::Lane>,
     ) -> Result<(), M::Error> {
-        let model = self.model;
         // Sleep sets and the persistent-set rule are off with a delay bound (see
         // `Options::delay_bound`); state caching stays.
         let reduce = self.options.reduce && self.options.delay_bound.is_none();
-        // Forced steps until the next choice point, the end, or a lane that is asleep.
+        if !self.run_forced_steps(state, base, lanes, reduce)? {
+            return Ok(());
+        }
+        if lanes.is_empty() {
+            self.record_outcome(state, path);
+            return Ok(());
+        }
+        if self.cut_at_choice_point(state, path.len()) {
+            return Ok(());
+        }
+        // On a revisit, the lanes to explore: only those asleep at the earlier visit and awake
+        // now (the others were explored from this state then). None: every awake lane.
+        let mut revisit: Option<smallvec::SmallVec<[LaneId; 8]>> = None;
+        if reduce {
+            let key = Key::new(self.model.fingerprint(state));
+            let depth = path.len() as u32;
+            let visit = match self.shared {
+                Some(_) => self.visit_shared(key, depth, base),
+                None => self.visit_own(key, depth, base),
+            };
+            match visit {
+                None => return Ok(()),
+                Some(only) => revisit = only,
+            }
+        }
+        if self.options.reduce
+            && self.options.delay_bound.is_some()
+            && !self.visit_delay_bounded(state, path.len() as u32)
+        {
+            return Ok(());
+        }
+        if !self.count_choice_point() {
+            return Ok(());
+        }
+        self.show_progress();
+        // The default order's choice: the first runnable lane in label order.
+        let default_lane = match self.options.delay_bound {
+            Some(_) => Some(self.lanes.id_of(self.model, state, &lanes[0])),
+            None => None,
+        };
+        let awake = self.awake_lanes(state, lanes, base, reduce, revisit.as_deref());
+        self.explore_children(state, path, base, reduce, awake, default_lane)
+    }
+
+    /// Runs the forced steps from `state` (the steps of states with one runnable lane), leaving
+    /// in `lanes` the runnable lanes of the next choice point or end state. False when the
+    /// branch ends before: at the max-units bound, or at a lane that is asleep.
+    fn run_forced_steps(
+        &mut self,
+        state: &mut M::State,
+        base: usize,
+        lanes: &mut Vec<M::Lane>,
+        reduce: bool,
+    ) -> Result<bool, M::Error> {
+        let model = self.model;
         loop {
             model.runnable(state, lanes);
             if lanes.len() != 1 {
-                break;
+                return Ok(true);
             }
             if model.units(state) >= self.options.max_units {
                 self.hit(&format!("max-units ({})", self.options.max_units));
-                return Ok(());
+                return Ok(false);
             }
             let lane = lanes.pop().expect("one lane");
             // A state with one runnable lane is a choice point with one choice, and the sleep-set
@@ -443,24 +497,22 @@ impl<'o, M: Model> Explorer<'o, M> {
                 && self.sleep.len() > base
                 && is_asleep(&self.sleep[base..], self.lanes.id_of(model, state, &lane))
             {
-                return Ok(());
+                return Ok(false);
             }
             let fp = model.step(state, lane)?;
             if self.sleep.len() > base {
                 retain_from(&mut self.sleep, base, |(_, f)| !f.conflicts(&fp));
             }
         }
-        if lanes.is_empty() {
-            self.record_outcome(state, path);
-            return Ok(());
+    }
+
+    /// Whether a bound ends the branch at this choice point, `depth` choices deep: a max-states,
+    /// time or Ctrl-C stop, the depth bound or the max-units bound (the bound recorded).
+    fn cut_at_choice_point(&mut self, state: &M::State, depth: usize) -> bool {
+        if self.stopped() || self.out_of_time() {
+            return true;
         }
-        if self.stopped() {
-            return Ok(());
-        }
-        if self.out_of_time() {
-            return Ok(());
-        }
-        if path.len() >= self.options.max_depth {
+        if depth >= self.options.max_depth {
             if !self.depth_cut {
                 self.depth_cut = true;
                 if let Some(shared) = self.shared {
@@ -468,79 +520,84 @@ impl<'o, M: Model> Explorer<'o, M> {
                 }
                 self.hit(&format!("max-depth ({})", self.options.max_depth));
             }
-            return Ok(());
+            return true;
         }
-        if model.units(state) >= self.options.max_units {
+        if self.model.units(state) >= self.options.max_units {
             self.hit(&format!("max-units ({})", self.options.max_units));
-            return Ok(());
+            return true;
         }
-        // On a revisit, the lanes to explore: only those asleep at the earlier visit and awake
-        // now (the others were explored from this state then). None: every awake lane.
-        let mut revisit: Option<smallvec::SmallVec<[LaneId; 8]>> = None;
-        if reduce && self.shared.is_some() {
-            let key = Key::new(model.fingerprint(state));
-            match self.visit_shared(key, path.len() as u32, base) {
-                None => return Ok(()),
-                Some(only) => revisit = only,
-            }
-        } else if reduce {
-            let key = Key::new(model.fingerprint(state));
-            let depth = path.len() as u32;
-            let Explorer { visited, sleep_sets, sleep, scratch, depth_cut, .. } = self;
-            let asleep = |lane: &LaneId| is_asleep(&sleep[base..], *lane);
-            match visited.entry(key) {
-                Entry::Occupied(mut entry) => {
-                    let v = entry.get_mut();
-                    let stored = sleep_sets.get(v.sleep);
-                    // A visit at a greater depth covered everything below this state unless the
-                    // depth bound cut some branch somewhere (then it may have cut one below here).
-                    let depth_covered = v.depth <= depth || !*depth_cut;
-                    if depth_covered && stored.iter().all(asleep) {
-                        return Ok(());
-                    }
-                    // Remember the smaller depth and the common sleep set: the lanes asleep now
-                    // that slept then too.
-                    v.depth = v.depth.min(depth);
-                    if v.sleep != 0 {
-                        scratch.clear();
-                        scratch.extend(stored.iter().copied().filter(asleep));
-                        if depth_covered {
-                            // Godefroid's state caching with sleep sets: explore the lanes that
-                            // slept then and are awake now, with the sleep set both visits share.
-                            revisit = Some(stored.iter().copied().filter(|l| !asleep(l)).collect());
-                            retain_from(sleep, base, |(l, _)| scratch.contains(l));
-                        }
-                        v.sleep = sleep_sets.intern(scratch);
-                    }
+        false
+    }
+
+    /// State caching with sleep sets over this explorer's own table, `visited`: `None` when the
+    /// state needs no exploring, else the lanes to explore (`None`: every awake lane), with the
+    /// sleep set `self.sleep[base..]` narrowed as on a revisit.
+    fn visit_own(&mut self, key: Key, depth: u32, base: usize) -> Option<Option<smallvec::SmallVec<[LaneId; 8]>>> {
+        let Explorer { visited, sleep_sets, sleep, scratch, depth_cut, .. } = self;
+        let asleep = |lane: &LaneId| is_asleep(&sleep[base..], *lane);
+        let mut revisit = None;
+        match visited.entry(key) {
+            Entry::Occupied(mut entry) => {
+                let v = entry.get_mut();
+                let stored = sleep_sets.get(v.sleep);
+                // A visit at a greater depth covered everything below this state unless the
+                // depth bound cut some branch somewhere (then it may have cut one below here).
+                let depth_covered = v.depth <= depth || !*depth_cut;
+                if depth_covered && stored.iter().all(asleep) {
+                    return None;
                 }
-                Entry::Vacant(entry) => {
+                // Remember the smaller depth and the common sleep set: the lanes asleep now
+                // that slept then too.
+                v.depth = v.depth.min(depth);
+                if v.sleep != 0 {
                     scratch.clear();
-                    scratch.extend(sleep[base..].iter().map(|(l, _)| *l));
-                    scratch.sort_unstable();
-                    entry.insert(Visit { depth, sleep: sleep_sets.intern(scratch) });
-                }
-            }
-        }
-        if self.options.reduce && self.options.delay_bound.is_some() {
-            let key = Key::new(model.fingerprint(state));
-            let (depth, delays) = (path.len() as u32, self.delays);
-            match self.delay_visited.entry(key) {
-                Entry::Occupied(mut entry) => {
-                    let (seen_depth, seen_delays) = entry.get_mut();
-                    // Explored before with at least as many delays left (and, unless the depth
-                    // bound cut a branch, as deep): every schedule from here within the bound
-                    // was covered then.
-                    if *seen_delays <= delays && (*seen_depth <= depth || !self.depth_cut) {
-                        return Ok(());
+                    scratch.extend(stored.iter().copied().filter(asleep));
+                    if depth_covered {
+                        // Godefroid's state caching with sleep sets: explore the lanes that
+                        // slept then and are awake now, with the sleep set both visits share.
+                        revisit = Some(stored.iter().copied().filter(|l| !asleep(l)).collect());
+                        retain_from(sleep, base, |(l, _)| scratch.contains(l));
                     }
-                    *seen_depth = (*seen_depth).min(depth);
-                    *seen_delays = (*seen_delays).min(delays);
-                }
-                Entry::Vacant(entry) => {
-                    entry.insert((depth, delays));
+                    v.sleep = sleep_sets.intern(scratch);
                 }
             }
+            Entry::Vacant(entry) => {
+                scratch.clear();
+                scratch.extend(sleep[base..].iter().map(|(l, _)| *l));
+                scratch.sort_unstable();
+                entry.insert(Visit { depth, sleep: sleep_sets.intern(scratch) });
+            }
         }
+        Some(revisit)
+    }
+
+    /// State caching under a delay bound (no sleep sets): false when `state` was explored
+    /// before with at least as many delays left, and so needs no exploring now.
+    fn visit_delay_bounded(&mut self, state: &M::State, depth: u32) -> bool {
+        let key = Key::new(self.model.fingerprint(state));
+        let delays = self.delays;
+        match self.delay_visited.entry(key) {
+            Entry::Occupied(mut entry) => {
+                let (seen_depth, seen_delays) = entry.get_mut();
+                // Explored before with at least as many delays left (and, unless the depth
+                // bound cut a branch, as deep): every schedule from here within the bound
+                // was covered then.
+                if *seen_delays <= delays && (*seen_depth <= depth || !self.depth_cut) {
+                    return false;
+                }
+                *seen_depth = (*seen_depth).min(depth);
+                *seen_delays = (*seen_delays).min(delays);
+            }
+            Entry::Vacant(entry) => {
+                entry.insert((depth, delays));
+            }
+        }
+        true
+    }
+
+    /// Counts a choice point against the whole search's budget: false when it passes the
+    /// max-states bound (recorded).
+    fn count_choice_point(&mut self) -> bool {
         self.states += 1;
         // The whole search's count, across work items and threads (`max_states` bounds the run).
         let total = match &self.budget {
@@ -555,9 +612,14 @@ impl<'o, M: Model> Explorer<'o, M> {
                 self.states -= 1;
             }
             self.hit(&format!("max-states ({})", self.options.max_states));
-            return Ok(());
+            return false;
         }
-        // The progress display reads the count in steps of 1,024 states.
+        true
+    }
+
+    /// Updates the progress display, if any, every 1,024 choice points (it reads the count in
+    /// steps of 1,024 states).
+    fn show_progress(&mut self) {
         if self.states.is_multiple_of(1024) {
             if let Some(progress) = &self.options.progress {
                 progress.add_states(self.states.saturating_sub(self.states_shown));
@@ -566,19 +628,26 @@ impl<'o, M: Model> Explorer<'o, M> {
                 self.published = progress.advance(self.published, fraction, self.item_weight);
             }
         }
-        // The default order's choice: the first runnable lane in label order.
-        let default_lane = match self.options.delay_bound {
-            Some(_) => Some(self.lanes.id_of(model, state, &lanes[0])),
-            None => None,
-        };
-        // The awake lanes and their numbers, in label order, then in the exploration order.
+    }
+
+    /// The awake lanes of `lanes` (drained) and their numbers, in label order, then in the
+    /// exploration order: not asleep in `self.sleep[base..]`, and on a revisit only those of
+    /// `revisit` (by their stored numbers).
+    fn awake_lanes(
+        &mut self,
+        state: &M::State,
+        lanes: &mut Vec<M::Lane>,
+        base: usize,
+        reduce: bool,
+        revisit: Option<&[LaneId]>,
+    ) -> smallvec::SmallVec<[(M::Lane, LaneId); 8]> {
         let mut awake: smallvec::SmallVec<[(M::Lane, LaneId); 8]> = smallvec::SmallVec::new();
         for lane in lanes.drain(..) {
-            let id = self.lanes.id_of(model, state, &lane);
+            let id = self.lanes.id_of(self.model, state, &lane);
             if reduce && is_asleep(&self.sleep[base..], id) {
                 continue;
             }
-            if let Some(only) = &revisit {
+            if let Some(only) = revisit {
                 // Numbered as the stored sleep sets number lanes.
                 if !only.contains(&self.stored_id(id)) {
                     continue;
@@ -591,6 +660,21 @@ impl<'o, M: Model> Explorer<'o, M> {
             // Stable: ties stay in label order.
             awake.sort_by_key(|(_, id)| std::cmp::Reverse(breadth.get(*id as usize).copied().unwrap_or(0)));
         }
+        awake
+    }
+
+    /// Steps each awake lane of a choice point from `state` and explores below, with the sleep
+    /// set `self.sleep[base..]` and, under a delay bound, `default_lane` as the choice that is
+    /// no delay.
+    fn explore_children(
+        &mut self,
+        state: &mut M::State,
+        path: &mut Vec<LaneId>,
+        base: usize,
+        reduce: bool,
+        awake: smallvec::SmallVec<[(M::Lane, LaneId); 8]>,
+        default_lane: Option<LaneId>,
+    ) -> Result<(), M::Error> {
         let last = awake.len().saturating_sub(1);
         // For the progress display: the choice points the children explored so far took.
         let mut done = 0;
@@ -600,12 +684,8 @@ impl<'o, M: Model> Explorer<'o, M> {
             }
             // A choice other than the default one is a delay; beyond the bound it is cut.
             let delay = default_lane.is_some_and(|first| first != id);
-            if delay {
-                let bound = self.options.delay_bound.expect("a default lane only with a delay bound");
-                if self.delays >= bound {
-                    self.hit(&format!("delay-bound ({bound})"));
-                    continue;
-                }
+            if delay && self.beyond_delay_bound() {
+                continue;
             }
             // The last child takes the state itself instead of a copy.
             let mut copy;
@@ -615,39 +695,17 @@ impl<'o, M: Model> Explorer<'o, M> {
                 copy = state.clone();
                 &mut copy
             };
-            let fp = model.step(child, lane)?;
+            let fp = self.model.step(child, lane)?;
             self.transitions += 1;
-            if self.breadth.len() <= id as usize {
-                self.breadth.resize(id as usize + 1, 0);
-            }
-            self.breadth[id as usize] = fp.breadth() + 1;
-            // The child's sleep set: this state's sleep set and the siblings explored before,
-            // those that commute with this step.
-            let child_base = self.sleep.len();
-            if reduce {
-                for j in base..child_base {
-                    let entry = self.sleep[j];
-                    if !entry.1.conflicts(&fp) {
-                        self.sleep.push(entry);
-                    }
-                }
-            }
+            self.note_breadth(id, &fp);
+            let child_base = self.push_child_sleep_set(base, &fp, reduce);
             // A step that commutes with every step of every state is a persistent set on its
             // own: every schedule from here is equivalent to one that runs it first, so its
             // siblings need no exploring.
-            let alone = reduce && model.alone(&fp);
+            let alone = reduce && self.model.alone(&fp);
             path.push(id);
             self.delays += delay as u32;
-            if self.options.progress.is_some() {
-                let child_start = self.states - self.item_start;
-                self.tree_path.push(Level { index: i as u32, children: last as u32 + 1, child_start, done });
-            }
-            self.dfs(child, path, child_base)?;
-            if self.options.progress.is_some() {
-                if let Some(level) = self.tree_path.pop() {
-                    done += (self.states - self.item_start).saturating_sub(level.child_start);
-                }
-            }
+            done += self.dfs_child(child, path, child_base, i as u32, last as u32 + 1, done)?;
             self.delays -= delay as u32;
             path.pop();
             self.sleep.truncate(child_base);
@@ -661,10 +719,69 @@ impl<'o, M: Model> Explorer<'o, M> {
         Ok(())
     }
 
-    /// State caching with sleep sets over the table the threads share (`visited` and the rule
-    /// above, for one thread): `None` when the state needs no exploring, else the lanes to
-    /// explore (`None`: every awake lane; else only these, by their shared numbers), with the
-    /// sleep set narrowed as on a revisit.
+    /// With a delay bound: whether one more delay passes it (the bound recorded if so).
+    fn beyond_delay_bound(&mut self) -> bool {
+        let bound = self.options.delay_bound.expect("a default lane only with a delay bound");
+        if self.delays >= bound {
+            self.hit(&format!("delay-bound ({bound})"));
+            return true;
+        }
+        false
+    }
+
+    /// Records the breadth of lane `id`'s step (for `LaneOrder::BroadestFirst`).
+    fn note_breadth(&mut self, id: LaneId, fp: &M::Footprint) {
+        if self.breadth.len() <= id as usize {
+            self.breadth.resize(id as usize + 1, 0);
+        }
+        self.breadth[id as usize] = fp.breadth() + 1;
+    }
+
+    /// Pushes the sleep set of a child reached by a step that touched `fp`: this state's sleep
+    /// set `self.sleep[base..]` and the siblings explored before, those that commute with the
+    /// step. Returns where the child's sleep set begins.
+    fn push_child_sleep_set(&mut self, base: usize, fp: &M::Footprint, reduce: bool) -> usize {
+        let child_base = self.sleep.len();
+        if reduce {
+            for j in base..child_base {
+                let entry = self.sleep[j];
+                if !entry.1.conflicts(fp) {
+                    self.sleep.push(entry);
+                }
+            }
+        }
+        child_base
+    }
+
+    /// Explores a child, the `index`th of a choice point's `children`, with its sleep set from
+    /// `child_base`, keeping the progress display's path (`done`: the choice points its earlier
+    /// siblings took). Returns the choice points the child took (0 without a progress display).
+    fn dfs_child(
+        &mut self,
+        child: &mut M::State,
+        path: &mut Vec<LaneId>,
+        child_base: usize,
+        index: u32,
+        children: u32,
+        done: u64,
+    ) -> Result<u64, M::Error> {
+        if self.options.progress.is_none() {
+            self.dfs(child, path, child_base)?;
+            return Ok(0);
+        }
+        let child_start = self.states - self.item_start;
+        self.tree_path.push(Level { index, children, child_start, done });
+        self.dfs(child, path, child_base)?;
+        Ok(match self.tree_path.pop() {
+            Some(level) => (self.states - self.item_start).saturating_sub(level.child_start),
+            None => 0,
+        })
+    }
+
+    /// State caching with sleep sets over the table the threads share (`visit_own`'s rule, for
+    /// one thread): `None` when the state needs no exploring, else the lanes to explore (`None`:
+    /// every awake lane; else only these, by their shared numbers), with the sleep set narrowed
+    /// as on a revisit.
     ///
     /// Why a state another thread stored, and may still be exploring, can be trusted. Godefroid's
     /// argument for state caching with sleep sets (on an acyclic state space, as here: states

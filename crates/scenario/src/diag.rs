@@ -1,5 +1,5 @@
 //! `Diagnostic`: one problem in a scenario file, placed at `file:line:col`, with a rendering that
-//! shows the offending line.
+//! shows the offending line; and `quoted`, how messages quote a name.
 
 use std::fmt;
 
@@ -69,6 +69,11 @@ impl Diagnostic {
             format!("{file}:{line}:{column}: {path}: {message}")
         }
     }
+}
+
+/// `name` as a JSON string literal, as a diagnostic's message quotes a name.
+pub(crate) fn quoted(name: &str) -> String {
+    serde_json::to_string(name).unwrap_or_else(|_| format!("{name:?}"))
 }
 
 /// A character of a source line as the snippet shows it, one character for one, so the caret

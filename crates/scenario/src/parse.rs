@@ -12,7 +12,7 @@ use jsonc_parser::errors::{ParseError, ParseErrorKind};
 use jsonc_parser::{parse_to_ast, CollectOptions, ParseOptions};
 
 use crate::de::Strict;
-use crate::diag::Diagnostic;
+use crate::diag::{quoted, Diagnostic};
 use crate::model::Scenario;
 use crate::path::{JsonPath, Segment};
 use crate::source::{locate, value_at, Anchor, Source};
@@ -419,11 +419,6 @@ fn in_json_words(message: &str) -> String {
         (None, other) => other.to_owned(),
     };
     format!("{found}, expected {expected}")
-}
-
-/// `name` as a JSON string literal.
-pub(crate) fn quoted(name: &str) -> String {
-    serde_json::to_string(name).unwrap_or_else(|_| format!("{name:?}"))
 }
 
 #[cfg(test)]

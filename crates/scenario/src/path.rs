@@ -62,11 +62,6 @@ impl JsonPath {
     pub fn last(&self) -> Option<&Segment> {
         self.0.last()
     }
-
-    /// Whether this is the root.
-    pub fn is_root(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 impl From<Vec<Segment>> for JsonPath {

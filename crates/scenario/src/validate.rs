@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::diag::quoted;
 use crate::model::{Action, AgentAction, ExecuteTool, Frame, Navigate, On, RegisterTool, Scenario, ToolRef};
-use crate::parse::quoted;
 use crate::path::JsonPath;
 use crate::source::Anchor;
 use crate::suggest::closest;

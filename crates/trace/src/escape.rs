@@ -98,19 +98,111 @@ pub fn shell(word: &str) -> String {
     out
 }
 
-/// For Markdown (a line, a heading or a table cell): see [`crate::markdown::inline`].
+/// The longest untrusted string [`markdown`] keeps, in characters; a longer one is cut and says
+/// how much was left out.
+pub const MAX_INLINE: usize = 1_000;
+
+/// For Markdown (a line, a heading or a table cell).
+///
+/// HTML's `<`, `>` and `&` become character references, so no tag, comment or entity gets
+/// through; Markdown's emphasis, code, link, table, strike-through and math characters get a
+/// backslash; line breaks become spaces, so the text stays inside its paragraph or cell;
+/// bidirectional formatting characters and line separators show as `\u{202e}`. Text longer
+/// than [`MAX_INLINE`] characters is cut.
 pub fn markdown(text: &str) -> String {
-    crate::markdown::inline(text)
+    let mut out = String::with_capacity(text.len().min(4 * MAX_INLINE));
+    let total = text.chars().count();
+    for c in text.chars().take(MAX_INLINE) {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '$' | '!' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c if is_hidden(c) => {
+                let _ = write!(out, "\\\\u{{{:04x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    if total > MAX_INLINE {
+        let _ = write!(out, "… ({} more characters)", total - MAX_INLINE);
+    }
+    out
 }
 
-/// For a Mermaid label, message or note: see [`crate::mermaid::escape`].
+/// For a Mermaid label, message or note.
+///
+/// Letters, digits, space and punctuation that means nothing to Mermaid's sequence-diagram
+/// grammar are kept; every other character becomes a Mermaid entity code (`#35;` for `#`, `#59;`
+/// for `;`, `#60;` for `<`, `#36;` for `$`, so no `$$` starts KaTeX math), which Mermaid decodes
+/// for display only, after parsing and rendering. Line breaks and other control characters
+/// become spaces; bidirectional formatting characters show as `\u{202e}`.
 pub fn mermaid(text: &str) -> String {
-    crate::mermaid::escape(text)
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            'a'..='z'
+            | 'A'..='Z'
+            | '0'..='9'
+            | ' '
+            | '_'
+            | '.'
+            | ','
+            | '('
+            | ')'
+            | '/'
+            | '\''
+            | '!'
+            | '?'
+            | '='
+            | '*'
+            | '@'
+            | '['
+            | ']'
+            | '|'
+            | '~'
+            | '^'
+            | '-'
+            | '+'
+            | ':' => out.push(c),
+            c if c.is_control() => out.push(' '),
+            // Shown as text (`\u{202e}`), not as the character: Mermaid decodes its entity
+            // codes into the SVG, where an override would reorder the label.
+            c if is_hidden(c) => out.push_str(&mermaid(&format!("\\u{{{:04x}}}", u32::from(c)))),
+            c => {
+                let _ = write!(out, "#{};", u32::from(c));
+            }
+        }
+    }
+    out
 }
 
-/// For HTML text and quoted attribute values: see [`crate::html::escape`].
+/// For HTML and SVG text and double- or single-quoted attribute values: `&`, `<`, `>` and the
+/// quotes become character references, control characters other than tab and line feed become
+/// spaces, and bidirectional formatting characters and line separators show as `\u{202e}`.
 pub fn html(text: &str) -> String {
-    crate::html::escape(text)
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(c),
+            c if c.is_control() => out.push(' '),
+            // Shown as text: the character itself would reorder what follows it.
+            c if is_hidden(c) => {
+                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// For JSON: a string literal, quotes included. Besides what JSON requires (quotes, backslashes,

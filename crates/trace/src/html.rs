@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::escape::html as escape;
 use crate::render::{outcome_lines, replay_command_with, About, OutcomeGroup};
 use crate::svg::render_svg;
 use crate::{render_event, EventKind, Unit};
@@ -354,28 +355,4 @@ fn step(s: &mut String, id: &str, u: usize, unit: &Unit) {
         s.push_str("</ul>");
     }
     s.push_str("</details></li>\n");
-}
-
-/// Escapes text for HTML and SVG text and double- or single-quoted attribute values; control
-/// characters other than tab and line feed become spaces; bidirectional formatting characters
-/// and line separators show as `\u{202e}`.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' => out.push(c),
-            c if c.is_control() => out.push(' '),
-            // Shown as text: the character itself would reorder what follows it.
-            c if crate::escape::is_hidden(c) => {
-                let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }

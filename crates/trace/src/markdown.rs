@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::escape::markdown as inline;
 use crate::mermaid::render_mermaid;
 use crate::render::{outcome_lines, replay_command_with, About, OutcomeGroup, OutcomeLines};
 use crate::Trace;
@@ -293,42 +294,6 @@ fn cell(lines: &[String]) -> String {
         return "–".to_string();
     }
     lines.iter().map(|l| inline(l)).collect::<Vec<_>>().join("<br>")
-}
-
-/// The longest untrusted string [`inline`] keeps, in characters; a longer one is cut and says
-/// how much was left out.
-pub const MAX_INLINE: usize = 1_000;
-
-/// Escapes untrusted text for a line of Markdown or a table cell.
-///
-/// HTML's `<`, `>` and `&` become character references, so no tag, comment or entity gets
-/// through; Markdown's emphasis, code, link, table, strike-through and math characters get a
-/// backslash; line breaks become spaces, so the text stays inside its paragraph or cell;
-/// bidirectional formatting characters and line separators show as `\u{202e}`. Text longer
-/// than [`MAX_INLINE`] characters is cut.
-pub fn inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len().min(4 * MAX_INLINE));
-    let total = text.chars().count();
-    for c in text.chars().take(MAX_INLINE) {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '$' | '!' | '#' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => out.push(' '),
-            c if crate::escape::is_hidden(c) => {
-                let _ = write!(out, "\\\\u{{{:04x}}}", u32::from(c));
-            }
-            c => out.push(c),
-        }
-    }
-    if total > MAX_INLINE {
-        let _ = write!(out, "… ({} more characters)", total - MAX_INLINE);
-    }
-    out
 }
 
 /// Text for a one-backtick code span: backticks and line breaks would end it, so they go.

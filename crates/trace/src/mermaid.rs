@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+use crate::escape::mermaid as escape;
 use crate::flow::{truncate, LaneKind};
 use crate::{EventKind, Trace, Unit};
 
@@ -184,51 +185,4 @@ fn unit_note(unit: &Unit) -> String {
 /// `text<br/>[cite]`, both escaped.
 fn with_cite(text: &str, cite: &str) -> String {
     format!("{}<br/>{}", escape(text), escape(&format!("[{}]", truncate(cite, MAX_TEXT))))
-}
-
-/// Escapes text for a Mermaid label, message or note.
-///
-/// Letters, digits, space and punctuation that means nothing to Mermaid's sequence-diagram
-/// grammar are kept; every other character becomes a Mermaid entity code (`#35;` for `#`, `#59;`
-/// for `;`, `#60;` for `<`, `#36;` for `$`, so no `$$` starts KaTeX math), which Mermaid decodes
-/// for display only, after parsing and rendering. Line breaks and other control characters
-/// become spaces; bidirectional formatting characters show as `\u{202e}`.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            'a'..='z'
-            | 'A'..='Z'
-            | '0'..='9'
-            | ' '
-            | '_'
-            | '.'
-            | ','
-            | '('
-            | ')'
-            | '/'
-            | '\''
-            | '!'
-            | '?'
-            | '='
-            | '*'
-            | '@'
-            | '['
-            | ']'
-            | '|'
-            | '~'
-            | '^'
-            | '-'
-            | '+'
-            | ':' => out.push(c),
-            c if c.is_control() => out.push(' '),
-            // Shown as text (`\u{202e}`), not as the character: Mermaid decodes its entity
-            // codes into the SVG, where an override would reorder the label.
-            c if crate::escape::is_hidden(c) => out.push_str(&escape(&format!("\\u{{{:04x}}}", u32::from(c)))),
-            c => {
-                let _ = write!(out, "#{};", u32::from(c));
-            }
-        }
-    }
-    out
 }

@@ -4,8 +4,8 @@
 
 use std::fmt::Write as _;
 
+use crate::escape::html as escape;
 use crate::flow::{truncate, LaneKind};
-use crate::html::escape;
 use crate::{render_event, EventKind, Trace};
 
 #[cfg(test)]

@@ -1,7 +1,10 @@
 //! Tests for the world: secure contexts, agent clusters and "allowed to use" through frame chains
 //! (vectors in fixtures/world/frame-trees.json), task queues, lanes, promises, signals and timers.
 
+use url::Url;
+
 use super::*;
+use crate::value::JsValue;
 
 fn fixture() -> serde_json::Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/world/frame-trees.json");

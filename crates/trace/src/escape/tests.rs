@@ -72,7 +72,7 @@ fn markdown_leaves_no_markup_html_math_or_line_break() {
             }
         }
     }
-    assert!(markdown(&long()).chars().count() <= super::super::markdown::MAX_INLINE + 40);
+    assert!(markdown(&long()).chars().count() <= super::MAX_INLINE + 40);
 }
 
 #[test]

@@ -1,0 +1,113 @@
+//! Virtual time and timers (HTML "run steps after a timeout").
+
+use std::collections::BTreeMap;
+
+use super::event_loops::TaskSource;
+use super::{DocId, World};
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(super) struct Timer<S> {
+    deadline: u64,
+    pub(super) document: DocId,
+    /// The document's own count of timers set: timers of one document keep their order, and the
+    /// numbering does not depend on how other event loops interleave.
+    seq: u64,
+    steps: S,
+}
+
+/// The pending timers, the timers set so far and virtual time, as one shared part: they change
+/// together (setting a timer adds one and counts it; advancing time fires the first). Read and
+/// written as its list of pending timers (through `Deref`), but for `set` and `now`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(super) struct Timers<S> {
+    /// Pending timers, kept sorted by (deadline, document, seq).
+    pending: Vec<Timer<S>>,
+    /// Timers set so far, per document.
+    pub(super) set: BTreeMap<DocId, u64>,
+    /// Virtual time in milliseconds.
+    pub(super) now: u64,
+}
+
+impl<S> Default for Timers<S> {
+    fn default() -> Self {
+        Timers { pending: Vec::new(), set: BTreeMap::new(), now: 0 }
+    }
+}
+
+impl<S> std::ops::Deref for Timers<S> {
+    type Target = Vec<Timer<S>>;
+    fn deref(&self) -> &Vec<Timer<S>> {
+        &self.pending
+    }
+}
+
+impl<S> std::ops::DerefMut for Timers<S> {
+    fn deref_mut(&mut self) -> &mut Vec<Timer<S>> {
+        &mut self.pending
+    }
+}
+
+impl<S: Clone> World<S> {
+    /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
+    /// task source for `document`. Timers with an earlier or equal deadline are queued first.
+    pub fn run_steps_after_a_timeout(&mut self, document: DocId, ms: u64, steps: S) {
+        let count = self.timers.set.entry(document).or_insert(0);
+        let seq = *count;
+        *count += 1;
+        let deadline = self.timers.now + ms;
+        let pos = self.timers.partition_point(|t| (t.deadline, t.document, t.seq) <= (deadline, document, seq));
+        self.timers.insert(pos, Timer { deadline, document, seq, steps });
+        self.queue_due_timers();
+    }
+
+    fn queue_due_timers(&mut self) {
+        // The timers are sorted by (deadline, document, seq), so the due ones are a prefix, already
+        // in the order they are queued in: ties between documents go in document order (see
+        // docs/model.md). With none due the list is not written (and so not copied).
+        let now = self.timers.now;
+        let due = self.timers.partition_point(|t| t.deadline <= now);
+        if due == 0 {
+            return;
+        }
+        let due: Vec<Timer<S>> = self.timers.drain(..due).collect();
+        for t in due {
+            self.queue_global_task(TaskSource::Timer, t.document, t.steps);
+        }
+    }
+
+    /// Virtual time in milliseconds.
+    pub fn now(&self) -> u64 {
+        self.timers.now
+    }
+
+    /// The earliest deadline of a pending timer.
+    pub fn next_timer_deadline(&self) -> Option<u64> {
+        self.timers.first().map(|t| t.deadline)
+    }
+
+    /// Pending timers (not yet due).
+    pub fn pending_timers(&self) -> usize {
+        self.timers.len()
+    }
+
+    /// When nothing is runnable, advance virtual time to the next timer deadline and queue the
+    /// timers that are then due. Returns the new time, or None when no timer is pending.
+    pub fn advance_time(&mut self) -> Option<u64> {
+        // The earliest deadline is the first (the timers are sorted by deadline); a user action
+        // or an agent step with a window wakes up at its start, or (put off) at its end.
+        let now = self.timers.now;
+        let timer = self.timers.first().map(|t| t.deadline);
+        let user = self.user_queue.next_wake_up(now);
+        let agent = self.agent_queue.next_wake_up(now);
+        let next = [timer, user, agent].into_iter().flatten().min()?;
+        self.timers.now = next;
+        if self.user_queue.deferred {
+            self.user_queue.deferred = false;
+        }
+        if self.agent_queue.deferred {
+            self.agent_queue.deferred = false;
+        }
+        self.queue_due_timers();
+        Some(next)
+    }
+}
