@@ -9,8 +9,8 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use browser::{
-    ContainerAttributes, DocId, DocumentState, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId, Shared,
-    SignalId, TaskSource, World,
+    ContainerAttributes, DocId, JsValue, LaneRef, LoopId, NavId, ParallelMode, PromiseId, Shared, SignalId, TaskSource,
+    World,
 };
 use sched::ChooseError;
 use trace::{ConsoleLine, Event, EventKind};
@@ -847,16 +847,6 @@ impl<'p> Sim<'p> {
         let p = self.api_promise(realm, method, as_);
         self.settle(p, Err(error), step);
         p
-    }
-
-    /// True when the document is still around to run script.
-    pub fn is_alive(&self, doc: DocId) -> bool {
-        self.world.doc(doc).state != DocumentState::Destroyed
-    }
-
-    /// For assertions in tests: the context now running.
-    pub fn current_context(&self) -> Context {
-        self.context
     }
 }
 
