@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod allocator;
+#[path = "main/args.rs"]
+mod args;
 #[path = "main/command.rs"]
 mod command;
 #[path = "main/explore.rs"]

@@ -156,7 +156,15 @@ impl ModuleTree {
         reader.visit_file(&ast);
         let Reader { found, children, .. } = reader;
         self.modules.extend(found);
-        for (child, name) in children {
+        for (child, name, given) in children {
+            // `#[path = "…"]` names the file relative to this file's directory; a file read that
+            // way keeps its own children beside it, as a `mod.rs` does.
+            if let Some(given) = given {
+                let file = file.parent().expect("a file in a directory").join(given);
+                let child_dir = file.parent().expect("a file in a directory").to_path_buf();
+                self.read_file(&file, child, child_dir);
+                continue;
+            }
             // Declared inside inline modules, it is in their directories; its file is `name.rs` or
             // `name/mod.rs`, and its own children are in `name/` either way.
             let inline_dir = child[path.len()..child.len() - 1].iter().fold(dir.clone(), |d, s| d.join(s));
@@ -323,7 +331,8 @@ struct Reader {
     at: ModulePath,
     found: BTreeMap<ModulePath, Module>,
     /// Modules declared `mod name;`, with their names.
-    children: Vec<(ModulePath, String)>,
+    /// Each child module declared with `mod name;`: its path, its name and its `#[path]`, if any.
+    children: Vec<(ModulePath, String, Option<String>)>,
 }
 
 impl Reader {
@@ -442,7 +451,7 @@ impl<'ast> Visit<'ast> for Reader {
         match &item.content {
             None => {
                 let child = self.at.clone();
-                self.children.push((child, item.ident.to_string()));
+                self.children.push((child, item.ident.to_string(), path_attribute(&item.attrs)));
             }
             Some((_, items)) => {
                 self.module();
@@ -475,4 +484,15 @@ impl<'ast> Visit<'ast> for Reader {
         self.note_tokens(mac.tokens.clone());
         syn::visit::visit_macro(self, mac);
     }
+}
+
+/// The value of a `#[path = "…"]` attribute among `attrs`.
+fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find_map(|attr| match &attr.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
 }

@@ -4,37 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 
 use cli::options::{Change, SpecArgs};
 use cli::CliError;
-use trace::escape::terminal;
 
+use crate::args::{out, shown, Bounds, FormatArg, RunFormatArg};
 use crate::{explore, fuzz, runs};
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    /// Plain text for the terminal.
-    Text,
-    /// JSON (format version 1, docs/trace.schema.json).
-    Json,
-    /// Markdown for a GitHub issue: the outcome table and a Mermaid diagram per outcome.
-    Markdown,
-}
-
-/// The formats of one run (docs/formats.md): the text and JSON trace, Markdown with a Mermaid
-/// diagram for a spec issue, Chrome trace-event JSON for Perfetto.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum RunFormatArg {
-    /// The text trace, for the terminal.
-    Text,
-    /// The JSON trace (format version 1, docs/trace.schema.json).
-    Json,
-    /// Markdown for a GitHub issue, with a Mermaid sequence diagram.
-    Markdown,
-    /// Chrome trace-event JSON for the Perfetto UI.
-    Perfetto,
-}
 
 #[derive(Subcommand)]
 pub enum Command {
@@ -191,97 +167,6 @@ pub enum Command {
     FuzzParser(fuzz::FuzzParserArgs),
 }
 
-/// Bounds and knobs of an exploration.
-#[derive(clap::Args)]
-pub struct Bounds {
-    /// Choice points the whole search may visit, across work items and threads, before it stops
-    /// (reported as incomplete).
-    #[arg(long, default_value_t = 2_000_000)]
-    pub max_states: u64,
-    /// Choices along one schedule before that branch stops.
-    #[arg(long, default_value_t = 500)]
-    pub max_depth: usize,
-    /// Units along one schedule before that branch stops.
-    #[arg(long, default_value_t = 5_000)]
-    pub max_units: usize,
-    /// Wall-clock limit in seconds (the only bound whose effect depends on the machine).
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    /// Explore every schedule one by one, without state caching or sleep sets.
-    #[arg(long)]
-    pub naive: bool,
-    /// The order a choice point's lanes are explored in: `broadest-first` (the lanes whose unit
-    /// wrote the most first; fewer transitions) or `label`. Either finds the same
-    /// outcomes; the witness schedules found can differ.
-    #[arg(long, default_value = "broadest-first", value_parser = ["broadest-first", "label"])]
-    pub lane_order: String,
-    /// Threads.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
-    /// Explore only part K of N (`--shard 2/4`); merge the parts with `merge`.
-    #[arg(long, default_value = "1/1")]
-    pub shard: String,
-    /// Choice points expanded first to cut the search into work items (default: 0, one work
-    /// item with one visited table, unless `--jobs` or `--shard` asks for more than one part; then 2).
-    #[arg(long)]
-    pub split_depth: Option<usize>,
-    /// Queue inert tasks like any other instead of running them when they are queued (the
-    /// event-driven part of the reduction, docs/model.md "Inert tasks"); for measuring it.
-    #[arg(long)]
-    pub no_inert_tasks: bool,
-    /// Instead of exploring, run N schedules chosen by PCT (probabilistic concurrency testing)
-    /// and report the outcomes seen, with PCT's probability bound; never complete.
-    #[arg(long, value_name = "N")]
-    pub sample: Option<u64>,
-    /// The first seed of `--sample`'s runs (run i uses SEED + i).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run).
-    #[arg(long, default_value_t = 3)]
-    pub pct_depth: usize,
-    /// Keep the witnesses the search met instead of finding each outcome's fewest-choice one
-    /// (a breadth-first pass after a complete search; on the largest benchmark it takes about
-    /// six times as long as the search).
-    #[arg(long)]
-    pub witnesses_as_found: bool,
-    /// Explore only the schedules that deviate at most K times from the default order (the
-    /// first runnable lane in label order), as in CHESS; the report says so and is incomplete
-    /// whenever the bound cut a schedule. Turns off sleep sets and inert tasks (state caching
-    /// stays).
-    #[arg(long, value_name = "K")]
-    pub delay_bound: Option<u32>,
-}
-
-impl Bounds {
-    /// The exploration these flags ask for; a malformed `--shard` or `--time-limit` is bad input.
-    pub fn options(&self) -> Result<webmcp::ExploreOptions, CliError> {
-        let shard = cli::parse_shard(&self.shard).map_err(CliError::input)?;
-        Ok(webmcp::ExploreOptions {
-            search: webmcp::SearchOptions {
-                reduce: !self.naive,
-                lane_order: if self.lane_order == "label" {
-                    webmcp::LaneOrder::Label
-                } else {
-                    webmcp::LaneOrder::BroadestFirst
-                },
-                max_states: self.max_states,
-                max_depth: self.max_depth,
-                max_units: self.max_units,
-                time_limit: self.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)?,
-                split_depth: self.split_depth.unwrap_or(if self.jobs > 1 || shard.1 > 1 { 2 } else { 0 }),
-                jobs: self.jobs.max(1),
-                shard,
-                progress: None,
-                interrupt: None,
-                delay_bound: self.delay_bound,
-                table_per_work_item: false,
-            },
-            shortest_witnesses: !self.witnesses_as_found,
-            inert_tasks: !self.no_inert_tasks,
-        })
-    }
-}
-
 /// Runs one subcommand: the exit code it ends with, or the error that stopped it (`main` prints
 /// it and exits with its code).
 pub fn run(command: Command) -> Result<ExitCode, CliError> {
@@ -330,18 +215,4 @@ fn folder_report(path: &Path, report: std::io::Result<(String, u8)>) -> Result<E
     let (text, code) = report.map_err(|e| CliError::input(format!("{}: {e}", shown(path))))?;
     out(&text);
     Ok(ExitCode::from(code))
-}
-
-/// A path for the terminal (error messages, summary lines).
-pub fn shown(path: &Path) -> String {
-    terminal(&path.display().to_string())
-}
-
-/// Writes to stdout; a closed pipe (`webmcp-sim … | head`) ends quietly instead of panicking.
-pub fn out(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    if stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).is_err() {
-        std::process::exit(0);
-    }
 }

@@ -8,7 +8,7 @@ use cli::options::SpecArgs;
 use cli::CliError;
 use trace::escape::terminal;
 
-use crate::command::{out, shown, Bounds, FormatArg};
+use crate::args::{out, shown, Bounds, FormatArg};
 
 /// `explore`: the scenario, or each scenario under a folder, explored and reported; exit 130
 /// when Ctrl-C cut a search short (after its partial report).

@@ -8,7 +8,7 @@ use cli::options::Change;
 use cli::{CliError, Driver, Format};
 use trace::escape::terminal;
 
-use crate::command::{out, shown, RunFormatArg};
+use crate::args::{out, shown, RunFormatArg};
 
 /// The hint of a replayed schedule that does not fit its scenario.
 const REPLAY_HINT: &str = "replay the `schedule:` line that a run of this same scenario printed";
