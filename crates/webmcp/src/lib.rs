@@ -41,7 +41,7 @@ pub mod script;
 pub mod sim;
 pub mod variants;
 
-pub use self::explore::{explore, ExploreOptions, LaneOrder, SearchOptions};
+pub use self::explore::{explore, ExploreOptions, LaneOrder, SearchKind, SearchOptions};
 pub use program::{compile, Program};
 pub use sim::{Limits, RunError, Sim};
 
