@@ -78,7 +78,13 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
     if let Some(progress) = &options.progress {
         progress.end();
     }
-    Ok(Searched { report: ex.finish(), counts_vary: false, split_states: 0, split_transitions: 0, memory: Memory::default() })
+    Ok(Searched {
+        report: ex.finish(),
+        counts_vary: false,
+        split_states: 0,
+        split_transitions: 0,
+        memory: Memory::default(),
+    })
 }
 
 /// The search's state: the current execution's frames, the per-lane bookkeeping for its clocks,
@@ -523,7 +529,8 @@ impl<'o, M: Model> Explorer<'o, M> {
                     progress.add_outcome(key);
                 }
                 let text = witness();
-                self.outcomes.insert(key, Class { outcome, key, end_states: 1, witness: text, witness_choices: choices });
+                self.outcomes
+                    .insert(key, Class { outcome, key, end_states: 1, witness: text, witness_choices: choices });
             }
         }
     }

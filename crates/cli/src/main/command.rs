@@ -266,7 +266,8 @@ impl Bounds {
     /// The exploration these flags ask for; a malformed `--shard` or `--time-limit` is bad input.
     pub fn options(&self) -> Result<webmcp::ExploreOptions, CliError> {
         let shard = cli::parse_shard(&self.shard).map_err(CliError::input)?;
-        let kind = if self.search == "stateless" { webmcp::SearchKind::Stateless } else { webmcp::SearchKind::Stateful };
+        let kind =
+            if self.search == "stateless" { webmcp::SearchKind::Stateless } else { webmcp::SearchKind::Stateful };
         if kind == webmcp::SearchKind::Stateless {
             let unsupported = [
                 (self.naive, "--naive"),

@@ -49,7 +49,8 @@ fn both_searches_find_the_same_outcomes_and_witnesses_on_the_corpus() {
 fn both_searches_agree_on_the_bench_fixtures_that_finish_with_no_redundant_execution() {
     // four-calls-unload does not finish stateless in minutes (docs/performance.md); ten
     // registrations and five-by-five are measured there too.
-    for (name, counts) in [("three-executions", (30, 0)), ("four-executions", (150, 0)), ("five-executions", (150, 0))] {
+    for (name, counts) in [("three-executions", (30, 0)), ("four-executions", (150, 0)), ("five-executions", (150, 0))]
+    {
         let file = workspace_root().join(format!("fixtures/bench/{name}.jsonc"));
         assert_eq!(agree(&file), counts, "{name}: executions, redundant");
     }

@@ -144,7 +144,6 @@ impl Model for Race {
         s.steps
     }
 
-
     fn outcome(&self, s: &State) -> Vec<u8> {
         s.result.clone()
     }

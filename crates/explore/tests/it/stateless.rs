@@ -134,6 +134,9 @@ fn the_execution_budget_stops_the_search() {
     assert_eq!(report.bounds_hit, vec!["max-executions (5)".to_string()]);
 }
 
+/// A step of a schedule: its lane and its index among that lane's steps.
+type Step = (usize, usize);
+
 /// The number of Mazurkiewicz traces of a model whose lanes are always runnable until they end
 /// and whose footprints depend on the step alone: every schedule, each reduced to the set of
 /// ordered pairs of conflicting steps of different lanes.
@@ -142,7 +145,7 @@ fn traces<M: Stateful<Lane = usize, Footprint = Bits, Error = Never>>(model: &M)
         model: &M,
         state: M::State,
         done: &mut Vec<(usize, usize, Bits)>,
-        seen: &mut BTreeSet<Vec<((usize, usize), (usize, usize))>>,
+        seen: &mut BTreeSet<Vec<(Step, Step)>>,
     ) {
         let mut state = state;
         let mut lanes = Vec::new();

@@ -153,7 +153,6 @@ impl Model for TwoPhase {
         s.steps
     }
 
-
     fn outcome(&self, s: &State) -> Vec<u8> {
         let mut o = s.rm_state.clone();
         o.push(s.tm_state);
