@@ -1,7 +1,7 @@
 //! Fewest-choice witnesses: a breadth-first pass over choice points without reduction.
 
 use crate::table::{Key, KeyMap};
-use crate::{Failure, Model};
+use crate::{Failure, Stateful};
 
 /// Each target's fewest choices and schedule text, in the targets' order; or why the pass gave
 /// up.
@@ -16,7 +16,7 @@ pub type Witnesses = Result<Vec<(usize, String)>, String>;
 /// schedule) stops the pass first, or when `stop`, asked every 1,024 choice points, gives a
 /// reason (a wall-clock limit, an interrupt). A target never reached is a [`Failure::Nondeterministic`]:
 /// the targets come from a complete search of the same model.
-pub fn shortest_witnesses<M: Model>(
+pub fn shortest_witnesses<M: Stateful>(
     model: &M,
     root: M::State,
     targets: &[u128],
@@ -80,7 +80,7 @@ pub fn shortest_witnesses<M: Model>(
 }
 
 /// The state of the breadth-first pass.
-struct Pass<'m, M: Model> {
+struct Pass<'m, M: Stateful> {
     model: &'m M,
     /// Choice points the pass may reach before it gives up.
     max_states: u64,
@@ -96,7 +96,7 @@ struct Pass<'m, M: Model> {
     next: Vec<(M::State, Vec<M::Label>)>,
 }
 
-impl<M: Model> Pass<'_, M> {
+impl<M: Stateful> Pass<'_, M> {
     /// Takes a state reached by `path` through its forced steps, then records the outcome of an
     /// end state, or queues a choice point not reached before for the next level.
     fn arrive(&mut self, mut state: M::State, path: Vec<M::Label>) -> Result<Result<(), String>, M::Error> {
@@ -149,7 +149,7 @@ pub struct Reachable {
 /// Every state reachable from the initial state, breadth-first and without reduction, each
 /// counted once by fingerprint (a plain reachability count, for checking a model against other
 /// model checkers; the search itself counts choice points only).
-pub fn reachable<M: Model>(model: &M, max_states: u64) -> Result<Reachable, M::Error> {
+pub fn reachable<M: Stateful>(model: &M, max_states: u64) -> Result<Reachable, M::Error> {
     let mut seen: KeyMap<()> = KeyMap::default();
     let mut outcomes = std::collections::BTreeSet::new();
     let mut end_states = 0;

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::progress::{fraction_done, Level};
 use crate::table::{table_bytes, Key, KeyMap, Memory, Shard, SharedTable, SleepSets, Visit};
-use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Model, Options, Report, Searched};
+use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Options, Report, Searched, Stateful};
 
 /// A subtree to explore, named by the choices that lead to it from the initial state. (A work
 /// item carries no state: the thread that explores it replays the choices, so the state never
@@ -26,7 +26,7 @@ struct WorkItem<L> {
 /// split, those of this shard, on `options.jobs` threads, merged. The work items share one
 /// visited table (one thread: one explorer runs them in order; several: `SharedTable`), unless
 /// this is a shard of several or `options.table_per_work_item` asks for one table each.
-pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outcome>, M::Error> {
+pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::Outcome>, M::Error> {
     let start = Instant::now();
     let mut items = Vec::new();
     // Choice points and transitions above the split, and whether the delay bound cut a choice
@@ -130,7 +130,7 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
 
 /// The state a work item starts from: the initial state, then forced steps and the item's choices
 /// in order, stopping right after the last choice.
-fn replay_prefix<M: Model>(model: &M, path: &[M::Label]) -> Result<M::State, M::Error> {
+fn replay_prefix<M: Stateful>(model: &M, path: &[M::Label]) -> Result<M::State, M::Error> {
     let mut state = model.initial()?;
     let mut picks = path.iter();
     let Some(mut next) = picks.next() else { return Ok(state) };
@@ -155,7 +155,7 @@ fn replay_prefix<M: Model>(model: &M, path: &[M::Label]) -> Result<M::State, M::
 /// Expands the first `split_depth` choice points naively, in lane order, collecting work items.
 /// With a delay bound, a choice other than the first lane counts as a delay there too, and one
 /// beyond the bound is cut (`counts.2`).
-fn split<M: Model>(
+fn split<M: Stateful>(
     model: &M,
     mut state: M::State,
     path: Vec<M::Label>,
@@ -218,7 +218,7 @@ fn retain_from<F: Copy>(stack: &mut Vec<Asleep<F>>, from: usize, mut keep: impl 
 }
 
 /// An explorer: one work item's, or (one thread, one table) every work item's in turn.
-struct Explorer<'o, M: Model> {
+struct Explorer<'o, M: Stateful> {
     model: &'o M,
     options: &'o Options,
     start: Instant,
@@ -277,7 +277,7 @@ struct Explorer<'o, M: Model> {
     states_shown: u64,
 }
 
-impl<'o, M: Model> Explorer<'o, M> {
+impl<'o, M: Stateful> Explorer<'o, M> {
     /// The visited table's first capacity (2,048 buckets, 50 KiB): growing a table from a
     /// handful of entries rehashes every entry several times over, a cost each small
     /// exploration would pay in full (1 % of the simulator's three-executions fixture's time,
@@ -906,6 +906,9 @@ impl<'o, M: Model> Explorer<'o, M> {
 
     fn finish(self) -> Report<M::Outcome> {
         let mut report = Report {
+            search: crate::SearchKind::Stateful,
+            executions: 0,
+            redundant: 0,
             work_items: 1,
             states: self.states,
             transitions: self.transitions,

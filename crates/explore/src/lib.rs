@@ -37,6 +37,7 @@
 mod bfs;
 mod dfs;
 mod progress;
+pub mod stateless;
 mod table;
 
 use std::collections::BTreeMap;
@@ -54,7 +55,7 @@ pub use table::{table_bytes, Memory};
 pub type LaneId = u32;
 
 /// What one step touched, and the dependence test between two steps.
-pub trait Footprint: Copy {
+pub trait Footprint: Copy + Default {
     /// Whether two steps with these footprints may not commute (one writes what the other reads
     /// or writes). Must be symmetric; `false` promises that both orders reach the same state.
     fn conflicts(&self, other: &Self) -> bool;
@@ -66,12 +67,16 @@ pub trait Footprint: Copy {
 }
 
 /// A system to explore: its states, the lanes that can run in a state, and one step of a lane.
+/// What the stateless search ([`stateless::search`]) needs: a fresh state, and steps along a
+/// schedule; a state is never copied, hashed or compared. The stateful search needs more
+/// ([`Stateful`]).
 ///
 /// A model is shared by the threads of a search (`Sync`); its states are not (each thread makes
 /// its own from [`Model::initial`]).
 pub trait Model: Sync {
-    /// A state of the system (cloned at every choice point but the last child's).
-    type State: Clone;
+    /// A state of the system (the stateful search clones it at every choice point but the last
+    /// child's; the stateless search never does).
+    type State;
     /// A runnable lane as [`Model::runnable`] lists it.
     type Lane: Copy;
     /// A lane's name, stable across states (schedules and work items are lists of labels).
@@ -92,10 +97,6 @@ pub trait Model: Sync {
     fn label<'a>(&'a self, state: &'a Self::State, lane: &Self::Lane) -> &'a Self::Label;
     /// Steps run so far (for the `max_units` bound).
     fn units(&self, state: &Self::State) -> usize;
-    /// A 128-bit fingerprint of everything that decides the rest of the run and its outcome,
-    /// uniformly distributed (a hash such as XXH3's, or an exact packing passed through a
-    /// bijective mixer): the visited tables use its low half as their hash.
-    fn fingerprint(&self, state: &Self::State) -> u128;
     fn outcome(&self, state: &Self::State) -> Self::Outcome;
     /// Equal for equal outcomes, distinct otherwise (outcomes are merged by this key).
     fn outcome_key(&self, outcome: &Self::Outcome) -> u128;
@@ -108,6 +109,31 @@ pub trait Model: Sync {
     fn alone(&self, _footprint: &Self::Footprint) -> bool {
         false
     }
+    /// The model's clock, for a model whose [`Model::runnable`] may advance time (0 for one that
+    /// has none). The stateless search orders every step after a change of the clock after every
+    /// step before it: time advances only when nothing can run, so no step on either side of
+    /// that moment can be moved to the other.
+    fn clock(&self, _state: &Self::State) -> u64 {
+        0
+    }
+    /// Whether a step's footprint depends only on the earlier steps of its own lane, never on
+    /// what other lanes did (as in a program whose threads touch fixed variables). The stateless
+    /// search then knows the footprint of a step it moves before a step it races with (the one
+    /// it had), and runs one execution per class. Otherwise (false, the default) it takes that
+    /// footprint as unknown and conflicting with every step: still sound, but some executions
+    /// it schedules then end with every lane asleep (counted as redundant).
+    fn footprints_fixed(&self) -> bool {
+        false
+    }
+}
+
+/// A model whose states can be copied and hashed: what the stateful search ([`search`]), the
+/// breadth-first passes ([`reachable`], [`shortest_witnesses`]) and [`knuth_estimate`] need.
+pub trait Stateful: Model<State: Clone> {
+    /// A 128-bit fingerprint of everything that decides the rest of the run and its outcome,
+    /// uniformly distributed (a hash such as XXH3's, or an exact packing passed through a
+    /// bijective mixer): the visited tables use its low half as their hash.
+    fn fingerprint(&self, state: &Self::State) -> u128;
 }
 
 /// Numbers the lanes an explorer meets, in the order it meets them.
@@ -224,6 +250,9 @@ pub struct Options {
     /// the merged report of N shards equals the report of one process with this on, byte for
     /// byte.
     pub table_per_work_item: bool,
+    /// The stateless search's budget: executions (schedules run from the initial state to
+    /// their end) before it stops (incomplete). The stateful search ignores it.
+    pub max_executions: u64,
 }
 
 impl Options {
@@ -254,6 +283,7 @@ impl Default for Options {
             interrupt: None,
             delay_bound: None,
             table_per_work_item: false,
+            max_executions: 10_000_000,
         }
     }
 }
@@ -272,9 +302,37 @@ pub struct Class<O> {
     pub witness_choices: usize,
 }
 
+/// Which search made a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SearchKind {
+    /// [`search`]: depth-first over copied states, with state caching and sleep sets.
+    #[default]
+    Stateful,
+    /// [`stateless::search`]: every schedule run from the initial state, optimal dynamic
+    /// partial-order reduction.
+    Stateless,
+}
+
+impl SearchKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchKind::Stateful => "stateful",
+            SearchKind::Stateless => "stateless",
+        }
+    }
+}
+
 /// What a search (or one work item of it) found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report<O> {
+    pub search: SearchKind,
+    /// The stateless search: the schedules it ran from the initial state (to their end, or
+    /// until a bound or a sleep set stopped them). 0 for the stateful search.
+    pub executions: u64,
+    /// The stateless search: executions stopped because every lane that could run was asleep
+    /// (each is equivalent to an execution run before: work spent for nothing). Optimal DPOR
+    /// has none; the count shows it.
+    pub redundant: u64,
     pub work_items: u64,
     /// Choice points explored.
     pub states: u64,
@@ -295,8 +353,16 @@ impl<O> Report<O> {
     /// shortest witness kept. Merging every part of a search gives the whole search. (No parts:
     /// one empty work item.)
     pub fn merge(mut parts: Vec<Report<O>>) -> Report<O> {
-        let mut merged =
-            Report { work_items: 0, states: 0, transitions: 0, bounds_hit: Vec::new(), outcomes: Vec::new() };
+        let mut merged = Report {
+            search: parts.first().map_or(SearchKind::Stateful, |p| p.search),
+            executions: 0,
+            redundant: 0,
+            work_items: 0,
+            states: 0,
+            transitions: 0,
+            bounds_hit: Vec::new(),
+            outcomes: Vec::new(),
+        };
         if parts.len() <= 1 {
             let Some(mut only) = parts.pop() else {
                 merged.work_items = 1;
@@ -309,6 +375,8 @@ impl<O> Report<O> {
         let mut by_key: BTreeMap<u128, Class<O>> = BTreeMap::new();
         for part in parts {
             merged.work_items += part.work_items;
+            merged.executions += part.executions;
+            merged.redundant += part.redundant;
             merged.states += part.states;
             merged.transitions += part.transitions;
             for b in part.bounds_hit {

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::Model;
+use crate::Stateful;
 
 /// A running search's progress, shared with whoever displays it (`Options::progress`).
 #[derive(Debug, Default)]
@@ -127,7 +127,7 @@ pub struct Estimate {
 /// Exact for a tree whose choice points at each depth all have the same number of children. A
 /// schedule stops after `max_units` steps. State caching and sleep sets make the real search far
 /// smaller than this tree; it says how large the problem is, not how long the search takes.
-pub fn knuth_estimate<M: Model>(model: &M, probes: u32, seed: u64, max_units: usize) -> Result<Estimate, M::Error> {
+pub fn knuth_estimate<M: Stateful>(model: &M, probes: u32, seed: u64, max_units: usize) -> Result<Estimate, M::Error> {
     let mut random = SplitMix(seed);
     let mut total = 0.0;
     let mut lanes = Vec::new();

@@ -54,7 +54,21 @@ pub struct Exploration {
     /// that run; empty when unknown (results written before it existed, or by the library).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub file: String,
+    /// Set when the stateless search ran (`--search stateless`): its executions; absent for the
+    /// stateful search, whose reports are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stateless: Option<Executions>,
     pub outcomes: Vec<OutcomeClass>,
+}
+
+/// What the stateless search ran: every schedule from the initial state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Executions {
+    /// Schedules run from the initial state (to their end, a bound, or a sleep-set block).
+    pub executions: u64,
+    /// Executions that ended with every runnable lane asleep: each is equivalent to one run
+    /// before, work for nothing.
+    pub redundant: u64,
 }
 
 /// `Exploration::witnesses` after the breadth-first pass: every witness has the fewest choices
@@ -93,6 +107,7 @@ impl Exploration {
             witnesses: first.witnesses.clone(),
             // The first part's: shards explored on other machines may name the file otherwise.
             file: parts.iter().map(|p| p.file.as_str()).find(|f| !f.is_empty()).unwrap_or_default().to_string(),
+            stateless: first.stateless.map(|_| Executions::default()),
             outcomes: Vec::new(),
         };
         for p in parts {
@@ -108,6 +123,10 @@ impl Exploration {
             merged.work_items += p.work_items;
             merged.states += p.states;
             merged.transitions += p.transitions;
+            if let (Some(m), Some(e)) = (&mut merged.stateless, p.stateless) {
+                m.executions += e.executions;
+                m.redundant += e.redundant;
+            }
             merged.complete &= p.complete;
             if p.witnesses != merged.witnesses {
                 merged.witnesses = WITNESSES_FOUND.into();
@@ -175,11 +194,26 @@ impl Exploration {
         if self.shard != "1/1" {
             let _ = writeln!(s, "shard: {}", t(&self.shard));
         }
-        let _ = writeln!(
-            s,
-            "searched: {} choice points, {} transitions, {} work items",
-            self.states, self.transitions, self.work_items
-        );
+        match self.stateless {
+            None => {
+                let _ = writeln!(
+                    s,
+                    "searched: {} choice points, {} transitions, {} work items",
+                    self.states, self.transitions, self.work_items
+                );
+            }
+            Some(e) => {
+                let _ = writeln!(
+                    s,
+                    "searched (stateless): {} executions, {} redundant (blocked by sleep sets, {:.1} %), {} choice points, {} units run",
+                    e.executions,
+                    e.redundant,
+                    100.0 * e.redundant as f64 / e.executions.max(1) as f64,
+                    self.states,
+                    self.transitions
+                );
+            }
+        }
         if self.complete {
             let _ = writeln!(s, "complete: every schedule was covered");
         } else {
@@ -316,6 +350,7 @@ mod tests {
             bounds_hit: vec!["max-units (5)".into(), "max-depth (3)".into()],
             witnesses: super::WITNESSES_FOUND.into(),
             file: String::new(),
+            stateless: None,
             outcomes: vec![class("el0.webmcp", 1), class("el0.timer el1.webmcp", 2)],
         };
         let merged = Exploration::merge(std::slice::from_ref(&part)).unwrap();

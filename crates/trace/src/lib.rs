@@ -17,7 +17,9 @@ pub mod perfetto;
 pub mod render;
 pub mod svg;
 
-pub use explore::{Exploration, OutcomeClass, WITNESSES_FEWEST, WITNESSES_FEWEST_INERT_FIRST, WITNESSES_FOUND};
+pub use explore::{
+    Executions, Exploration, OutcomeClass, WITNESSES_FEWEST, WITNESSES_FEWEST_INERT_FIRST, WITNESSES_FOUND,
+};
 
 #[cfg(test)]
 mod testdata;

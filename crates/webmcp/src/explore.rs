@@ -30,7 +30,7 @@ use crate::program::Program;
 
 /// What the visited tables cost (summed over work items).
 pub use ::explore::Memory as VisitedMemory;
-pub use ::explore::{Estimate, LaneOrder, Progress};
+pub use ::explore::{Estimate, LaneOrder, Progress, SearchKind};
 
 /// The engine's bounds and knobs: reduction, lane order, the budget (`max_states`, `time_limit`),
 /// `max_depth`, `max_units`, the split into work items, threads, shard, progress, interrupt,
@@ -49,11 +49,20 @@ pub struct ExploreOptions {
     /// With the full reduction: run inert tasks when they are queued (`crate::inert`); the
     /// witnesses are turned back into schedules of the faithful model (`faithful_schedule`).
     pub inert_tasks: bool,
+    /// Which search runs: the stateful one (copies and fingerprints of states) or the
+    /// stateless one (every schedule run from the start, optimal DPOR; docs/model.md,
+    /// "Stateless exploration").
+    pub kind: SearchKind,
 }
 
 impl Default for ExploreOptions {
     fn default() -> ExploreOptions {
-        ExploreOptions { search: SearchOptions::default(), shortest_witnesses: true, inert_tasks: true }
+        ExploreOptions {
+            search: SearchOptions::default(),
+            shortest_witnesses: true,
+            inert_tasks: true,
+            kind: SearchKind::Stateful,
+        }
     }
 }
 
@@ -99,6 +108,10 @@ impl ExploreOptions {
         ];
         if let Some(k) = search.delay_bound {
             described.push(format!("delay-bound={k}"));
+        }
+        if self.kind == SearchKind::Stateless {
+            // Said only for the stateless search, so that stateful reports stay as they were.
+            described.push(format!("search=stateless, max-executions={}", search.max_executions));
         }
         if search.table_per_work_item || search.shard.1 > 1 {
             // Shards always do; one process only when asked (to compare with merged shards).
@@ -179,7 +192,10 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     // The search's start: `--time-limit` bounds the search and the witness pass together.
     let start = Instant::now();
     let model = SimModel::exploring(program, options);
-    let searched = ::explore::search(&model, &options.search)?;
+    let searched = match options.kind {
+        SearchKind::Stateful => ::explore::search(&model, &options.search)?,
+        SearchKind::Stateless => ::explore::stateless::search(&model, &options.search)?,
+    };
     let mut merged = exploration_of(program, options, searched.report);
     if searched.counts_vary {
         // Not an option that decides the outcomes, but what the counts are: said where the
@@ -226,6 +242,8 @@ fn exploration_of(
         bounds_hit: report.bounds_hit,
         witnesses: trace::WITNESSES_FOUND.into(),
         file: String::new(),
+        stateless: (report.search == SearchKind::Stateless)
+            .then_some(trace::Executions { executions: report.executions, redundant: report.redundant }),
         outcomes: report
             .outcomes
             .into_iter()
@@ -250,6 +268,8 @@ pub struct SimModel<'p> {
     /// (`InertFacts::lifecycles_fixed`), so a unit that reads nothing else and writes nothing is
     /// explored alone from its choice point.
     lifecycles_fixed: bool,
+    /// For the stateless search: a task's run also reads its queue (see `step`).
+    stateless: bool,
 }
 
 impl<'p> SimModel<'p> {
@@ -259,6 +279,7 @@ impl<'p> SimModel<'p> {
             program,
             inert_tasks: options.inert(),
             lifecycles_fixed: options.inert_tasks && crate::inert::facts::InertFacts::lifecycles_fixed(program),
+            stateless: options.kind == SearchKind::Stateless,
         }
     }
 }
@@ -309,7 +330,23 @@ impl<'p> ::explore::Model for SimModel<'p> {
 
     #[inline(always)]
     fn step(&self, sim: &mut Sim<'p>, lane: browser::LaneRef) -> Result<Footprint, RunError> {
-        sim.step_listed(lane)
+        let mut fp = sim.step_listed(lane)?;
+        if self.stateless {
+            // The stateless search orders steps by happens-before, and a task taken from a queue
+            // needs the step that appended it: when the queue was empty that step made the lane
+            // runnable (the search sees it), but when it was not, only a conflict can say so.
+            // Taking a task therefore reads its queue (and a block taken from the FIFO parallel
+            // queue reads that queue), which every append writes (docs/model.md, "Stateless
+            // exploration"). The stateful search, which compares states, does without.
+            match lane {
+                browser::LaneRef::Task { event_loop, source } => {
+                    fp.touch(crate::footprint::Resource::Queue(event_loop, source), false)
+                }
+                browser::LaneRef::ParallelQueue => fp.touch(crate::footprint::Resource::ParallelQueue, false),
+                _ => {}
+            }
+        }
+        Ok(fp)
     }
 
     fn label<'a>(&'a self, sim: &'a Sim<'p>, lane: &browser::LaneRef) -> &'a Lane {
@@ -319,10 +356,6 @@ impl<'p> ::explore::Model for SimModel<'p> {
     #[inline(always)]
     fn units(&self, sim: &Sim<'p>) -> usize {
         sim.units_run
-    }
-
-    fn fingerprint(&self, sim: &Sim<'p>) -> u128 {
-        sim.fingerprint()
     }
 
     fn outcome(&self, sim: &Sim<'p>) -> trace::Outcome {
@@ -340,6 +373,17 @@ impl<'p> ::explore::Model for SimModel<'p> {
     #[inline(always)]
     fn alone(&self, fp: &Footprint) -> bool {
         self.lifecycles_fixed && (fp.reads_only_lifecycles() || fp.is_private())
+    }
+
+    /// Virtual time: `runnable` advances it when nothing can run.
+    fn clock(&self, sim: &Sim<'p>) -> u64 {
+        sim.world.now()
+    }
+}
+
+impl<'p> ::explore::Stateful for SimModel<'p> {
+    fn fingerprint(&self, sim: &Sim<'p>) -> u128 {
+        sim.fingerprint()
     }
 }
 
@@ -548,7 +592,7 @@ fn shortest_witnesses_in(
     let targets: Vec<u128> = exploration.outcomes.iter().map(|class| browser::digest128(&class.outcome)).collect();
     // The faithful model (no inert task runs early): its schedules are what `replay` runs, and
     // the fewest choices are counted there.
-    let model = SimModel { program, inert_tasks: inert_first, lifecycles_fixed: false };
+    let model = SimModel { program, inert_tasks: inert_first, lifecycles_fixed: false, stateless: false };
     let root = ::explore::Model::initial(&model)?;
     let deadline = options.search.time_limit.map(|limit| start + limit);
     let stop = || -> Option<String> {

@@ -81,7 +81,7 @@ pub mod variants;
 mod work;
 
 pub use algorithms::execute::validate_input_against_input_schema;
-pub use explore::{explore, ExploreOptions, LaneOrder, SearchOptions};
+pub use explore::{explore, ExploreOptions, LaneOrder, SearchKind, SearchOptions};
 pub use footprint::Footprint;
 pub use kernel::{RunError, Sim};
 pub use program::{compile, Program};

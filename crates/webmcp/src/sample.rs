@@ -68,5 +68,6 @@ pub fn sample_pct(
         witnesses: format!("{} (the shortest schedule sampled)", trace::WITNESSES_FOUND),
         outcomes,
         file: String::new(),
+        stateless: None,
     })
 }

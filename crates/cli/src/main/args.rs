@@ -90,12 +90,38 @@ pub struct Bounds {
     /// stays).
     #[arg(long, value_name = "K")]
     pub delay_bound: Option<u32>,
+    /// The search: `stateful` (copies and fingerprints states: state caching, sleep sets) or
+    /// `stateless` (runs every schedule from the start, optimal dynamic partial-order reduction;
+    /// one thread, no `--naive`, `--delay-bound`, `--jobs` or `--shard` yet). Both find the same
+    /// outcomes.
+    #[arg(long, default_value = "stateful", value_parser = ["stateful", "stateless"])]
+    pub search: String,
+    /// With `--search stateless`: executions (schedules run from the start) before the search
+    /// stops (reported as incomplete).
+    #[arg(long, default_value_t = 10_000_000)]
+    pub max_executions: u64,
 }
 
 impl Bounds {
     /// The exploration these flags ask for; a malformed `--shard` or `--time-limit` is bad input.
     pub fn options(&self) -> Result<webmcp::ExploreOptions, CliError> {
         let shard = cli::parse_shard(&self.shard).map_err(CliError::input)?;
+        let kind =
+            if self.search == "stateless" { webmcp::SearchKind::Stateless } else { webmcp::SearchKind::Stateful };
+        if kind == webmcp::SearchKind::Stateless {
+            let unsupported = [
+                (self.naive, "--naive"),
+                (self.delay_bound.is_some(), "--delay-bound"),
+                (self.jobs > 1, "--jobs"),
+                (shard.1 > 1, "--shard"),
+                (self.split_depth.is_some(), "--split-depth"),
+            ];
+            if let Some((_, flag)) = unsupported.iter().find(|(set, _)| *set) {
+                return Err(CliError::input(format!(
+                    "{flag} is not supported with --search stateless yet (use --search stateful)"
+                )));
+            }
+        }
         Ok(webmcp::ExploreOptions {
             search: webmcp::SearchOptions {
                 reduce: !self.naive,
@@ -115,9 +141,11 @@ impl Bounds {
                 interrupt: None,
                 delay_bound: self.delay_bound,
                 table_per_work_item: false,
+                max_executions: self.max_executions,
             },
             shortest_witnesses: !self.witnesses_as_found,
             inert_tasks: !self.no_inert_tasks,
+            kind,
         })
     }
 }

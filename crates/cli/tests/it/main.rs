@@ -13,6 +13,7 @@ mod outputs;
 mod paths;
 mod render;
 mod spec_example;
+mod stateless;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use explore::{Model, Options};
+use explore::{Options, Stateful};
 
 use crate::race::Race;
 use crate::two_phase::TwoPhase;
@@ -11,8 +11,8 @@ use crate::{options, Never};
 
 /// The outcome keys of every schedule with at most `bound` delays, by brute force: every
 /// schedule enumerated, its delays counted (independent of the engine).
-fn outcomes_within<M: Model<Error = Never>>(model: &M, bound: u32) -> BTreeSet<u128> {
-    fn walk<M: Model<Error = Never>>(
+fn outcomes_within<M: Stateful<Error = Never>>(model: &M, bound: u32) -> BTreeSet<u128> {
+    fn walk<M: Stateful<Error = Never>>(
         model: &M,
         mut state: M::State,
         delays: u32,
@@ -44,7 +44,7 @@ fn bounded(reduce: bool, bound: u32) -> Options {
     Options { delay_bound: Some(bound), ..options(reduce) }
 }
 
-fn keys<M: Model<Error = Never>>(model: &M, options: &Options) -> (BTreeSet<u128>, explore::Report<M::Outcome>) {
+fn keys<M: Stateful<Error = Never>>(model: &M, options: &Options) -> (BTreeSet<u128>, explore::Report<M::Outcome>) {
     let report = explore::search(model, options).unwrap().report;
     (report.outcomes.iter().map(|c| c.key).collect(), report)
 }

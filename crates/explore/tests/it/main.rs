@@ -5,9 +5,10 @@ mod programs;
 mod progress;
 mod race;
 mod shared;
+mod stateless;
 mod two_phase;
 
-use explore::{LaneOrder, Model, Options};
+use explore::{LaneOrder, Options, Stateful};
 
 /// Options for the whole tree in one work item, with or without reduction.
 pub fn options(reduce: bool) -> Options {
@@ -23,7 +24,7 @@ pub fn options(reduce: bool) -> Options {
 }
 
 /// The outcome keys a search found, sorted.
-pub fn outcome_keys<M: Model>(model: &M, options: &Options) -> Vec<u128>
+pub fn outcome_keys<M: Stateful>(model: &M, options: &Options) -> Vec<u128>
 where
     M::Error: std::fmt::Debug,
 {

@@ -84,10 +84,6 @@ impl Model for Programs {
     fn units(&self, (pcs, _): &Self::State) -> usize {
         pcs.iter().map(|&pc| pc as usize).sum()
     }
-    fn fingerprint(&self, (pcs, vars): &Self::State) -> u128 {
-        let packed = pcs.iter().chain(vars).fold(0u128, |f, &x| f << 4 | u128::from(x));
-        crate::spread(packed)
-    }
     fn outcome(&self, (_, vars): &Self::State) -> Vec<u8> {
         vars.clone()
     }
@@ -96,6 +92,17 @@ impl Model for Programs {
     }
     fn schedule_text(&self, picks: &[&String]) -> String {
         picks.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+    }
+    /// Each step touches the variables its operation names, whatever the other threads did.
+    fn footprints_fixed(&self) -> bool {
+        true
+    }
+}
+
+impl explore::Stateful for Programs {
+    fn fingerprint(&self, (pcs, vars): &Self::State) -> u128 {
+        let packed = pcs.iter().chain(vars).fold(0u128, |f, &x| f << 4 | u128::from(x));
+        crate::spread(packed)
     }
 }
 

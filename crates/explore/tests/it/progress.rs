@@ -52,9 +52,6 @@ impl Model for Binary {
     fn units(&self, state: &(u64, usize)) -> usize {
         state.1
     }
-    fn fingerprint(&self, state: &(u64, usize)) -> u128 {
-        crate::spread((state.0 as u128) << 8 | state.1 as u128)
-    }
     fn outcome(&self, state: &(u64, usize)) -> u64 {
         state.0
     }
@@ -63,6 +60,12 @@ impl Model for Binary {
     }
     fn schedule_text(&self, picks: &[&String]) -> String {
         picks.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+impl explore::Stateful for Binary {
+    fn fingerprint(&self, state: &(u64, usize)) -> u128 {
+        crate::spread((state.0 as u128) << 8 | state.1 as u128)
     }
 }
 

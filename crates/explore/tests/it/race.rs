@@ -144,17 +144,6 @@ impl Model for Race {
         s.steps
     }
 
-    /// Exact: every variable packed into distinct bits (N ≤ 8), then spread by a bijection.
-    fn fingerprint(&self, s: &State) -> u128 {
-        let mut f: u128 = 0;
-        for i in 0..self.calls {
-            f = f << 4 | (s.pc[i] as u128) << 2 | s.result[i] as u128;
-        }
-        f = f << 8 | s.pending as u128;
-        f = f << 4 | s.next_cancel as u128;
-        crate::spread(f << 1 | s.registered as u128)
-    }
-
     fn outcome(&self, s: &State) -> Vec<u8> {
         s.result.clone()
     }
@@ -165,6 +154,19 @@ impl Model for Race {
 
     fn schedule_text(&self, picks: &[&String]) -> String {
         picks.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+impl explore::Stateful for Race {
+    /// Exact: every variable packed into distinct bits (N ≤ 8), then spread by a bijection.
+    fn fingerprint(&self, s: &State) -> u128 {
+        let mut f: u128 = 0;
+        for i in 0..self.calls {
+            f = f << 4 | (s.pc[i] as u128) << 2 | s.result[i] as u128;
+        }
+        f = f << 8 | s.pending as u128;
+        f = f << 4 | s.next_cancel as u128;
+        crate::spread(f << 1 | s.registered as u128)
     }
 }
 

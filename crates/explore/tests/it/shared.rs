@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 
-use explore::{Labels, Model, Options};
+use explore::{Labels, Model, Options, Stateful};
 
 use crate::race::Race;
 use crate::two_phase::TwoPhase;
@@ -17,7 +17,7 @@ struct Counting<'m, M> {
     seen: Mutex<BTreeSet<u128>>,
 }
 
-impl<'m, M: Model> Counting<'m, M> {
+impl<'m, M: Stateful> Counting<'m, M> {
     fn new(model: &'m M) -> Counting<'m, M> {
         Counting { model, seen: Mutex::new(BTreeSet::new()) }
     }
@@ -27,7 +27,7 @@ impl<'m, M: Model> Counting<'m, M> {
     }
 }
 
-impl<M: Model> Model for Counting<'_, M>
+impl<M: Stateful> Model for Counting<'_, M>
 where
     M::Label: std::hash::Hash,
 {
@@ -58,9 +58,6 @@ where
     fn units(&self, state: &M::State) -> usize {
         self.model.units(state)
     }
-    fn fingerprint(&self, state: &M::State) -> u128 {
-        self.model.fingerprint(state)
-    }
     fn outcome(&self, state: &M::State) -> M::Outcome {
         self.model.outcome(state)
     }
@@ -72,6 +69,15 @@ where
     }
 }
 
+impl<M: Stateful> explore::Stateful for Counting<'_, M>
+where
+    M::Label: std::hash::Hash,
+{
+    fn fingerprint(&self, state: &M::State) -> u128 {
+        self.model.fingerprint(state)
+    }
+}
+
 /// The tree cut at depth 2 into work items, on `jobs` threads.
 fn split(jobs: usize) -> Options {
     Options { split_depth: 2, jobs, ..options(true) }
@@ -79,7 +85,7 @@ fn split(jobs: usize) -> Options {
 
 /// Distinct states passed through, choice points stored in the visited tables (summed over
 /// tables), and the outcome keys, of one search.
-fn measure<M: Model>(model: &M, options: &Options) -> (usize, u64, Vec<u128>)
+fn measure<M: Stateful>(model: &M, options: &Options) -> (usize, u64, Vec<u128>)
 where
     M::Label: std::hash::Hash,
     M::Error: std::fmt::Debug,
@@ -114,7 +120,7 @@ fn splitting_does_not_multiply_the_states() {
 
 /// With a table per work item (what shards on different machines must do) every work item
 /// explores again what its siblings explored; one table for the search does not.
-fn splits_without_multiplying<M: Model>(name: &str, model: &M)
+fn splits_without_multiplying<M: Stateful>(name: &str, model: &M)
 where
     M::Error: std::fmt::Debug,
 {

@@ -153,19 +153,6 @@ impl Model for TwoPhase {
         s.steps
     }
 
-    /// Exact: every variable packed into distinct bits (at most 8 resource managers), then spread
-    /// by a bijection.
-    fn fingerprint(&self, s: &State) -> u128 {
-        let mut f: u128 = 0;
-        for &r in &s.rm_state {
-            f = f << 2 | r as u128;
-        }
-        f = f << 2 | s.tm_state as u128;
-        f = f << 8 | s.tm_prepared as u128;
-        f = f << 8 | s.prepared_msgs as u128;
-        crate::spread(f << 2 | (s.commit_msg as u128) << 1 | s.abort_msg as u128)
-    }
-
     fn outcome(&self, s: &State) -> Vec<u8> {
         let mut o = s.rm_state.clone();
         o.push(s.tm_state);
@@ -178,6 +165,21 @@ impl Model for TwoPhase {
 
     fn schedule_text(&self, picks: &[&String]) -> String {
         picks.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+impl explore::Stateful for TwoPhase {
+    /// Exact: every variable packed into distinct bits (at most 8 resource managers), then spread
+    /// by a bijection.
+    fn fingerprint(&self, s: &State) -> u128 {
+        let mut f: u128 = 0;
+        for &r in &s.rm_state {
+            f = f << 2 | r as u128;
+        }
+        f = f << 2 | s.tm_state as u128;
+        f = f << 8 | s.tm_prepared as u128;
+        f = f << 8 | s.prepared_msgs as u128;
+        crate::spread(f << 2 | (s.commit_msg as u128) << 1 | s.abort_msg as u128)
     }
 }
 

@@ -1,0 +1,74 @@
+//! The stateless search (`--search stateless`, optimal DPOR) against the stateful one: the same
+//! outcomes, and the same fewest-choice witnesses, on every corpus scenario and on the bench
+//! fixtures that finish; its redundant executions counted.
+
+use cli::load_program;
+use webmcp::{explore, ExploreOptions, SearchKind};
+
+use crate::workspace_root;
+
+/// Each outcome with its witness and the witness's choices, in witness order (end states are
+/// counted differently: schedules against states).
+fn classes(ex: &trace::Exploration) -> Vec<(trace::Outcome, String, usize)> {
+    ex.outcomes.iter().map(|o| (o.outcome.clone(), o.witness.clone(), o.witness_choices)).collect()
+}
+
+/// Explores `file` with both searches (default options otherwise) and checks they agree; the
+/// stateless search's (executions, redundant).
+fn agree(file: &std::path::Path) -> (u64, u64) {
+    let program = load_program(file).unwrap_or_else(|e| panic!("{e}"));
+    let stateful = explore(&program, &ExploreOptions::default()).unwrap();
+    let stateless = explore(&program, &ExploreOptions { kind: SearchKind::Stateless, ..Default::default() }).unwrap();
+    let at = file.display();
+    assert!(stateful.complete && stateless.complete, "{at}: {:?} {:?}", stateful.bounds_hit, stateless.bounds_hit);
+    assert!(stateful.stateless.is_none(), "{at}: a stateful report says nothing of executions");
+    // The witnesses come from the same breadth-first pass, which is given the outcome set: equal
+    // sets give equal witnesses, and the pass finishing says so.
+    assert_eq!(stateless.witnesses, stateful.witnesses, "{at}");
+    assert_eq!(classes(&stateless), classes(&stateful), "{at}: the searches found different outcomes");
+    let e = stateless.stateless.expect("a stateless report counts its executions");
+    (e.executions, e.redundant)
+}
+
+#[test]
+fn both_searches_find_the_same_outcomes_and_witnesses_on_the_corpus() {
+    let root = workspace_root();
+    let files = cli::scenario_files(&root.join("scenarios")).unwrap();
+    assert!(files.len() > 90, "the corpus is missing");
+    let (mut executions, mut redundant) = (0, 0);
+    for file in &files {
+        let (e, r) = agree(file);
+        executions += e;
+        redundant += r;
+    }
+    // The engine's own counts over the corpus (a change to the search shows here first).
+    assert_eq!((files.len(), executions, redundant), (101, 30_585, 3));
+}
+
+#[test]
+fn both_searches_agree_on_the_bench_fixtures_that_finish_with_no_redundant_execution() {
+    // four-calls-unload does not finish stateless in minutes (docs/performance.md); ten
+    // registrations and five-by-five are measured there too.
+    for (name, counts) in [("three-executions", (30, 0)), ("four-executions", (150, 0)), ("five-executions", (150, 0))]
+    {
+        let file = workspace_root().join(format!("fixtures/bench/{name}.jsonc"));
+        assert_eq!(agree(&file), counts, "{name}: executions, redundant");
+    }
+}
+
+#[test]
+fn the_stateless_search_refuses_what_it_cannot_do_yet() {
+    let scenario = workspace_root().join("fixtures/bench/three-executions.jsonc");
+    for flags in [&["--jobs", "2"][..], &["--naive"], &["--delay-bound", "1"], &["--shard", "1/2"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+            .arg("explore")
+            .arg(&scenario)
+            .args(["--search", "stateless"])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("not supported with --search stateless"), "{flags:?}: {stderr}");
+    }
+}
