@@ -184,6 +184,30 @@ fn agent_with_bfcache_cannot_run_and_says_why() {
 const BEGIN: &str = "<!-- generated table: begin -->\n";
 const END: &str = "<!-- generated table: end -->\n";
 
+/// The back/forward cache is on in the driver's Chromium (Playwright's default switches turn it
+/// off): in every run of every shipped scenario with a `restoreFromBfcache` user step, each one
+/// restores its page from the cache (`pageshow.persisted`), and every run lands inside the spec's
+/// set or the chromium profile's.
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_restores_pages_from_the_back_forward_cache() {
+    let root = workspace_root();
+    let mut checked = 0;
+    for file in cli::scenario_files(&root.join("scenarios")).unwrap() {
+        if !std::fs::read_to_string(&file).unwrap().contains("\"restoreFromBfcache\"") {
+            continue;
+        }
+        let opts = options(2);
+        let r = chromium::check_scenario(&file, &opts).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let Result_::Ran { runs, not_restored, restores, .. } = &r.result else { continue };
+        assert!(*restores > 0, "{}: no restoreFromBfcache step in the plan", file.display());
+        assert_eq!((*runs, *not_restored), (2, 0), "{}", chromium::render(&r, &opts));
+        assert_eq!(r.counts().2, 0, "{}", chromium::render(&r, &opts));
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} back/forward cache scenarios ran in Chromium");
+}
+
 /// docs/chromium.md's table, regenerated from real runs of the corpus: the scenarios, which
 /// cannot run and why, and the run counts must match; the outcome counts are Chromium's timing
 /// and are rewritten with WEBMCP_SIM_BLESS=1.
