@@ -63,7 +63,10 @@
     if (Array.isArray(v)) return '[' + v.map((x) => W.render(x, inner)).join(', ') + ']';
     return '{' + Object.keys(v).map((k) => k + ': ' + W.render(v[k], inner)).join(', ') + '}';
   };
+  // A rejection or abort reason as the simulator writes it: an Error's or DOMException's name,
+  // else the value.
   const settled = (e) => (isError(e) ? e.name : W.render(e));
+  W.settled = settled;
   // The `{"$js": …}` values JSON cannot write.
   W.special = (what) => {
     let v;

@@ -184,6 +184,53 @@ fn agent_with_bfcache_cannot_run_and_says_why() {
 const BEGIN: &str = "<!-- generated table: begin -->\n";
 const END: &str = "<!-- generated table: end -->\n";
 
+/// A tool that logs its input (`logInput`) and its signal's abort (`logAbort`), called with a
+/// trailing `undefined` input and with an input and a signal its caller aborts: Chromium logs
+/// what the simulator does (`input: {}`, `input: {"n":1}`, `signal aborted: AbortError`) in
+/// every run. The plan once dropped both features, and every run was a false OUTSIDE (issue 32).
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_logs_input_and_abort_as_the_simulator_does() {
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-chromium-log-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("log-input-and-abort.jsonc");
+    std::fs::write(&path, LOG_INPUT_AND_ABORT).unwrap();
+    let opts = options(3);
+    let r = chromium::check_scenario(&path, &opts).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let Result_::Ran { observed, runs, .. } = &r.result else { panic!("{}", chromium::render(&r, &opts)) };
+    assert_eq!((*runs, r.counts().0), (3, 3), "{}", chromium::render(&r, &opts));
+    assert!(
+        observed.iter().all(|o| o.view.render().contains("signal aborted: AbortError")),
+        "{}",
+        chromium::render(&r, &opts)
+    );
+}
+
+const LOG_INPUT_AND_ABORT: &str = r#"{
+  "version": 1,
+  "name": "log-input-and-abort",
+  "description": "logInput logs the input a trailing undefined inputObject becomes ({}), logAbort the caller's abort reason.",
+  "tabs": [
+    {
+      "id": "tab",
+      "url": "https://example.com/",
+      "script": [
+        { "registerTool": { "tool": { "name": "echo", "description": "Echoes.",
+            "execute": { "logInput": true, "logAbort": true, "result": { "resolve": { "ok": true } } } }, "as": "registered" } },
+        { "registerTool": { "tool": { "name": "wait", "description": "Waits.",
+            "execute": { "logInput": true, "logAbort": true, "result": "never" } } } },
+        { "executeTool": { "tool": { "dictionary": { "name": "echo", "origin": "https://example.com", "window": "tab" } },
+            "inputObject": { "$js": "undefined" }, "as": "call" } },
+        { "newAbortController": "ac" },
+        { "executeTool": { "tool": { "dictionary": { "name": "wait", "origin": "https://example.com", "window": "tab" } },
+            "inputObject": { "n": 1 }, "options": { "signal": "ac" }, "as": "waiting" } },
+        { "setTimeout": { "ms": 5, "do": [ { "abort": { "controller": "ac", "reason": "stop" } } ] } }
+      ]
+    }
+  ]
+}"#;
+
 /// The back/forward cache is on in the driver's Chromium (Playwright's default switches turn it
 /// off): in every run of every shipped scenario with a `restoreFromBfcache` user step, each one
 /// restores its page from the cache (`pageshow.persisted`), and every run lands inside the spec's
