@@ -75,6 +75,9 @@ pub struct Observed {
     pub nearest: Option<(View, String)>,
     /// The Chromium log of its first run.
     pub log: Vec<String>,
+    /// For one inside the chromium profile only: the profile's variants that explain it alone
+    /// (each one's explored set holds it); empty when only their combination does.
+    pub explained_by: Vec<Variant>,
 }
 
 /// What happened to one scenario.
@@ -163,6 +166,23 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
     let spec_views: Vec<(View, String)> =
         spec.outcomes.iter().map(|o| (View::of_outcome(&o.outcome), o.witness.clone())).collect();
     let profile_views: Vec<View> = chromium.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect();
+    // Each variant of the profile alone, explored only when a run needs it explained.
+    let mut single: Option<Vec<(Variant, Vec<View>)>> = None;
+    let mut explain = |view: &View| -> Vec<Variant> {
+        let sets = single.get_or_insert_with(|| {
+            CHROMIUM_PROFILE
+                .iter()
+                .filter(|v| !program.has_variant(**v))
+                .filter_map(|&v| {
+                    let mut p = program.clone();
+                    p.variants.push(v);
+                    let explored = webmcp::explore(&p, &explore_options).ok()?;
+                    Some((v, explored.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect()))
+                })
+                .collect()
+        });
+        sets.iter().filter(|(_, views)| views.contains(view)).map(|(v, _)| *v).collect()
+    };
 
     let restores = restores(&plan.json);
     let mut json = plan.json;
@@ -204,7 +224,8 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
             let nearest = (verdict != Verdict::InsideSpec)
                 .then(|| spec_views.iter().min_by_key(|(v, _)| v.distance(&view)).cloned())
                 .flatten();
-            Observed { view, runs, verdict, nearest, log }
+            let explained_by = if verdict == Verdict::InsideProfile { explain(&view) } else { Vec::new() };
+            Observed { view, runs, verdict, nearest, log, explained_by }
         })
         .collect();
     done(Result_::Ran {
@@ -348,7 +369,18 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
                 );
             }
             for o in observed {
-                let _ = writeln!(out, "  [{} run(s)] {}:", o.runs, o.verdict.text());
+                let because = match (o.verdict, o.explained_by.as_slice()) {
+                    (Verdict::InsideProfile, []) => {
+                        " (no variant of the profile alone explains it, only their combination)".to_string()
+                    }
+                    (Verdict::InsideProfile, vs) => format!(
+                        " (explained by the variant{} {})",
+                        if vs.len() > 1 { "s" } else { "" },
+                        vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                    _ => String::new(),
+                };
+                let _ = writeln!(out, "  [{} run(s)] {}{because}:", o.runs, o.verdict.text());
                 for line in o.view.render().lines() {
                     let _ = writeln!(out, "      {line}");
                 }
@@ -404,8 +436,8 @@ pub struct Args {
     /// Scenario files or folders (every `.jsonc` scenario under a folder, in sorted order).
     #[arg(required = true)]
     pub scenarios: Vec<PathBuf>,
-    /// Runs per scenario, each in a fresh browser context.
-    #[arg(long, default_value_t = 5)]
+    /// Runs per scenario, each in a fresh browser context (at least 1).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Upper bound in real ms of the random delays added to each run (event loops' starts, user
     /// steps) and of the busy-wait (a quarter of it) at the start of each document's script.

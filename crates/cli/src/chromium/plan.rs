@@ -677,7 +677,11 @@ pub fn value(v: &Value) -> String {
             Some(other) => format!("W.special({})", q(other)),
         },
         Value::Object(m) => {
-            let members: Vec<String> = m.iter().map(|(k, v)| format!("{}: {}", q(k), value(v))).collect();
+            // A `__proto__` key is written as a computed key: a literal `"__proto__": v` sets the
+            // object's prototype (ECMA-262, PropertyDefinitionEvaluation's isProtoSetter), a
+            // computed one defines an own property (CreateDataPropertyOrThrow), as JSON.parse does.
+            let key = |k: &str| if k == "__proto__" { format!("[{}]", q(k)) } else { q(k) };
+            let members: Vec<String> = m.iter().map(|(k, v)| format!("{}: {}", key(k), value(v))).collect();
             format!("{{{}}}", members.join(", "))
         }
         Value::Array(items) => format!("[{}]", items.iter().map(value).collect::<Vec<_>>().join(", ")),

@@ -21,6 +21,23 @@ fn values_become_javascript_with_the_js_escapes() {
     let v: serde_json::Value =
         serde_json::from_str(r#"{"a": [1, "x"], "u": {"$js": "undefined"}, "c": {"$js": "cycle"}}"#).unwrap();
     assert_eq!(super::plan::value(&v), r#"{"a": [1, "x"], "u": undefined, "c": W.special("cycle")}"#);
+    // An object key "__proto__" is an own property (a computed key), never the prototype.
+    let v: serde_json::Value = serde_json::from_str(r#"{"__proto__": {"polluted": true}, "k": 1}"#).unwrap();
+    assert_eq!(super::plan::value(&v), r#"{["__proto__"]: {"polluted": true}, "k": 1}"#);
+}
+
+/// The page's object with a `__proto__` key, evaluated by Node: an own property, the prototype
+/// untouched (the literal form set the prototype and gave a false OUTSIDE, issue 32).
+#[test]
+#[ignore = "needs Node.js (node); .ci/run runs it"]
+fn a_proto_key_is_an_own_property_in_the_page() {
+    let v: serde_json::Value = serde_json::from_str(r#"{"__proto__": {"polluted": true}}"#).unwrap();
+    let js = format!(
+        "const o = {}; console.log(JSON.stringify([Object.keys(o), Object.getPrototypeOf(o) === Object.prototype, o.polluted === undefined]));",
+        super::plan::value(&v)
+    );
+    let out = std::process::Command::new("node").args(["-e", &js]).output().expect("node runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"[["__proto__"],true,true]"#);
 }
 
 #[test]

@@ -129,6 +129,19 @@ fn missing_chromium_is_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("hint: install Chromium"));
 }
 
+/// `--runs 0` would check nothing and report success: it is an error (exit 2), before any run.
+#[test]
+fn zero_runs_is_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+        .args(["chromium", "scenarios/spec/notify-task-ordering.jsonc", "--runs", "0"])
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--runs"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+}
+
 fn run(path: &str, runs: u32) -> chromium::ScenarioResult {
     chromium::check_scenario(&workspace_root().join(path), &options(runs)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
@@ -141,6 +154,17 @@ fn real_chromium_string_result_is_a_profile_divergence() {
     let Result_::Ran { observed, .. } = &r.result else { panic!("cannot run") };
     assert!(!observed.is_empty());
     assert!(observed.iter().all(|o| o.verdict == Verdict::InsideProfile), "{}", chromium::render(&r, &options(2)));
+    // The verdict names the variant that explains it.
+    assert!(
+        observed.iter().all(|o| o.explained_by == [scenario::Variant::ChromiumRawStringResult]),
+        "{}",
+        chromium::render(&r, &options(2))
+    );
+    assert!(
+        chromium::render(&r, &options(2)).contains("(explained by the variant chromium-"),
+        "{}",
+        chromium::render(&r, &options(2))
+    );
 }
 
 /// The spec's own example runs in Chromium; its orders are inside the explored set (or a
