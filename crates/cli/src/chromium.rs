@@ -436,7 +436,7 @@ pub struct Args {
     /// Scenario files or folders (every `.jsonc` scenario under a folder, in sorted order).
     #[arg(required = true)]
     pub scenarios: Vec<PathBuf>,
-    /// Runs per scenario, each in a fresh browser context (at least 1).
+    /// Runs per scenario, each in a fresh browser context.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Upper bound in real ms of the random delays added to each run (event loops' starts, user
