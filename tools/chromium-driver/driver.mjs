@@ -117,6 +117,10 @@ async function runOnce(browser, plan, run, out) {
       if (typeof text === 'string' && text.startsWith(MARK)) onRecord(text, 'raw');
     });
     await raw.send('Runtime.enable');
+    // Why a history traversal did not restore a page from the back/forward cache, in the log.
+    raw.on('Page.backForwardCacheNotUsed', (e) =>
+      log.push(`${at()} back/forward cache not used: ${(e.notRestoredExplanations ?? []).map((x) => x.reason).join(', ')}`));
+    await raw.send('Page.enable');
     // The agent's DevTools WebMCP domain, enabled before the tab loads anything.
     if (agent) await agent.attachTab(plan.tabIds[i], raw);
     pages.push(page);
@@ -437,10 +441,15 @@ for (const [url, page] of Object.entries(plan.pages)) {
   const n = /[?&]wmcp=(\d+)/.exec(url);
   if (n) byNumber.set(n[1], page);
 }
+// Every switch the driver adds to Playwright's defaults, or removes from them, is listed with its
+// reason in docs/chromium.md ("How Chromium is launched"); keep the two in step.
 const browser = await chromium.launch({
   executablePath: plan.chromium,
   headless: true,
   timeout: 60000,
+  // Playwright disables the back/forward cache by default; scenarios test it (enterBfcache,
+  // restoreFromBfcache), so the driver keeps Chromium's own default: the cache on.
+  ignoreDefaultArgs: ['--disable-back-forward-cache'],
   args: [
     '--no-sandbox',
     '--disable-gpu',

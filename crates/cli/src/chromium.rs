@@ -75,6 +75,9 @@ pub struct Observed {
     pub nearest: Option<(View, String)>,
     /// The Chromium log of its first run.
     pub log: Vec<String>,
+    /// For one inside the chromium profile only: the profile's variants that explain it alone
+    /// (each one's explored set holds it); empty when only their combination does.
+    pub explained_by: Vec<Variant>,
 }
 
 /// What happened to one scenario.
@@ -90,6 +93,12 @@ pub enum Result_ {
         complete: bool,
         quiet_ms: u64,
         timeout_ms: u64,
+        /// The scenario's `restoreFromBfcache` user steps (per run).
+        restores: u32,
+        /// Runs in which fewer pages were restored from the back/forward cache
+        /// (`pageshow.persisted`) than the scenario has `restoreFromBfcache` steps: such a run
+        /// reloaded a page instead and did not test the cache.
+        not_restored: u32,
     },
 }
 
@@ -157,7 +166,25 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
     let spec_views: Vec<(View, String)> =
         spec.outcomes.iter().map(|o| (View::of_outcome(&o.outcome), o.witness.clone())).collect();
     let profile_views: Vec<View> = chromium.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect();
+    // Each variant of the profile alone, explored only when a run needs it explained.
+    let mut single: Option<Vec<(Variant, Vec<View>)>> = None;
+    let mut explain = |view: &View| -> Vec<Variant> {
+        let sets = single.get_or_insert_with(|| {
+            CHROMIUM_PROFILE
+                .iter()
+                .filter(|v| !program.has_variant(**v))
+                .filter_map(|&v| {
+                    let mut p = program.clone();
+                    p.variants.push(v);
+                    let explored = webmcp::explore(&p, &explore_options).ok()?;
+                    Some((v, explored.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect()))
+                })
+                .collect()
+        });
+        sets.iter().filter(|(_, views)| views.contains(view)).map(|(v, _)| *v).collect()
+    };
 
+    let restores = restores(&plan.json);
     let mut json = plan.json;
     json["chromium"] = opts.chromium.display().to_string().into();
     json["runs"] = opts.runs.into();
@@ -165,7 +192,7 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
     let output = drive(&opts.driver, &json).map_err(CliError::input)?;
     let runs = output["runs"].as_array().cloned().unwrap_or_default();
     let mut by_view: BTreeMap<View, (u32, Vec<String>)> = BTreeMap::new();
-    let (mut quiescent, mut timeouts, mut errors) = (0, 0, 0);
+    let (mut quiescent, mut timeouts, mut errors, mut not_restored) = (0, 0, 0, 0);
     for run in &runs {
         match run["end"]["kind"].as_str() {
             Some("quiescent") => quiescent += 1,
@@ -173,6 +200,9 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
             _ => errors += 1,
         }
         let records = run["records"].as_array().cloned().unwrap_or_default();
+        if records.iter().filter(|r| r["k"] == "restored").count() < restores as usize {
+            not_restored += 1;
+        }
         let view = View::of_records(&records);
         let log: Vec<String> = run["log"]
             .as_array()
@@ -194,7 +224,8 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
             let nearest = (verdict != Verdict::InsideSpec)
                 .then(|| spec_views.iter().min_by_key(|(v, _)| v.distance(&view)).cloned())
                 .flatten();
-            Observed { view, runs, verdict, nearest, log }
+            let explained_by = if verdict == Verdict::InsideProfile { explain(&view) } else { Vec::new() };
+            Observed { view, runs, verdict, nearest, log, explained_by }
         })
         .collect();
     done(Result_::Ran {
@@ -207,7 +238,15 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
         complete: spec.complete && chromium.complete,
         quiet_ms: plan.quiet_ms,
         timeout_ms: plan.timeout_ms,
+        restores,
+        not_restored,
     })
+}
+
+/// The number of `restoreFromBfcache` user steps in a plan: each should restore a page from the
+/// back/forward cache in every run.
+fn restores(plan: &serde_json::Value) -> u32 {
+    plan["user"].as_array().map_or(0, |u| u.iter().filter(|s| s["kind"] == "restoreFromBfcache").count() as u32)
 }
 
 /// Runs the Node driver with `plan` on stdin; its JSON result.
@@ -287,7 +326,19 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
         Result_::CannotRun(reason) => {
             let _ = writeln!(out, "{name}: cannot run: {reason} (skipped, not counted as passed)");
         }
-        Result_::Ran { observed, runs, quiescent, timeouts, errors, spec_outcomes, complete, quiet_ms, timeout_ms } => {
+        Result_::Ran {
+            observed,
+            runs,
+            quiescent,
+            timeouts,
+            errors,
+            spec_outcomes,
+            complete,
+            quiet_ms,
+            timeout_ms,
+            restores,
+            not_restored,
+        } => {
             let (spec, prof, outside) = r.counts();
             let _ = writeln!(
                 out,
@@ -305,8 +356,31 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
                 out,
                 "  ends: {quiescent} quiescent (no record for {quiet_ms} ms, no timer pending), {timeouts} at the {timeout_ms} ms timeout, {errors} driver error(s)"
             );
+            if *restores > 0 {
+                let restored = runs - not_restored;
+                let _ = writeln!(
+                    out,
+                    "  back/forward cache: in {restored} of {runs} run(s) every restoreFromBfcache step restored its page from the cache (pageshow.persisted){}",
+                    if *not_restored > 0 {
+                        "; WARNING: the others reloaded a page, so they did not test the cache (the driver's log says why)"
+                    } else {
+                        ""
+                    }
+                );
+            }
             for o in observed {
-                let _ = writeln!(out, "  [{} run(s)] {}:", o.runs, o.verdict.text());
+                let because = match (o.verdict, o.explained_by.as_slice()) {
+                    (Verdict::InsideProfile, []) => {
+                        " (no variant of the profile alone explains it, only their combination)".to_string()
+                    }
+                    (Verdict::InsideProfile, vs) => format!(
+                        " (explained by the variant{} {})",
+                        if vs.len() > 1 { "s" } else { "" },
+                        vs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                    ),
+                    _ => String::new(),
+                };
+                let _ = writeln!(out, "  [{} run(s)] {}{because}:", o.runs, o.verdict.text());
                 for line in o.view.render().lines() {
                     let _ = writeln!(out, "      {line}");
                 }
@@ -363,7 +437,7 @@ pub struct Args {
     #[arg(required = true)]
     pub scenarios: Vec<PathBuf>,
     /// Runs per scenario, each in a fresh browser context.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub runs: u32,
     /// Upper bound in real ms of the random delays added to each run (event loops' starts, user
     /// steps) and of the busy-wait (a quarter of it) at the start of each document's script.

@@ -35,6 +35,11 @@ pub struct Plan {
 /// Compiles `s` into a plan, or says why it cannot run in Chromium. `loops` maps each initial
 /// document's label to its simulated event loop (documents sharing one keep tree order).
 pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timing) -> Result<Plan, String> {
+    if let Some(feature) = untranslated(s) {
+        return Err(format!(
+            "{feature}: the Chromium plan does not translate this feature of the scenario format (crates/cli/src/chromium/plan.rs, TRANSLATED)"
+        ));
+    }
     let agent = agent_steps(s)?;
     let mut c = Compiler {
         pages: BTreeMap::new(),
@@ -76,6 +81,134 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
         "timeoutMs": timeout_ms,
     });
     Ok(Plan { json, quiet_ms, timeout_ms })
+}
+
+/// Every key of the scenario format (docs/scenario.schema.json) that this plan translates into
+/// pages and driver steps, or refuses with its own reason. A scenario that uses any other key
+/// cannot run ([`untranslated`]), so a feature added to the format is never silently dropped:
+/// translate it (exactly as the simulator runs it), then list it here. The unit test
+/// `every_feature_of_the_scenario_format_is_translated` walks the format's schema against it.
+/// (A value that is a unit variant, `"result": "never"`, needs no entry: the plan matches every
+/// enum exhaustively, so a new variant does not compile until it is translated.)
+pub const TRANSLATED: &[&str] = &[
+    // The scenario and its options (the options shape the simulated sets, not the pages).
+    "version",
+    "name",
+    "description",
+    "options",
+    "parallel",
+    "variants",
+    // Frames.
+    "tabs",
+    "id",
+    "url",
+    "allow",
+    "sandbox",
+    "headers",
+    "setsDocumentDomain",
+    "script",
+    "frames",
+    // Script statements.
+    "log",
+    "registerTool",
+    "getTools",
+    "executeTool",
+    "newAbortController",
+    "abort",
+    "setTimeout",
+    "then",
+    "on",
+    "throw",
+    "navigate",
+    "removeIframe",
+    "enterBfcache",
+    "restoreFromBfcache",
+    "at",
+    "within",
+    // Their members.
+    "document",
+    "tool",
+    "as",
+    "title",
+    "inputSchema",
+    "execute",
+    "annotations",
+    "readOnlyHint",
+    "untrustedContentHint",
+    "consequentialHint",
+    "do",
+    "onAbort",
+    "logInput",
+    "logAbort",
+    "result",
+    "resolve",
+    "reject",
+    "after",
+    "ms",
+    "exposedTo",
+    "signal",
+    "fromOrigins",
+    "fromGetTools",
+    "promise",
+    "dictionary",
+    "origin",
+    "window",
+    "inputObject",
+    "controller",
+    "reason",
+    "onFulfilled",
+    "onRejected",
+    "event",
+    "target",
+    "message",
+    "navigable",
+    "step",
+    "from",
+    "to",
+    // The user's and the agent's steps.
+    "user",
+    "agent",
+    "observe",
+    "callTool",
+    "tab",
+    "input",
+];
+
+/// Keys whose values are data (JavaScript values, header maps), not features: not walked.
+const DATA: &[&str] = &["resolve", "reject", "inputObject", "inputSchema", "reason", "input", "headers"];
+
+/// Keys that say what the simulator checks, not what runs: not walked, never translated.
+pub const NOT_RUN: &[&str] = &["expect", "extras"];
+
+/// The first key the scenario uses (with a value other than `false`, `null`, `[]` or `{}`)
+/// that [`TRANSLATED`] does not list, if any.
+pub fn untranslated(s: &sc::Scenario) -> Option<String> {
+    first_untranslated(&serde_json::to_value(s).ok()?, TRANSLATED)
+}
+
+/// [`untranslated`] over a scenario's JSON with a given list of translated keys.
+pub(crate) fn first_untranslated(v: &Value, translated: &[&str]) -> Option<String> {
+    let unused = |x: &Value| match x {
+        Value::Null | Value::Bool(false) => true,
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    };
+    match v {
+        Value::Object(m) => m.iter().find_map(|(k, x)| {
+            if NOT_RUN.contains(&k.as_str()) || unused(x) {
+                None
+            } else if !translated.contains(&k.as_str()) {
+                Some(k.clone())
+            } else if DATA.contains(&k.as_str()) {
+                None
+            } else {
+                first_untranslated(x, translated)
+            }
+        }),
+        Value::Array(a) => a.iter().find_map(|x| first_untranslated(x, translated)),
+        _ => None,
+    }
 }
 
 /// The agent's steps for the driver, which runs them through the DevTools `WebMCP` domain
@@ -456,6 +589,14 @@ impl Compiler {
     /// A tool's `execute` callback: `onAbort` listener, `do` statements, then the result.
     fn execute(&mut self, tab: usize, e: &sc::Execute) -> Result<String, String> {
         let mut out = String::from("(input, client) => { const signal = client && client.signal; ");
+        // As the simulator's "invoke execute": log the input first, then add the logAbort
+        // listener before the onAbort one (listeners run in the order they were added).
+        if e.log_input {
+            out.push_str("W.log('input: ' + JSON.stringify(input)); ");
+        }
+        if e.log_abort {
+            out.push_str("if (signal) signal.addEventListener('abort', () => W.log('signal aborted: ' + W.settled(signal.reason))); ");
+        }
         if !e.on_abort.is_empty() {
             out.push_str(&format!("if (signal) signal.addEventListener('abort', {}); ", self.body(tab, &e.on_abort)?));
         }
@@ -536,7 +677,11 @@ pub fn value(v: &Value) -> String {
             Some(other) => format!("W.special({})", q(other)),
         },
         Value::Object(m) => {
-            let members: Vec<String> = m.iter().map(|(k, v)| format!("{}: {}", q(k), value(v))).collect();
+            // A `__proto__` key is written as a computed key: a literal `"__proto__": v` sets the
+            // object's prototype (ECMA-262, PropertyDefinitionEvaluation's isProtoSetter), a
+            // computed one defines an own property (CreateDataPropertyOrThrow), as JSON.parse does.
+            let key = |k: &str| if k == "__proto__" { format!("[{}]", q(k)) } else { q(k) };
+            let members: Vec<String> = m.iter().map(|(k, v)| format!("{}: {}", key(k), value(v))).collect();
             format!("{{{}}}", members.join(", "))
         }
         Value::Array(items) => format!("[{}]", items.iter().map(value).collect::<Vec<_>>().join(", ")),

@@ -63,7 +63,10 @@
     if (Array.isArray(v)) return '[' + v.map((x) => W.render(x, inner)).join(', ') + ']';
     return '{' + Object.keys(v).map((k) => k + ': ' + W.render(v[k], inner)).join(', ') + '}';
   };
+  // A rejection or abort reason as the simulator writes it: an Error's or DOMException's name,
+  // else the value.
   const settled = (e) => (isError(e) ? e.name : W.render(e));
+  W.settled = settled;
   // The `{"$js": …}` values JSON cannot write.
   W.special = (what) => {
     let v;
@@ -186,7 +189,12 @@
     W.body(f);
   };
   addEventListener('pagehide', () => rec('gone'));
-  addEventListener('pageshow', (e) => { if (e.persisted) rec('timers', { c: W.timers }); });
+  // A page restored from the back/forward cache says so (`restored`, pageshow.persisted):
+  // crates/cli/src/chromium.rs counts these against the scenario's restoreFromBfcache steps (a
+  // run short of them reloaded a page and did not test the cache). Entering the cache has no
+  // such record: a record logged at pagehide by a page that stays cached never reaches DevTools.
+  
+  addEventListener('pageshow', (e) => { if (e.persisted) { rec('restored'); rec('timers', { c: W.timers }); } });
   window.__wmcp = W;
   return W;
 }

@@ -21,6 +21,23 @@ fn values_become_javascript_with_the_js_escapes() {
     let v: serde_json::Value =
         serde_json::from_str(r#"{"a": [1, "x"], "u": {"$js": "undefined"}, "c": {"$js": "cycle"}}"#).unwrap();
     assert_eq!(super::plan::value(&v), r#"{"a": [1, "x"], "u": undefined, "c": W.special("cycle")}"#);
+    // An object key "__proto__" is an own property (a computed key), never the prototype.
+    let v: serde_json::Value = serde_json::from_str(r#"{"__proto__": {"polluted": true}, "k": 1}"#).unwrap();
+    assert_eq!(super::plan::value(&v), r#"{["__proto__"]: {"polluted": true}, "k": 1}"#);
+}
+
+/// The page's object with a `__proto__` key, evaluated by Node: an own property, the prototype
+/// untouched (the literal form set the prototype and gave a false OUTSIDE, issue 32).
+#[test]
+#[ignore = "needs Node.js (node); .ci/run runs it"]
+fn a_proto_key_is_an_own_property_in_the_page() {
+    let v: serde_json::Value = serde_json::from_str(r#"{"__proto__": {"polluted": true}}"#).unwrap();
+    let js = format!(
+        "const o = {}; console.log(JSON.stringify([Object.keys(o), Object.getPrototypeOf(o) === Object.prototype, o.polluted === undefined]));",
+        super::plan::value(&v)
+    );
+    let out = std::process::Command::new("node").args(["-e", &js]).output().expect("node runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"[["__proto__"],true,true]"#);
 }
 
 #[test]
@@ -190,4 +207,87 @@ fn a_run_whose_page_never_yields_ends_at_its_hard_deadline() {
         assert!(error.contains("did not end within 3000 ms"), "{error}");
     }
     assert!(started.elapsed() < super::driver_limit(&plan), "the driver was not stopped by the watchdog");
+}
+
+/// Every property name the scenario format's schema can reach from its root, resolving `$ref`s,
+/// without descending into the keys that are not run (`expect`, `extras`).
+fn schema_keys(
+    node: &serde_json::Value,
+    root: &serde_json::Value,
+    seen: &mut Vec<String>,
+    out: &mut std::collections::BTreeSet<String>,
+) {
+    use serde_json::Value;
+    match node {
+        Value::Object(m) => {
+            if let Some(r) = m.get("$ref").and_then(|r| r.as_str()) {
+                if !seen.iter().any(|s| s == r) {
+                    seen.push(r.to_string());
+                    let target = root.pointer(r.trim_start_matches('#')).unwrap_or(&Value::Null);
+                    schema_keys(target, root, seen, out);
+                }
+            }
+            for (k, v) in m {
+                if k == "properties" {
+                    for (name, schema) in v.as_object().into_iter().flatten() {
+                        if super::plan::NOT_RUN.contains(&name.as_str()) {
+                            continue;
+                        }
+                        out.insert(name.clone());
+                        schema_keys(schema, root, seen, out);
+                    }
+                } else if k != "$defs" {
+                    schema_keys(v, root, seen, out);
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| schema_keys(x, root, seen, out)),
+        _ => {}
+    }
+}
+
+/// Every key of the scenario format (its JSON Schema, generated from the model) is one the
+/// Chromium plan translates, and the plan's list names no key the format does not have: a field
+/// added to the model fails here until the plan runs it (logInput and logAbort were once
+/// dropped without a word, issue 32).
+#[test]
+fn every_feature_of_the_scenario_format_is_translated() {
+    let schema = scenario::json_schema();
+    let mut keys = std::collections::BTreeSet::new();
+    schema_keys(&schema, &schema, &mut Vec::new(), &mut keys);
+    assert!(keys.contains("logInput") && keys.contains("registerTool") && !keys.contains("always"), "{keys:?}");
+    let missing: Vec<&String> = keys.iter().filter(|k| !super::plan::TRANSLATED.contains(&k.as_str())).collect();
+    assert!(
+        missing.is_empty(),
+        "the Chromium plan does not translate {missing:?}: run it in crates/cli/src/chromium/plan.rs exactly as the simulator does, then list it in TRANSLATED (until then a scenario using it says \"cannot run\")"
+    );
+    let stale: Vec<&&str> = super::plan::TRANSLATED.iter().filter(|k| !keys.contains(**k)).collect();
+    assert!(stale.is_empty(), "TRANSLATED names keys the scenario format does not have: {stale:?}");
+}
+
+/// A key the plan does not translate makes the scenario "cannot run: KEY"; unused keys (false,
+/// empty) and the values of data keys do not count; every shipped scenario uses only translated
+/// keys.
+#[test]
+fn a_feature_the_plan_does_not_translate_makes_the_scenario_cannot_run() {
+    let (s, _) = scenario::load(&scenario_path("scenarios/execute/undefined-input-before-options.jsonc")).unwrap();
+    let json = serde_json::to_value(&s).unwrap();
+    let without = |key: &str| -> Vec<&str> { super::plan::TRANSLATED.iter().copied().filter(|k| *k != key).collect() };
+    assert_eq!(super::plan::first_untranslated(&json, &without("logInput")).as_deref(), Some("logInput"));
+    // logAbort is false here: not used, not needed.
+    assert_eq!(super::plan::first_untranslated(&json, &without("logAbort")), None);
+    // A data key's members are values, not features.
+    let data = serde_json::json!({"tabs": [{"script": [{"registerTool": {"tool": {"execute": {"result": {"resolve": {"logInput": 1}}}}}}]}]});
+    assert_eq!(super::plan::first_untranslated(&data, &without("logInput")), None);
+    // The real plan translates it: the page logs the input first.
+    let loops = super::event_loops(
+        &crate::load_program(&scenario_path("scenarios/execute/undefined-input-before-options.jsonc")).unwrap(),
+    )
+    .unwrap();
+    let plan = super::plan::compile(&s, &loops, super::plan::Timing { scale: 1.0, jitter_ms: 0 }).unwrap();
+    assert!(plan.json["pages"].to_string().contains("W.log('input: ' + JSON.stringify(input))"));
+    for file in crate::scenario_files(&scenario_path("scenarios")).unwrap() {
+        let (s, _) = scenario::load(&file).unwrap();
+        assert_eq!(super::plan::untranslated(&s), None, "{}", file.display());
+    }
 }

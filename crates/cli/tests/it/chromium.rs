@@ -129,6 +129,19 @@ fn missing_chromium_is_exit_2() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("hint: install Chromium"));
 }
 
+/// `--runs 0` would check nothing and report success: it is an error (exit 2), before any run.
+#[test]
+fn zero_runs_is_exit_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+        .args(["chromium", "scenarios/spec/notify-task-ordering.jsonc", "--runs", "0"])
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--runs"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+}
+
 fn run(path: &str, runs: u32) -> chromium::ScenarioResult {
     chromium::check_scenario(&workspace_root().join(path), &options(runs)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
@@ -141,6 +154,17 @@ fn real_chromium_string_result_is_a_profile_divergence() {
     let Result_::Ran { observed, .. } = &r.result else { panic!("cannot run") };
     assert!(!observed.is_empty());
     assert!(observed.iter().all(|o| o.verdict == Verdict::InsideProfile), "{}", chromium::render(&r, &options(2)));
+    // The verdict names the variant that explains it.
+    assert!(
+        observed.iter().all(|o| o.explained_by == [scenario::Variant::ChromiumRawStringResult]),
+        "{}",
+        chromium::render(&r, &options(2))
+    );
+    assert!(
+        chromium::render(&r, &options(2)).contains("(explained by the variant chromium-"),
+        "{}",
+        chromium::render(&r, &options(2))
+    );
 }
 
 /// The spec's own example runs in Chromium; its orders are inside the explored set (or a
@@ -183,6 +207,77 @@ fn agent_with_bfcache_cannot_run_and_says_why() {
 
 const BEGIN: &str = "<!-- generated table: begin -->\n";
 const END: &str = "<!-- generated table: end -->\n";
+
+/// A tool that logs its input (`logInput`) and its signal's abort (`logAbort`), called with a
+/// trailing `undefined` input and with an input and a signal its caller aborts: Chromium logs
+/// what the simulator does (`input: {}`, `input: {"n":1}`, `signal aborted: AbortError`) in
+/// every run. The plan once dropped both features, and every run was a false OUTSIDE (issue 32).
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_logs_input_and_abort_as_the_simulator_does() {
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-chromium-log-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("log-input-and-abort.jsonc");
+    std::fs::write(&path, LOG_INPUT_AND_ABORT).unwrap();
+    let opts = options(3);
+    let r = chromium::check_scenario(&path, &opts).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let Result_::Ran { observed, runs, .. } = &r.result else { panic!("{}", chromium::render(&r, &opts)) };
+    assert_eq!((*runs, r.counts().0), (3, 3), "{}", chromium::render(&r, &opts));
+    assert!(
+        observed.iter().all(|o| o.view.render().contains("signal aborted: AbortError")),
+        "{}",
+        chromium::render(&r, &opts)
+    );
+}
+
+const LOG_INPUT_AND_ABORT: &str = r#"{
+  "version": 1,
+  "name": "log-input-and-abort",
+  "description": "logInput logs the input a trailing undefined inputObject becomes ({}), logAbort the caller's abort reason.",
+  "tabs": [
+    {
+      "id": "tab",
+      "url": "https://example.com/",
+      "script": [
+        { "registerTool": { "tool": { "name": "echo", "description": "Echoes.",
+            "execute": { "logInput": true, "logAbort": true, "result": { "resolve": { "ok": true } } } }, "as": "registered" } },
+        { "registerTool": { "tool": { "name": "wait", "description": "Waits.",
+            "execute": { "logInput": true, "logAbort": true, "result": "never" } } } },
+        { "executeTool": { "tool": { "dictionary": { "name": "echo", "origin": "https://example.com", "window": "tab" } },
+            "inputObject": { "$js": "undefined" }, "as": "call" } },
+        { "newAbortController": "ac" },
+        { "executeTool": { "tool": { "dictionary": { "name": "wait", "origin": "https://example.com", "window": "tab" } },
+            "inputObject": { "n": 1 }, "options": { "signal": "ac" }, "as": "waiting" } },
+        { "setTimeout": { "ms": 5, "do": [ { "abort": { "controller": "ac", "reason": "stop" } } ] } }
+      ]
+    }
+  ]
+}"#;
+
+/// The back/forward cache is on in the driver's Chromium (Playwright's default switches turn it
+/// off): in every run of every shipped scenario with a `restoreFromBfcache` user step, each one
+/// restores its page from the cache (`pageshow.persisted`), and every run lands inside the spec's
+/// set or the chromium profile's.
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_restores_pages_from_the_back_forward_cache() {
+    let root = workspace_root();
+    let mut checked = 0;
+    for file in cli::scenario_files(&root.join("scenarios")).unwrap() {
+        if !std::fs::read_to_string(&file).unwrap().contains("\"restoreFromBfcache\"") {
+            continue;
+        }
+        let opts = options(2);
+        let r = chromium::check_scenario(&file, &opts).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let Result_::Ran { runs, not_restored, restores, .. } = &r.result else { continue };
+        assert!(*restores > 0, "{}: no restoreFromBfcache step in the plan", file.display());
+        assert_eq!((*runs, *not_restored), (2, 0), "{}", chromium::render(&r, &opts));
+        assert_eq!(r.counts().2, 0, "{}", chromium::render(&r, &opts));
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} back/forward cache scenarios ran in Chromium");
+}
 
 /// docs/chromium.md's table, regenerated from real runs of the corpus: the scenarios, which
 /// cannot run and why, and the run counts must match; the outcome counts are Chromium's timing
