@@ -12,6 +12,7 @@ mod outcome_parts;
 mod outputs;
 mod paths;
 mod render;
+mod js;
 mod spec_example;
 
 use std::path::{Path, PathBuf};
