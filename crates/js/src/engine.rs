@@ -271,8 +271,8 @@ impl State {
     }
 }
 
-impl webmcp::script::Engine for JsEngine {
-    fn run_script(&self, sim: &mut Sim<'_>, doc: DocId, script: &PageScript) {
+impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
+    fn run_script(&self, sim: &mut Sim<'s>, doc: DocId, script: &PageScript) {
         let state = &self.state;
         let realm = match state.ensure_realm(sim, doc) {
             Ok(realm) => realm,
@@ -294,7 +294,7 @@ impl webmcp::script::Engine for JsEngine {
         });
     }
 
-    fn run_callback(&self, sim: &mut Sim<'_>, doc: DocId, callback: EngineHandle, what: &str) {
+    fn run_callback(&self, sim: &mut Sim<'s>, doc: DocId, callback: EngineHandle, what: &str) {
         let state = &self.state;
         let key = key(callback);
         let Some(realm) = state.callbacks.borrow().get(key).map(|c| c.realm) else {
@@ -328,7 +328,7 @@ impl webmcp::script::Engine for JsEngine {
 
     fn invoke_execute(
         &self,
-        sim: &mut Sim<'_>,
+        sim: &mut Sim<'s>,
         tool: EngineHandle,
         doc: DocId,
         controller: SignalId,
@@ -384,7 +384,7 @@ impl webmcp::script::Engine for JsEngine {
         tool_promise
     }
 
-    fn promise_settled(&self, sim: &mut Sim<'_>, promise: PromiseId) {
+    fn promise_settled(&self, sim: &mut Sim<'s>, promise: PromiseId) {
         let state = &self.state;
         let Some(mirror) = state.mirrors.borrow_mut().remove(&promise) else { return };
         let result = match sim.promise_state(promise) {
@@ -407,7 +407,7 @@ impl webmcp::script::Engine for JsEngine {
         });
     }
 
-    fn run_one_job(&self, sim: &mut Sim<'_>, el: LoopId) -> bool {
+    fn run_one_job(&self, sim: &mut Sim<'s>, el: LoopId) -> bool {
         let state = &self.state;
         let (any, halted, pending) = {
             let agents = state.agents.borrow();

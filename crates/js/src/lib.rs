@@ -26,7 +26,7 @@ pub fn link() {
     webmcp::script::link_engine(make);
 }
 
-fn make(program: &webmcp::Program) -> Rc<dyn webmcp::script::Engine> {
+fn make(program: &webmcp::Program) -> Rc<dyn for<'s> webmcp::script::Engine<webmcp::Sim<'s>>> {
     // Math.random's seed: from the scenario's name (a run's schedule seed is not known to a
     // replay, which must reproduce the run byte for byte).
     let seed =

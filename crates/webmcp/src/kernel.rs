@@ -310,7 +310,7 @@ pub struct Sim<'p> {
     pub(crate) seldom: Shared<Seldom>,
     /// The engine that runs the program's page scripts (`crate::script::Engine`), if it has any.
     /// Not state that a copy can own: a program with page scripts is never explored.
-    pub(crate) engine: Option<Rc<dyn crate::script::Engine>>,
+    pub(crate) engine: Option<Rc<dyn for<'s> crate::callback::Engine<Sim<'s>>>>,
 }
 
 /// A copy of a list that is empty in nearly every copy the explorer makes (the trace while not
@@ -447,14 +447,7 @@ impl<'p> Sim<'p> {
             }),
             engine: None,
         };
-        if program.has_page_scripts() {
-            let Some(factory) = crate::script::linked_engine() else {
-                return Err(RunError::NotModelled(
-                    "this scenario has JavaScript pages, and no engine is linked in (the `js` crate's `js::link`, which the `webmcp-sim` binary calls)".into(),
-                ));
-            };
-            sim.engine = Some(factory(program));
-        }
+        sim.attach_engine()?;
         for tab in &program.tabs {
             let nav = sim.world.create_navigable(&tab.id, None, ContainerAttributes::default());
             sim.seldom.nav_by_name.insert(tab.id.clone(), nav);

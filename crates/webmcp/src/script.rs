@@ -19,8 +19,8 @@ use crate::program::{ScriptId, Settle};
 mod action;
 mod engine;
 
-pub(crate) use engine::linked_engine;
-pub use engine::{link_engine, Engine, EngineFactory};
+pub use crate::callback::Engine;
+pub use engine::{link_engine, EngineFactory};
 
 const SCRIPT: &str = "script";
 

@@ -23,6 +23,12 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
 }
 
+/// The scenarios of `files` that the stateful search can explore: without JavaScript pages
+/// (those need the stateless search, issue 28; `js.rs` tests them by runs).
+pub fn explorable(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    files.into_iter().filter(|f| load_program(f).map_or(true, |p| !p.has_page_scripts())).collect()
+}
+
 /// Runs a scenario file with a seed and returns the rendered trace.
 #[track_caller]
 pub fn run_file(path: &Path, seed: u64, format: Format) -> String {

@@ -12,14 +12,14 @@ use std::rc::Rc;
 use browser::{DocId, JsValue, LoopId, NavId, PromiseId, PromiseState, SignalId};
 use trace::ConsoleLine;
 
-use crate::callback::{Callback, EngineHandle};
+use crate::callback::{Callback, Engine, EngineHandle};
 use crate::idl::{ModelContextTool, RegisterToolArgs, RegisteredToolArg};
-use crate::kernel::Sim;
-use crate::program::{PageScript, Program};
+use crate::kernel::{RunError, Sim};
+use crate::program::Program;
 use crate::work::Work;
 
 /// Makes the engine for one run of a program.
-pub type EngineFactory = fn(&Program) -> Rc<dyn Engine>;
+pub type EngineFactory = fn(&Program) -> Rc<dyn for<'s> Engine<Sim<'s>>>;
 
 /// The engine linked into this process (`link_engine`): which implementation runs page scripts
 /// is a property of the binary, not of a program or a run.
@@ -31,44 +31,26 @@ pub fn link_engine(factory: EngineFactory) {
     let _ = LINKED.set(factory);
 }
 
-/// The linked engine's factory.
-pub(crate) fn linked_engine() -> Option<EngineFactory> {
-    LINKED.get().copied()
-}
-
-/// A page-script engine. Every method may re-enter the simulator through `sim` (and the
-/// simulator may call the engine again from inside: an `abort()` runs abort listeners at once),
-/// so methods take `&self`.
-pub trait Engine {
-    /// Runs `script`, `doc`'s page script, as HTML "run a classic script"; an exception that
-    /// escapes is reported through `Sim::report_exception`.
-    fn run_script(&self, sim: &mut Sim<'_>, doc: DocId, script: &PageScript);
-    /// Calls `callback` (a timer's, an event handler, an abort listener) in its realm, `doc`.
-    fn run_callback(&self, sim: &mut Sim<'_>, doc: DocId, callback: EngineHandle, what: &str);
-    /// WebIDL "invoke a callback function" for a tool's `execute` given the input object
-    /// (`input_arguments` parsed) and the execution's `controller`: returns the callback's
-    /// promise, a simulator promise in `doc`'s realm that the engine settles.
-    fn invoke_execute(
-        &self,
-        sim: &mut Sim<'_>,
-        tool: EngineHandle,
-        doc: DocId,
-        controller: SignalId,
-        input_arguments: &str,
-    ) -> PromiseId;
-    /// A simulator promise the engine mirrors (`Sim::mirror_promise`) has settled: settle the
-    /// engine's promise the same way (a microtask of the promise's realm).
-    fn promise_settled(&self, sim: &mut Sim<'_>, promise: PromiseId);
-    /// Runs one of the engine's own promise jobs queued on event loop `el`, if any (part of
-    /// HTML "perform a microtask checkpoint"); returns whether one ran.
-    fn run_one_job(&self, sim: &mut Sim<'_>, el: LoopId) -> bool;
-}
 
 /// The steps an engine calls: the IDL method steps and the kernel's primitives, for page script.
 impl Sim<'_> {
     /// The engine this run holds, if its program has page scripts an engine runs.
-    pub(crate) fn engine(&self) -> Option<Rc<dyn Engine>> {
+    pub(crate) fn engine(&self) -> Option<Rc<dyn for<'s> Engine<Sim<'s>>>> {
         self.engine.clone()
+    }
+
+    /// Makes the linked engine for a program with page scripts (`Sim::new`).
+    pub(crate) fn attach_engine(&mut self) -> Result<(), RunError> {
+        if !self.program.has_page_scripts() {
+            return Ok(());
+        }
+        let Some(factory) = LINKED.get().copied() else {
+            return Err(RunError::NotModelled(
+                "this scenario has JavaScript pages, and no engine is linked in (the `js` crate's `js::link`, which the `webmcp-sim` binary calls)".into(),
+            ));
+        };
+        self.engine = Some(factory(self.program));
+        Ok(())
     }
 
     /// `registerTool(tool, options)` from page script.
