@@ -93,7 +93,7 @@ fn load_frames(path: &Path, frames: &mut [scenario::Frame]) -> Result<(), CliErr
         }
         if let Some(text) = &frame.js {
             js::link();
-            let name = frame.js_file.clone().unwrap_or_else(|| format!("{}.js (inline)", frame.id));
+            let name = frame.js_file.clone().unwrap_or_else(|| format!("{}.inline.js", frame.id));
             if let Err(e) = js::check_syntax(&name, text) {
                 let at = match &frame.js_file {
                     Some(file) => shown(&dir.join(file)),

@@ -31,6 +31,8 @@ pub const MAX_JOBS: u32 = 100_000;
 pub(crate) struct Callback {
     pub realm: RealmKey,
     pub function: Persistent<Function<'static>>,
+    /// A tool's `execute`: the tool's name, for the trace.
+    pub tool: Option<String>,
 }
 
 pub(crate) struct Mirror {
@@ -51,8 +53,6 @@ pub(crate) struct Realm {
 
 pub(crate) struct Agent {
     pub runtime: Runtime,
-    /// A context of the runtime, to run its jobs in.
-    pub any: Context,
     /// Entries from the simulator now running (a native can call back into the simulator, which
     /// can call the engine again: an `abort()` runs abort listeners at once).
     pub depth: Cell<u32>,
@@ -199,7 +199,7 @@ impl State {
     /// Keeps `function` for the simulator to call later, in `realm`.
     pub(crate) fn save_callback<'js>(&self, ctx: &Ctx<'js>, realm: RealmKey, function: Function<'js>) -> CallbackKey {
         let function = Persistent::save(ctx, function);
-        self.callbacks.borrow_mut().insert(Callback { realm, function })
+        self.callbacks.borrow_mut().insert(Callback { realm, function, tool: None })
     }
 
     /// A page promise that follows simulator promise `promise` (settled by `promise_settled`).
@@ -238,10 +238,8 @@ impl State {
                 b.set(left - 1);
                 false
             })));
-            let any = Context::full(&runtime).map_err(|e| format!("QuickJS context: {e}"))?;
             let agent = Agent {
                 runtime,
-                any,
                 depth: Cell::new(0),
                 budget,
                 stopped,
@@ -336,12 +334,12 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
     ) -> PromiseId {
         let state = &self.state;
         let tool_promise = sim.script_new_promise(doc);
-        sim.script_note((webmcp_imperative(), "8"), "invoke the tool's execute".into());
-        let found = state.callbacks.borrow().get(key(tool)).map(|c| (c.realm, c.function.clone()));
-        let Some((realm, function)) = found else {
+        let found = state.callbacks.borrow().get(key(tool)).map(|c| (c.realm, c.function.clone(), c.tool.clone()));
+        let Some((realm, function, name)) = found else {
             sim.script_note(("script", "engine"), "the tool's execute is gone: its promise never settles".into());
             return tool_promise;
         };
+        sim.script_note((IMPERATIVE, "8"), format!("invoke execute of tool {:?}", name.unwrap_or_default()));
         state.enter(sim, realm, |ctx| {
             let result = (|| -> rquickjs::Result<Value> {
                 let input = ctx.json_parse(input_arguments.to_string())?;
@@ -409,10 +407,10 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
 
     fn run_one_job(&self, sim: &mut Sim<'s>, el: LoopId) -> bool {
         let state = &self.state;
-        let (any, halted, pending) = {
+        let (halted, pending) = {
             let agents = state.agents.borrow();
             let Some(a) = agents.get(&el) else { return false };
-            (a.any.clone(), a.halted.get(), a.runtime.is_job_pending())
+            (a.halted.get(), a.runtime.is_job_pending())
         };
         if halted || !pending {
             return false;
@@ -434,7 +432,6 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
             );
             return false;
         }
-        let _ = any;
         state
             .enter(sim, realm, |ctx| {
                 let mut job_ctx = std::ptr::null_mut();
@@ -464,9 +461,7 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
 }
 
 /// The imperative execute steps' name, as the trace cites it.
-fn webmcp_imperative() -> &'static str {
-    "imperative execute steps"
-}
+const IMPERATIVE: &str = "imperative execute steps";
 
 impl State {
     /// Removes a callback (a cleared timer, a replaced handler): its handle goes stale.

@@ -57,6 +57,7 @@ pub(crate) fn install<'js>(
                     Err(e) => return rejected(&ctx, &state, realm, &e),
                 };
                 let key = state.save_callback(&ctx, realm, execute);
+                state.callbacks.borrow_mut()[key].tool = Some(name.clone());
                 let promise = state.with_sim(|sim| {
                     sim.script_note(("script", "call site"), format!("{site}: registerTool"));
                     let tool = ModelContextTool {

@@ -59,4 +59,3 @@ pub trait Engine<S: ?Sized> {
     /// HTML "perform a microtask checkpoint"); returns whether one ran.
     fn run_one_job(&self, sim: &mut S, el: LoopId) -> bool;
 }
-

@@ -13,7 +13,7 @@ use scenario as sc;
 /// call sites and errors) and text.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct PageScript {
-    /// The `jsFile` path as the scenario gives it, or `<navigable id>.js (inline)` for `js`.
+    /// The `jsFile` path as the scenario gives it, or `<navigable id>.inline.js` for `js`.
     pub file: String,
     pub text: String,
 }
@@ -416,7 +416,7 @@ impl Compiler {
                         let id = self.script(&[])?;
                         let file = match &f.js_file {
                             Some(path) => path.clone(),
-                            None => format!("{}.js (inline)", f.id),
+                            None => format!("{}.inline.js", f.id),
                         };
                         self.page_scripts.push((id, PageScript { file, text: text.clone() }));
                         id

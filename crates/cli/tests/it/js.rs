@@ -18,7 +18,8 @@ fn outcome_key(trace: &trace::Trace) -> String {
     let console: Vec<String> = o.console.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
     let uncaught: Vec<String> = o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
     let promises: Vec<String> = o.promises.iter().map(|p| format!("{}: {}", p.document, p.state)).collect();
-    let findings: Vec<String> = o.findings.iter().map(|f| format!("{} {:?} {}", f.cite, f.called_from, f.message)).collect();
+    let findings: Vec<String> =
+        o.findings.iter().map(|f| format!("{} {:?} {}", f.cite, f.called_from, f.message)).collect();
     format!(
         "console={console:?} uncaught={uncaught:?} promises={promises:?} tools={:?} findings={findings:?} end={}",
         o.tool_maps, o.end
@@ -100,7 +101,7 @@ fn run_page(name: &str, page: &str) -> trace::Trace {
 #[test]
 fn a_syntax_error_is_exit_2_with_file_line_and_column() {
     let path = page_scenario("syntax", "console.log('fine');\nconst x = ;\n");
-    let error = load_program(&path).err().expect("a syntax error stops the load");
+    let error = load_program(&path).expect_err("a syntax error stops the load");
     assert_eq!(error.exit_code(), 2);
     let message = error.to_string();
     let page = path.parent().unwrap().join("page.js");
@@ -110,13 +111,18 @@ fn a_syntax_error_is_exit_2_with_file_line_and_column() {
 
 #[test]
 fn an_unmodelled_member_is_an_error_that_names_it() {
-    let trace = run_page("unmodelled", "console.log('before');\ndocument.querySelector('iframe');\nconsole.log('after');\n");
+    let trace =
+        run_page("unmodelled", "console.log('before');\ndocument.querySelector('iframe');\nconsole.log('after');\n");
     let console: Vec<&str> = trace.outcome.console.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(console, ["before"]);
     let uncaught: Vec<&str> = trace.outcome.uncaught.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(uncaught, ["TypeError: Document.querySelector is not modelled by webmcp-sim (page.js:2:1)"]);
     let trace = run_page("unmodelled-window", "window.open('https://b.example/');\n");
-    assert!(trace.outcome.uncaught[0].text.starts_with("TypeError: Window.open is not modelled"), "{:?}", trace.outcome.uncaught);
+    assert!(
+        trace.outcome.uncaught[0].text.starts_with("TypeError: Window.open is not modelled"),
+        "{:?}",
+        trace.outcome.uncaught
+    );
 }
 
 #[test]
@@ -147,6 +153,6 @@ fn virtual_time_and_a_seeded_random() {
 #[test]
 fn exploring_a_javascript_page_needs_the_stateless_search() {
     let program = load_program(Path::new(&workspace_root().join("scenarios/js/notify-task-ordering.jsonc"))).unwrap();
-    let error = webmcp::explore(&program, &webmcp::ExploreOptions::default()).err().expect("refused");
+    let error = webmcp::explore(&program, &webmcp::ExploreOptions::default()).expect_err("refused");
     assert!(error.to_string().contains("stateless search"), "{error}");
 }

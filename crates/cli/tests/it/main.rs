@@ -8,11 +8,11 @@ mod diff;
 mod errors;
 mod explore;
 mod findings_diff;
+mod js;
 mod outcome_parts;
 mod outputs;
 mod paths;
 mod render;
-mod js;
 mod spec_example;
 
 use std::path::{Path, PathBuf};

@@ -31,7 +31,6 @@ pub fn link_engine(factory: EngineFactory) {
     let _ = LINKED.set(factory);
 }
 
-
 /// The steps an engine calls: the IDL method steps and the kernel's primitives, for page script.
 impl Sim<'_> {
     /// The engine this run holds, if its program has page scripts an engine runs.
