@@ -179,7 +179,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     // A JavaScript page's heap cannot be cloned, and the stateful search clones states.
     if program.has_page_scripts() {
         return Err(RunError::NotModelled(
-            "exploring a scenario with JavaScript pages needs the stateless search (issue 28); `run`, `replay` and `run --sample` work on it".into(),
+            "exploring a scenario with JavaScript pages needs the stateless search (issue 28); `run`, `replay` and `explore --sample` work on it".into(),
         ));
     }
     // The search's start: `--time-limit` bounds the search and the witness pass together.
