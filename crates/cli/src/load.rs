@@ -67,7 +67,49 @@ pub fn read_scenario(path: &Path) -> Result<scenario::Scenario, CliError> {
         CliError::diagnostics(rendered)
     };
     let text = scenario::read_source(path).map_err(|failed| render(std::slice::from_ref(&failed.0), &failed.1))?;
-    scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))
+    let mut scenario =
+        scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))?;
+    load_pages(path, &mut scenario)?;
+    Ok(scenario)
+}
+
+/// The JavaScript pages of a scenario: each `jsFile` read (relative to the scenario file) into
+/// `js`, and every page compiled without running, so that a syntax error stops the command with
+/// `file:line:col` and the engine's message (exit 2). Links the JavaScript engine in.
+fn load_pages(path: &Path, scenario: &mut scenario::Scenario) -> Result<(), CliError> {
+    load_frames(path, &mut scenario.tabs)
+}
+
+fn load_frames(path: &Path, frames: &mut [scenario::Frame]) -> Result<(), CliError> {
+    let shown = |p: &Path| terminal(&p.display().to_string());
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for frame in frames {
+        if let Some(file) = &frame.js_file {
+            let page = dir.join(file);
+            let text = std::fs::read_to_string(&page).map_err(|e| {
+                CliError::input(format!("{}: navigable {:?}: jsFile {}: {e}", shown(path), frame.id, shown(&page)))
+            })?;
+            frame.js = Some(text);
+        }
+        if let Some(text) = &frame.js {
+            js::link();
+            let name = frame.js_file.clone().unwrap_or_else(|| format!("{}.inline.js", frame.id));
+            if let Err(e) = js::check_syntax(&name, text) {
+                let at = match &frame.js_file {
+                    Some(file) => shown(&dir.join(file)),
+                    None => format!("{}: the inline `js` of navigable {:?}, at", shown(path), frame.id),
+                };
+                return Err(CliError::input(format!(
+                    "{at}:{}:{}: SyntaxError: {}",
+                    e.line,
+                    e.column,
+                    terminal(&e.message)
+                )));
+            }
+        }
+        load_frames(path, &mut frame.frames)?;
+    }
+    Ok(())
 }
 
 /// Every `.jsonc` file under `dir`, sorted. Links to directories are followed, but no directory

@@ -266,6 +266,8 @@ impl Builder {
             sandbox: if is_tab { None } else { doc.sandbox.text().map(str::to_string) },
             headers,
             sets_document_domain: false,
+            js: None,
+            js_file: None,
             script: std::mem::take(&mut scripts[i]),
             frames: children.into_iter().map(|c| self.frame(plan, c, scripts)).collect(),
         }

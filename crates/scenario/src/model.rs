@@ -300,6 +300,14 @@ pub struct Frame {
     /// The document's script, run as one task when the document has loaded.
     #[serde(default)]
     pub script: Vec<Action>,
+    /// The document's script in JavaScript, inline, in place of `script` (docs/scenario-format.md,
+    /// "JavaScript pages").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub js: Option<String>,
+    /// The document's script in JavaScript, from a file beside the scenario file (a path relative
+    /// to it), in place of `script`; the loader reads it into `js`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub js_file: Option<String>,
     /// Child navigables (iframes) of this document, in tree order.
     #[serde(default)]
     pub frames: Vec<Frame>,

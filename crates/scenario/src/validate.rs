@@ -292,6 +292,19 @@ impl<'s> Validator<'s> {
         }
         self.within("url", |v| v.url(&frame.url));
         self.actions("script", &frame.script, Lane::Script);
+        let given: Vec<&str> =
+            [("script", !frame.script.is_empty()), ("js", frame.js.is_some()), ("jsFile", frame.js_file.is_some())]
+                .into_iter()
+                .filter_map(|(key, present)| present.then_some(key))
+                .collect();
+        if given.len() > 1 {
+            self.problem_at(
+                given[1],
+                Anchor::Key,
+                format!("a document has one script, but this one has `{}` and `{}`", given[0], given[1]),
+                Some("keep one of `script` (the action language), `js` (inline JavaScript) and `jsFile`".into()),
+            );
+        }
         self.each("frames", &frame.frames, |v, child| v.frame(child, Kind::Iframe));
     }
 

@@ -59,6 +59,12 @@ impl std::fmt::Display for IndependenceViolation {
 /// to `max_states` distinct ones (see the module comment). Every lane of every choice point is
 /// followed (no sleep sets); states are merged by fingerprint.
 pub fn audit_independence(program: &Program, max_states: u64, max_units: usize) -> Result<IndependenceAudit, RunError> {
+    // The audit clones states, which a JavaScript page's heap cannot be.
+    if program.has_page_scripts() {
+        return Err(RunError::NotModelled(
+            "auditing a scenario with JavaScript pages needs the stateless search (issue 28)".into(),
+        ));
+    }
     let mut audit = IndependenceAudit { complete: true, ..IndependenceAudit::default() };
     let mut seen: HashSet<u128> = HashSet::new();
     let mut root = Sim::new(program)?;

@@ -189,6 +189,12 @@ pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploratio
 
 /// `explore`, also measuring the visited tables (summed over work items).
 pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(Exploration, VisitedMemory), RunError> {
+    // A JavaScript page's heap cannot be cloned, and the stateful search clones states.
+    if program.has_page_scripts() {
+        return Err(RunError::NotModelled(
+            "exploring a scenario with JavaScript pages needs the stateless search (issue 28); `run`, `replay` and `explore --sample` work on it".into(),
+        ));
+    }
     // The search's start: `--time-limit` bounds the search and the witness pass together.
     let start = Instant::now();
     let model = SimModel::exploring(program, options);

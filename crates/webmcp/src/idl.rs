@@ -4,13 +4,27 @@
 
 use std::rc::Rc;
 
-use browser::{DocId, SignalId};
+use browser::{DocId, JsValue, SignalId};
 
-use crate::program::{PromiseSlot, ToolDictId};
+use crate::callback::ToolExecute;
+use crate::kernel::Annotations;
+use crate::program::PromiseSlot;
+
+/// A `ModelContextTool` dictionary, converted (WebIDL): a missing member is `None`; a member
+/// given as `undefined` is `Some(JsValue::Undefined)` where the steps tell the two apart
+/// (`inputSchema`).
+pub struct ModelContextTool<'a> {
+    pub name: &'a str,
+    pub title: Option<&'a str>,
+    pub description: &'a str,
+    pub input_schema: Option<&'a JsValue>,
+    pub annotations: Option<Annotations>,
+    pub execute: ToolExecute,
+}
 
 /// Arguments of `registerTool(tool, options)`.
 pub struct RegisterToolArgs<'a> {
-    pub tool: ToolDictId,
+    pub tool: ModelContextTool<'a>,
     pub exposed_to: Option<&'a [String]>,
     pub signal: Option<SignalId>,
     pub as_: Option<PromiseSlot>,

@@ -19,7 +19,7 @@ use crate::cite::{cite, Step};
 use crate::findings::{Findings, Recorded};
 use crate::footprint::{Footprint, Resource};
 use crate::inert::facts::InertFacts;
-use crate::program::{ControllerSlot, DocSpec, FrameSpec, Program, PromiseSlot, ScriptId, ToolDictId};
+use crate::program::{ControllerSlot, DocSpec, FrameSpec, Program, PromiseSlot, ScriptId};
 use crate::uuid::Uuid;
 use crate::work::{CompletionSteps, Work};
 
@@ -42,7 +42,7 @@ pub struct ToolDefinition {
     pub description: String,
     pub input_schema: String,
     /// The execute steps: the imperative execute steps given this `ModelContextTool`.
-    pub execute: ToolDictId,
+    pub execute: crate::callback::ToolExecute,
     pub annotations: Option<Annotations>,
     /// Shared with the in-parallel steps that notify documents of the change (hashes as the list).
     pub exposed_origins: Rc<[browser::Origin]>,
@@ -61,7 +61,7 @@ pub struct ModelContext {
     /// The uuids created in this document's realm so far (see `Sim::new_uuid`).
     pub uuids_created: u32,
     /// `ontoolchange`.
-    pub ontoolchange: Option<(DocId, ScriptId)>,
+    pub ontoolchange: Option<(DocId, crate::callback::Callback)>,
     /// `ontoolactivated` (issue #146; fired only under the variant `tool-events`).
     pub ontoolactivated: Option<(DocId, ScriptId)>,
     /// `ontoolcancel` (issue #146; fired only under the variant `tool-events`).
@@ -308,6 +308,9 @@ pub struct Sim<'p> {
     pub(crate) findings: Findings,
     /// What few units change, as one shared part (see `Seldom`).
     pub(crate) seldom: Shared<Seldom>,
+    /// The engine that runs the program's page scripts (`crate::script::Engine`), if it has any.
+    /// Not state that a copy can own: a program with page scripts is never explored.
+    pub(crate) engine: Option<Rc<dyn for<'s> crate::callback::Engine<Sim<'s>>>>,
 }
 
 /// A copy of a list that is empty in nearly every copy the explorer makes (the trace while not
@@ -349,6 +352,7 @@ impl Clone for Sim<'_> {
             events: clone_list(&self.events),
             findings: self.findings.clone(),
             seldom: self.seldom.clone(),
+            engine: self.engine.clone(),
         }
     }
 }
@@ -441,7 +445,9 @@ impl<'p> Sim<'p> {
                 controller_slots: vec![None; program.controller_names.len()],
                 ..Seldom::default()
             }),
+            engine: None,
         };
+        sim.attach_engine()?;
         for tab in &program.tabs {
             let nav = sim.world.create_navigable(&tab.id, None, ContainerAttributes::default());
             sim.seldom.nav_by_name.insert(tab.id.clone(), nav);
@@ -507,7 +513,7 @@ impl<'p> Sim<'p> {
 
     /// Queues a document's script on the networking task source.
     pub fn queue_script(&mut self, doc: DocId, script: ScriptId) {
-        if !self.program.ops(script).is_empty() {
+        if !self.program.ops(script).is_empty() || self.program.page_script(script).is_some() {
             self.world.queue_global_task(TaskSource::Networking, doc, Work::RunScript { doc, script });
         }
     }

@@ -16,18 +16,25 @@
 //! - [`Sim`] and [`Footprint`], for tests that step a run by hand: `Sim::new`, `Sim::runnable`,
 //!   `Sim::step`, `Footprint::conflicts`.
 //! - [`validate_input_against_input_schema`], the check variant `input-schema-validation` makes.
+//! - [`script`]: the plug for a page-script engine ([`script::Engine`], [`script::link_engine`])
+//!   and what an engine passes ([`ModelContextTool`], [`RegisteredToolArg`], [`Annotations`],
+//!   [`EngineHandle`], [`Callback`], [`ToolExecute`], [`PageScript`]).
 //!
 //! # Inside (crate-private modules)
 //!
 //! The modules import each other in one direction, from the kernel up (no circle of files):
 //!
-//! - `cite`, `uuid`, `program` (the compiled scenario), `idl` (the IDL arguments a script passes)
+//! - `cite`, `uuid`, `program` (the compiled scenario), `callback` (a callback or a tool's
+//!   `execute`: an action list or an engine handle), `idl` (the IDL arguments a script passes)
 //!   import nothing of the crate but each other's types;
 //! - `work` (units of work as data), `footprint` (what a unit touched), `findings` (failed asserts);
 //! - `kernel`: the state (`Sim`) and its primitives (note, queue a global task, in parallel,
 //!   settle);
-//! - `script`: the script interface the algorithms and the run loop call, with today's action
-//!   language behind it (`script::action`); it imports nothing of the algorithms;
+//! - `script`: the script interface the algorithms and the run loop call, with the action
+//!   language behind it (`script::action`) and the plug for a page-script engine
+//!   (`script::engine`: the `Engine` trait, `link_engine`, the steps an engine calls; the
+//!   JavaScript engine is `crates/js`, which this crate never names); it imports nothing of the
+//!   algorithms;
 //! - `algorithms` (`register`, `get_tools`, `execute`, `cancel`), `lifecycle`, `user`, `agent`,
 //!   `node_navigable`, `call_site`, `inert`: the steps, as methods on `Sim`;
 //! - `run`: the run loop, the dispatcher (`Sim::run_work`) and the outcome;
@@ -60,6 +67,7 @@ mod agent;
 mod algorithms;
 pub mod audit;
 mod call_site;
+mod callback;
 mod cite;
 pub mod expect;
 pub mod explore;
@@ -74,15 +82,19 @@ mod node_navigable;
 mod program;
 mod run;
 pub mod sample;
-mod script;
+pub mod script;
 mod user;
 mod uuid;
 pub mod variants;
 mod work;
 
 pub use algorithms::execute::validate_input_against_input_schema;
+pub use callback::{Callback, EngineHandle, ToolExecute};
 pub use explore::{explore, ExploreOptions, LaneOrder, SearchKind, SearchOptions};
 pub use footprint::Footprint;
+pub use idl::{ModelContextTool, RegisteredToolArg};
+pub use kernel::Annotations;
 pub use kernel::{RunError, Sim};
+pub use program::PageScript;
 pub use program::{compile, Program};
 pub use run::{run, Limits, SPEC_REVISION};

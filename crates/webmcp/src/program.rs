@@ -9,6 +9,15 @@ use browser::policy::{self, Policy};
 use browser::{DocumentInit, DocumentResponse, JsValue, WorldError};
 use scenario as sc;
 
+/// A page script in a language an engine runs (`crate::script::Engine`): its file name (for
+/// call sites and errors) and text.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct PageScript {
+    /// The `jsFile` path as the scenario gives it, or `<navigable id>.inline.js` for `js`.
+    pub file: String,
+    pub text: String,
+}
+
 /// An action list (a script, callback body, handler or continuation).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct ScriptId(pub u32);
@@ -240,6 +249,9 @@ pub struct Program {
     /// The events some `count` expectation counts: only those are counted into the outcome, so
     /// other scenarios' outcomes do not split on events nobody asks about.
     pub counted_events: Vec<&'static str>,
+    /// The documents' scripts written in JavaScript, by the (empty) action list that stands for
+    /// each in `DocSpec::script`, in `ScriptId` order.
+    pub page_scripts: Vec<(ScriptId, PageScript)>,
 }
 
 /// The events the `count` predicates of `expect` name (in `always`, `never`, `sometimes` and
@@ -288,6 +300,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         expect: s.expect.clone(),
         container_policies: c.container_policies,
         counted_events: counted_events(s.expect.as_ref()),
+        page_scripts: c.page_scripts,
     })
 }
 
@@ -311,6 +324,21 @@ impl Program {
         self.variants.contains(&variant)
     }
 
+    /// The page script (JavaScript) that `script` stands for, if it is one.
+    pub fn page_script(&self, script: ScriptId) -> Option<&PageScript> {
+        if self.page_scripts.is_empty() {
+            return None;
+        }
+        let at = self.page_scripts.binary_search_by_key(&script, |(id, _)| *id).ok()?;
+        Some(&self.page_scripts[at].1)
+    }
+
+    /// Whether a document's script is JavaScript (the program then needs an engine, and the
+    /// stateful search cannot explore it).
+    pub fn has_page_scripts(&self) -> bool {
+        !self.page_scripts.is_empty()
+    }
+
     pub fn ops(&self, script: ScriptId) -> &[Op] {
         &self.scripts[script.0 as usize]
     }
@@ -330,6 +358,7 @@ impl Program {
 #[derive(Default)]
 struct Compiler {
     scripts: Vec<Vec<Op>>,
+    page_scripts: Vec<(ScriptId, PageScript)>,
     tool_dicts: Vec<ToolDict>,
     navigations: Vec<NavigateSpec>,
     promise_names: Vec<String>,
@@ -382,7 +411,18 @@ impl Compiler {
             document: DocSpec {
                 url: f.url.clone(),
                 response: document_response(&f.url, &f.headers, f.sets_document_domain)?,
-                script: self.script(&f.script)?,
+                script: match &f.js {
+                    Some(text) => {
+                        let id = self.script(&[])?;
+                        let file = match &f.js_file {
+                            Some(path) => path.clone(),
+                            None => format!("{}.inline.js", f.id),
+                        };
+                        self.page_scripts.push((id, PageScript { file, text: text.clone() }));
+                        id
+                    }
+                    None => self.script(&f.script)?,
+                },
                 frames: f.frames.iter().map(|c| self.frame(c)).collect::<Result<_, _>>()?,
             },
         })

@@ -9,6 +9,7 @@ use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, Un
 use sched::{Chooser, Recorder};
 use trace::{EventKind, Finding, Outcome, PromiseOutcome};
 
+use crate::callback::Callback;
 use crate::cite::{
     cite, Step, AGENT_CALL, CANCEL, CLEANUP, EXECUTE_TOOL, GET_TOOLS, IMPERATIVE, NOTIFY, REGISTER_TOOL, UNREGISTER,
 };
@@ -240,17 +241,26 @@ impl<'p> Sim<'p> {
 
     /// HTML "perform a microtask checkpoint": run every queued microtask, including ones queued
     /// meanwhile.
+    ///
+    /// A page-script engine's own promise jobs are microtasks of the same event loop: one runs
+    /// whenever the simulator's queue is empty, until neither has any (so a job runs after the
+    /// simulator's microtasks queued before it, and before those queued after it only if they
+    /// were queued by it; docs/model.md, "JavaScript pages").
     fn perform_a_microtask_checkpoint(&mut self, el: LoopId) -> Result<(), RunError> {
-        while let Some(work) = self.world.take_microtask(el) {
-            if self.record {
-                std::hint::cold_path();
-                let (what, step) = self.describe(&work);
-                self.event(step, EventKind::Note { message: format!("microtask: {what}") });
+        loop {
+            while let Some(work) = self.world.take_microtask(el) {
+                if self.record {
+                    std::hint::cold_path();
+                    let (what, step) = self.describe(&work);
+                    self.event(step, EventKind::Note { message: format!("microtask: {what}") });
+                }
+                self.call_site = self.invoked_at(&work);
+                self.run_work(work)?;
             }
-            self.call_site = self.invoked_at(&work);
-            self.run_work(work)?;
+            if self.engine.is_none() || !self.run_one_engine_job(el) {
+                return Ok(());
+            }
         }
-        Ok(())
     }
 
     /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`): it
@@ -410,6 +420,8 @@ impl Sim<'_> {
             }
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
+            Work::EngineCallback { doc, callback, what } => self.run_callback(doc, Callback::Engine(callback), what),
+            Work::EngineSettle { promise } => self.engine_promise_settled(promise),
             Work::AgentResult { call, result, success } => {
                 let label = self
                     .seldom
@@ -480,6 +492,8 @@ impl Sim<'_> {
             }
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
+            Work::EngineCallback { what, .. } => (format!("run a page script's {what}"), ("HTML", "invoke a callback")),
+            Work::EngineSettle { .. } => ("settle a page script's promise".into(), ("WebIDL", "react to a promise")),
             Work::AgentResult { call, .. } => {
                 let label = self
                     .seldom

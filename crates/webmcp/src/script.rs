@@ -5,33 +5,46 @@
 //! with arguments from `crate::idl`) and the kernel's primitives (abort signals, timers,
 //! promise reactions, console lines, navigation).
 //!
-//! Today's implementation is the scenario's action language (`action`); JavaScript comes next.
-//! An exception that escapes a script is reported here, as HTML's "report an exception".
+//! Two implementations: the scenario's action language (`action`), and a page-script engine
+//! plugged in through `engine::Engine` (JavaScript, in `crates/js`). An exception that escapes
+//! an action list is reported here, as HTML's "report an exception"; an engine reports its own.
 
-use browser::{DocId, PromiseId, SignalId};
+use browser::{DocId, LoopId, PromiseId, SignalId};
 use trace::ConsoleLine;
 
+use crate::callback::{Callback, ToolExecute};
 use crate::kernel::Sim;
-use crate::program::{ScriptId, Settle, ToolDictId};
+use crate::program::{ScriptId, Settle};
 
 mod action;
+mod engine;
+
+pub use crate::callback::Engine;
+pub use engine::{link_engine, EngineFactory};
 
 const SCRIPT: &str = "script";
 
 impl Sim<'_> {
-    /// Runs a statement list in `doc`; an exception that escapes is reported as uncaught.
+    /// Runs a document's script (an action list, or a page script an engine runs); an exception
+    /// that escapes is reported as uncaught.
     pub fn run_script(&mut self, doc: DocId, script: ScriptId) {
+        if let Some(page) = self.program.page_script(script) {
+            if let Some(engine) = self.engine() {
+                engine.run_script(self, doc, page);
+            }
+            return;
+        }
         if let Err(error) = self.run_statements(doc, script) {
             let line = ConsoleLine { document: self.label(doc), text: error.to_string() };
             self.console_line((SCRIPT, "uncaught exception"), line, true);
         }
     }
 
-    /// Runs a callback (a promise reaction, an event handler, an abort listener) whose realm is
-    /// `doc`'s: WebIDL's "invoke a callback function" and "call a user object's operation" first
-    /// ask HTML's "check if we can run script" of the callback's realm, and return when it says
-    /// "do not run".
-    pub fn run_callback(&mut self, doc: DocId, script: ScriptId, what: &str) {
+    /// Runs a callback (a promise reaction, an event handler, an abort listener, a timer's)
+    /// whose realm is `doc`'s: WebIDL's "invoke a callback function" and "call a user object's
+    /// operation" first ask HTML's "check if we can run script" of the callback's realm, and
+    /// return when it says "do not run".
+    pub fn run_callback(&mut self, doc: DocId, callback: impl Into<Callback>, what: &str) {
         // Whether the document is fully active is its lifecycle.
         self.touch_lifecycle_of(doc);
         // HTML "check if we can run script" step 1. If the global object specified by settings is a Window object whose Document object is not fully active, then return "do not run".
@@ -44,19 +57,54 @@ impl Sim<'_> {
             );
             return;
         }
-        self.run_script(doc, script);
+        match callback.into() {
+            Callback::Action(script) => self.run_script(doc, script),
+            Callback::Engine(handle) => {
+                if let Some(engine) = self.engine() {
+                    engine.run_callback(self, doc, handle, what);
+                }
+            }
+        }
     }
 
     /// WebIDL "invoke a callback function" for a tool's `execute` (the imperative execute steps,
     /// step 8), given the execution's `controller`: returns the callback's promise.
     pub(crate) fn invoke_execute_callback(
         &mut self,
-        tool: ToolDictId,
+        tool: ToolExecute,
         doc: DocId,
         controller: SignalId,
         input_arguments: &str,
     ) -> PromiseId {
-        self.invoke_action_execute_callback(tool, doc, controller, input_arguments)
+        match (tool, self.engine()) {
+            (ToolExecute::Action(dict), _) => {
+                self.invoke_action_execute_callback(dict, doc, controller, input_arguments)
+            }
+            (ToolExecute::Engine(handle), Some(engine)) => {
+                engine.invoke_execute(self, handle, doc, controller, input_arguments)
+            }
+            (ToolExecute::Engine(_), None) => {
+                // Unreachable: an engine's tool is registered only by a run that holds the engine.
+                let p = self.new_unnamed_promise(doc);
+                self.note((SCRIPT, "engine"), "no engine to run the tool's execute: its promise never settles");
+                p
+            }
+        }
+    }
+
+    /// A promise an engine mirrors has settled (`Work::EngineSettle`).
+    pub(crate) fn engine_promise_settled(&mut self, promise: PromiseId) {
+        if let Some(engine) = self.engine() {
+            engine.promise_settled(self, promise);
+        }
+    }
+
+    /// Runs one of the engine's promise jobs of event loop `el`, if there is an engine and a job.
+    pub(crate) fn run_one_engine_job(&mut self, el: LoopId) -> bool {
+        match self.engine() {
+            Some(engine) => engine.run_one_job(self, el),
+            None => false,
+        }
     }
 
     /// A tool's own timer (`"result": {"after": …}`) fires: its promise settles as the tool says.

@@ -90,6 +90,11 @@ pub enum Work {
     User { script: ScriptId, index: u32 },
     /// An agent step.
     Agent { index: u32 },
+    /// A callback of a page-script engine (`crate::script::Engine`): a timer's, an abort
+    /// listener; `what` says which, for the trace.
+    EngineCallback { doc: DocId, callback: crate::callback::EngineHandle, what: &'static str },
+    /// A promise an engine mirrors has settled: the engine settles its own (a microtask).
+    EngineSettle { promise: PromiseId },
     /// The agent receives a tool call's result.
     AgentResult { call: u32, result: Option<String>, success: bool },
 }

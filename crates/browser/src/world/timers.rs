@@ -60,6 +60,21 @@ impl<S: Clone> World<S> {
         self.queue_due_timers();
     }
 
+    /// HTML `clearTimeout`, for a timer not yet due: removes the pending timer whose steps are
+    /// `steps`; returns whether there was one. (A due timer's task is already queued.)
+    pub fn clear_timeout(&mut self, steps: &S) -> bool
+    where
+        S: PartialEq,
+    {
+        match self.timers.pending.iter().position(|t| t.steps == *steps) {
+            Some(at) => {
+                self.timers.remove(at);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn queue_due_timers(&mut self) {
         // The timers are sorted by (deadline, document, seq), so the due ones are a prefix, already
         // in the order they are queued in: ties between documents go in document order (see

@@ -393,6 +393,8 @@ impl Compiler {
             sandbox: None,
             headers: n.headers.clone(),
             sets_document_domain: false,
+            js: None,
+            js_file: None,
             script: Vec::new(),
             frames: n.frames.clone(),
         };

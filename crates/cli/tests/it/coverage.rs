@@ -55,7 +55,7 @@ fn corpus_cites() -> &'static BTreeMap<String, BTreeSet<String>> {
     static CITES: OnceLock<BTreeMap<String, BTreeSet<String>>> = OnceLock::new();
     CITES.get_or_init(|| {
         let dir = workspace_root().join("scenarios");
-        let files = cli::scenario_files(&dir).unwrap();
+        let files = crate::explorable(cli::scenario_files(&dir).unwrap());
         assert!(files.len() > 10, "the corpus is missing");
         let mut out = BTreeMap::new();
         for file in files {

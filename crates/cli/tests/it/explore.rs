@@ -12,7 +12,7 @@ use crate::workspace_root;
 
 fn corpus() -> Vec<std::path::PathBuf> {
     let root = workspace_root();
-    let mut files = cli::scenario_files(&root.join("scenarios")).unwrap();
+    let mut files = crate::explorable(cli::scenario_files(&root.join("scenarios")).unwrap());
     // The small benchmark only: the larger one (~200,000 states) is for `bench-explore`.
     files.push(root.join("fixtures/bench/three-executions.jsonc"));
     assert!(files.len() > 10, "the corpus is missing");

@@ -8,6 +8,7 @@ mod diff;
 mod errors;
 mod explore;
 mod findings_diff;
+mod js;
 mod outcome_parts;
 mod outputs;
 mod paths;
@@ -21,6 +22,12 @@ use cli::{load_program, run_program, Driver, Format};
 
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+}
+
+/// The scenarios of `files` that the stateful search can explore: without JavaScript pages
+/// (those need the stateless search, issue 28; `js.rs` tests them by runs).
+pub fn explorable(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    files.into_iter().filter(|f| load_program(f).map_or(true, |p| !p.has_page_scripts())).collect()
 }
 
 /// Runs a scenario file with a seed and returns the rendered trace.

@@ -12,7 +12,7 @@ use crate::workspace_root;
 
 #[test]
 fn report_seeds_mode_and_explore_agree_on_the_distinct_outcomes_of_every_shipped_scenario() {
-    let files = cli::scenario_files(&workspace_root().join("scenarios")).unwrap();
+    let files = crate::explorable(cli::scenario_files(&workspace_root().join("scenarios")).unwrap());
     assert!(files.len() > 10, "the corpus is missing");
     let mut disagree = Vec::new();
     for file in files {
@@ -364,7 +364,7 @@ fn the_scenario_format_documents_every_top_level_field_of_the_schema() {
 #[test]
 fn the_markdown_of_every_shipped_scenario_fits_one_github_issue() {
     let mut over = Vec::new();
-    for file in cli::scenario_files(&workspace_root().join("scenarios")).unwrap() {
+    for file in crate::explorable(cli::scenario_files(&workspace_root().join("scenarios")).unwrap()) {
         let loaded = cli::load(&file, &[]).unwrap_or_else(|e| panic!("{e}"));
         let ex = webmcp::explore(&loaded.program, &webmcp::ExploreOptions::default()).unwrap();
         let md = cli::report::render_exploration_markdown(&loaded.program, &ex, &file, &loaded.scenario.description)

@@ -329,6 +329,8 @@ fn validate_works_without_source_text() {
             sandbox: None,
             headers: Default::default(),
             sets_document_domain: false,
+            js: None,
+            js_file: None,
             script: vec![crate::Action::EnterBfcache("tab".to_owned())],
             frames: Vec::new(),
         }],

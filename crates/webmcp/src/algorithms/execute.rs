@@ -13,7 +13,7 @@ use crate::cite::{AGENT_CALL, EXECUTE_TOOL, IMPERATIVE, TOOL_EXECUTE_STEPS};
 use crate::footprint::Resource;
 use crate::idl::RegisteredToolArg;
 use crate::kernel::{Caller, Context, PendingToolExecution, Sim};
-use crate::program::{PromiseSlot, ToolDictId};
+use crate::program::PromiseSlot;
 use crate::uuid::Uuid;
 use crate::work::{CompletionSteps, Work};
 
@@ -459,7 +459,7 @@ impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#imperative-execute-steps>
     pub fn imperative_execute_steps(
         &mut self,
-        tool: ToolDictId,
+        tool: crate::callback::ToolExecute,
         target_document: DocId,
         input_arguments: &str,
         completion_steps: CompletionSteps,

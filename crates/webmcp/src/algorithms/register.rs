@@ -12,7 +12,7 @@ use trace::EventKind;
 use crate::cite::{EXPOSED, NOTIFY, REGISTER_TOOL, UNREGISTER};
 use crate::footprint::Resource;
 use crate::idl::RegisterToolArgs;
-use crate::kernel::{Annotations, Sim, ToolDefinition};
+use crate::kernel::{Sim, ToolDefinition};
 use crate::work::Work;
 
 use super::{parse_origin, tool_name_is_invalid};
@@ -21,12 +21,11 @@ impl Sim<'_> {
     /// <https://webmachinelearning.github.io/webmcp/#dom-modelcontext-registertool>
     pub fn model_context_register_tool(&mut self, this: DocId, args: RegisterToolArgs) -> PromiseId {
         let a = REGISTER_TOOL;
-        let program = self.program;
-        let dict = &program.tool_dicts[args.tool.0 as usize];
+        let dict = &args.tool;
         // WebIDL: `inputSchema` is an `object`; converting a primitive throws a TypeError, which a
         // promise-returning operation turns into a rejected promise.
         // WebIDL dictionary conversion: a member whose value is undefined is not present.
-        let input_schema = dict.input_schema.as_ref().filter(|s| **s != JsValue::Undefined);
+        let input_schema = dict.input_schema.filter(|s| **s != JsValue::Undefined);
         if dict.input_schema.is_some() && input_schema.is_none() {
             self.note(("WebIDL", "converting to a dictionary"), "inputSchema is undefined: the member is not present");
         }
@@ -54,7 +53,7 @@ impl Sim<'_> {
         // Step 6. Let tool map be this's internal context's tool map.
         // Step 7. Let tool name be tool's name.
         // Step 8. Let tool title be tool's title.
-        let tool_name = &dict.name;
+        let tool_name = dict.name;
         // Deviation (chromium profile): Chromium 156 checks the name's validity (steps 10 and 11)
         // before the duplicate check (step 9); docs/chromium.md.
         if self.program.has_variant(Variant::ChromiumNameBeforeDuplicate) {
@@ -138,7 +137,7 @@ impl Sim<'_> {
         // Step 17. Let promise be a new promise created in this's relevant realm.
         let promise = self.api_promise(this, a, args.as_);
         // (The tool name is made once, shared by the abort steps, the definition and the tool map.)
-        let tool_name: Rc<str> = Rc::from(tool_name.as_str());
+        let tool_name: Rc<str> = Rc::from(tool_name);
         // Step 18. If options's signal exists, then:
         if let Some(signal) = signal {
             // Step 18.1. Let signal be options's signal.
@@ -156,15 +155,11 @@ impl Sim<'_> {
         // Step 19. Let tool definition be a new tool definition, with the following items: …
         let definition = browser::Shared::new(ToolDefinition {
             name: tool_name.clone(),
-            title: dict.title.clone(),
-            description: dict.description.clone(),
+            title: dict.title.map(str::to_string),
+            description: dict.description.to_string(),
             input_schema: stringified_input_schema,
-            execute: args.tool,
-            annotations: dict.annotations.as_ref().map(|an| Annotations {
-                read_only_hint: an.read_only_hint,
-                untrusted_content_hint: an.untrusted_content_hint,
-                consequential_hint: an.consequential_hint,
-            }),
+            execute: dict.execute,
+            annotations: dict.annotations.clone(),
             exposed_origins: exposed_origins.clone(),
         });
         // Step 20. Set this's internal context's tool map[tool name] to tool definition.

@@ -6,9 +6,11 @@ use browser::{DocId, JsValue, PromiseId, PromiseState, SignalId};
 use scenario::Variant;
 use trace::ConsoleLine;
 
+use crate::callback::{Callback, ToolExecute};
 use crate::cite::{EXECUTE_TOOL, IMPERATIVE};
 use crate::footprint::Resource;
-use crate::idl::{RegisterToolArgs, RegisteredToolArg};
+use crate::idl::{ModelContextTool, RegisterToolArgs, RegisteredToolArg};
+use crate::kernel::Annotations;
 use crate::kernel::Sim;
 use crate::program::{ControllerSlot, Op, PromiseSlot, ScriptId, Settle, ToolDictId, ToolRef};
 use crate::work::Work;
@@ -37,9 +39,23 @@ impl Sim<'_> {
                     Some(slot) => Some(self.controller_or_throw(doc, *slot)?),
                     None => None,
                 };
+                let program = self.program;
+                let dict = &program.tool_dicts[tool.0 as usize];
+                let tool = ModelContextTool {
+                    name: &dict.name,
+                    title: dict.title.as_deref(),
+                    description: &dict.description,
+                    input_schema: dict.input_schema.as_ref(),
+                    annotations: dict.annotations.as_ref().map(|an| Annotations {
+                        read_only_hint: an.read_only_hint,
+                        untrusted_content_hint: an.untrusted_content_hint,
+                        consequential_hint: an.consequential_hint,
+                    }),
+                    execute: ToolExecute::Action(*tool),
+                };
                 self.model_context_register_tool(
                     this,
-                    RegisterToolArgs { tool: *tool, exposed_to: exposed_to.as_deref(), signal, as_: *as_ },
+                    RegisterToolArgs { tool, exposed_to: exposed_to.as_deref(), signal, as_: *as_ },
                 );
             }
             Op::GetTools { document, from_origins, as_ } => {
@@ -80,7 +96,7 @@ impl Sim<'_> {
             }
             Op::OnToolchange { target, body } => {
                 let this = self.model_context_of(doc, target.as_deref(), "ontoolchange")?;
-                self.model_contexts[this.index()].ontoolchange = Some((doc, *body));
+                self.model_contexts[this.index()].ontoolchange = Some((doc, Callback::Action(*body)));
             }
             Op::OnToolEvent { event, target, body } => {
                 let this = self.model_context_of(doc, target.as_deref(), &format!("on{}", event.name()))?;
@@ -145,31 +161,15 @@ impl Sim<'_> {
 
     /// `document.modelContext` of the script's own document, or of another document the script
     /// reaches as `iframe.contentDocument` / `parent.document` (same origin, same event loop).
-    fn model_context_of(&mut self, doc: DocId, document: Option<&str>, member: &str) -> Result<DocId, JsValue> {
+    pub(crate) fn model_context_of(
+        &mut self,
+        doc: DocId,
+        document: Option<&str>,
+        member: &str,
+    ) -> Result<DocId, JsValue> {
         let target = match document {
             None => doc,
-            Some(name) => {
-                let nav = self.seldom.nav_by_name.get(name).copied();
-                let Some(target) = nav.and_then(|n| self.world.nav(n).active_document) else {
-                    // A navigation may yet create the navigable or its document: this depends on
-                    // every unit.
-                    self.footprint.touch(Resource::Global, false);
-                    return Err(JsValue::type_error(format!("navigable {name} has no document")));
-                };
-                // Which document the navigable shows is its lifecycle: a navigation of it (on
-                // another event loop) does not commute with this script.
-                self.touch_lifecycle_of(target);
-                let (d, t) = (self.world.doc_info(doc), self.world.doc_info(target));
-                if target != doc && (!d.origin.same_origin(&t.origin) || d.event_loop != t.event_loop) {
-                    let (from, to) = (d.label.clone(), t.label.clone());
-                    note!(self, (SCRIPT, "cross-origin access"), "{from} cannot reach {to}'s document");
-                    return Err(JsValue::DomException {
-                        name: "SecurityError".into(),
-                        message: format!("Blocked a frame from accessing the cross-origin document {to}"),
-                    });
-                }
-                target
-            }
+            Some(name) => self.same_origin_document(doc, name)?,
         };
         // [SecureContext]: `document.modelContext` is undefined outside secure contexts.
         if !self.world.doc_info(target).secure_context {
@@ -180,6 +180,31 @@ impl Sim<'_> {
                 self.label(target)
             );
             return Err(JsValue::type_error(format!("Cannot read properties of undefined (reading '{member}')")));
+        }
+        Ok(target)
+    }
+
+    /// The document of navigable `name` as a script in `doc` reaches it (`iframe.contentDocument`,
+    /// `parent.document`): same origin and same event loop, or a SecurityError.
+    pub(crate) fn same_origin_document(&mut self, doc: DocId, name: &str) -> Result<DocId, JsValue> {
+        let nav = self.seldom.nav_by_name.get(name).copied();
+        let Some(target) = nav.and_then(|n| self.world.nav(n).active_document) else {
+            // A navigation may yet create the navigable or its document: this depends on
+            // every unit.
+            self.footprint.touch(Resource::Global, false);
+            return Err(JsValue::type_error(format!("navigable {name} has no document")));
+        };
+        // Which document the navigable shows is its lifecycle: a navigation of it (on
+        // another event loop) does not commute with this script.
+        self.touch_lifecycle_of(target);
+        let (d, t) = (self.world.doc_info(doc), self.world.doc_info(target));
+        if target != doc && (!d.origin.same_origin(&t.origin) || d.event_loop != t.event_loop) {
+            let (from, to) = (d.label.clone(), t.label.clone());
+            note!(self, (SCRIPT, "cross-origin access"), "{from} cannot reach {to}'s document");
+            return Err(JsValue::DomException {
+                name: "SecurityError".into(),
+                message: format!("Blocked a frame from accessing the cross-origin document {to}"),
+            });
         }
         Ok(target)
     }
@@ -261,7 +286,7 @@ impl Sim<'_> {
     /// document its navigable shows now (HTML: navigating to a new document sets the WindowProxy's
     /// [[Window]] to the new Window), or of the last document it showed once the navigable is
     /// destroyed (HTML leaves [[Window]] as it was when a browsing context is discarded).
-    fn window_proxy_window(&mut self, nav: browser::NavId) -> Result<DocId, JsValue> {
+    pub(crate) fn window_proxy_window(&mut self, nav: browser::NavId) -> Result<DocId, JsValue> {
         let (active, destroyed) = (self.world.nav(nav).active_document, self.world.nav(nav).destroyed);
         let Some(doc) = active else {
             // Not reachable: a RegisteredTool names the navigable of a document it showed.

@@ -1,0 +1,158 @@
+//! JavaScript pages (issue 27): each page in `scenarios/js/` reaches the same outcomes as its
+//! action-language twin over the same seeds, its trace replays byte for byte, and the errors a
+//! page can make (a syntax error, an unmodelled member, a script that never yields) are reported.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use cli::{load_program, run_program, Driver, Format};
+use sched::{RandomChooser, Schedule};
+
+use crate::workspace_root;
+
+/// What a run observably did, without the names the action language gives promises (`as`):
+/// console, uncaught errors, each promise's document and state in creation order, tool maps,
+/// findings (without unit numbers) and the end.
+fn outcome_key(trace: &trace::Trace) -> String {
+    let o = &trace.outcome;
+    let console: Vec<String> = o.console.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
+    let uncaught: Vec<String> = o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
+    let promises: Vec<String> = o.promises.iter().map(|p| format!("{}: {}", p.document, p.state)).collect();
+    let findings: Vec<String> =
+        o.findings.iter().map(|f| format!("{} {:?} {}", f.cite, f.called_from, f.message)).collect();
+    format!(
+        "console={console:?} uncaught={uncaught:?} promises={promises:?} tools={:?} findings={findings:?} end={}",
+        o.tool_maps, o.end
+    )
+}
+
+fn outcomes(file: &str, seeds: std::ops::Range<u64>) -> BTreeSet<String> {
+    let program = load_program(&workspace_root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    seeds
+        .map(|seed| {
+            let trace = webmcp::run(&program, &mut RandomChooser::new(seed), webmcp::Limits::default())
+                .unwrap_or_else(|e| panic!("{file} seed {seed}: {e}"));
+            outcome_key(&trace)
+        })
+        .collect()
+}
+
+#[track_caller]
+fn twins(action: &str, js: &str, seeds: u64) {
+    let (a, j) = (outcomes(action, 0..seeds), outcomes(js, 0..seeds));
+    assert_eq!(a, j, "{action} and its JavaScript twin {js} reach different outcomes over seeds 0..{seeds}");
+}
+
+#[test]
+fn the_spec_example_as_the_spec_writes_it_reaches_its_twins_outcomes() {
+    twins("scenarios/spec/notify-task-ordering.jsonc", "scenarios/js/notify-task-ordering.jsonc", 300);
+    // All four orders the spec names are among them.
+    assert_eq!(outcomes("scenarios/js/notify-task-ordering.jsonc", 0..300).len(), 4);
+}
+
+#[test]
+fn a_register_get_tools_execute_page_reaches_its_twins_outcomes() {
+    twins("scenarios/execute/success-json-string.jsonc", "scenarios/js/success-json-string.jsonc", 100);
+}
+
+#[test]
+fn an_abort_racing_completion_across_event_loops_reaches_its_twins_outcomes() {
+    twins("scenarios/races/cancel-vs-completion.jsonc", "scenarios/js/cancel-vs-completion.jsonc", 300);
+    assert_eq!(outcomes("scenarios/js/cancel-vs-completion.jsonc", 0..300).len(), 3);
+}
+
+#[test]
+fn a_javascript_trace() {
+    let path = workspace_root().join("scenarios/js/notify-task-ordering.jsonc");
+    insta::assert_snapshot!(crate::run_file(&path, 0, Format::Text));
+}
+
+#[test]
+fn a_javascript_run_replays_byte_for_byte() {
+    for file in ["scenarios/js/notify-task-ordering.jsonc", "scenarios/js/cancel-vs-completion.jsonc"] {
+        let program = load_program(&workspace_root().join(file)).unwrap();
+        for seed in 0..20 {
+            let ran = webmcp::run(&program, &mut RandomChooser::new(seed), webmcp::Limits::default()).unwrap();
+            let schedule = Schedule::parse(&ran.schedule).unwrap();
+            let first = run_program(&program, &Driver::Seed(seed), Format::Text, 10_000).unwrap();
+            let replayed = run_program(&program, &Driver::Replay(schedule), Format::Text, 10_000).unwrap();
+            assert_eq!(first, replayed, "{file} seed {seed}");
+        }
+    }
+}
+
+/// Writes a scenario whose one tab runs `page` (as `page.js`) into a new folder; returns its path.
+fn page_scenario(name: &str, page: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-js-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("page.js"), page).unwrap();
+    let scenario = format!(
+        r#"{{ "version": 1, "name": "{name}", "description": "d", "tabs": [ {{ "id": "tab", "url": "https://example.com/", "jsFile": "page.js" }} ] }}"#
+    );
+    std::fs::write(dir.join("s.jsonc"), scenario).unwrap();
+    dir.join("s.jsonc")
+}
+
+fn run_page(name: &str, page: &str) -> trace::Trace {
+    let program = load_program(&page_scenario(name, page)).unwrap();
+    webmcp::run(&program, &mut RandomChooser::new(0), webmcp::Limits::default()).unwrap()
+}
+
+#[test]
+fn a_syntax_error_is_exit_2_with_file_line_and_column() {
+    let path = page_scenario("syntax", "console.log('fine');\nconst x = ;\n");
+    let error = load_program(&path).expect_err("a syntax error stops the load");
+    assert_eq!(error.exit_code(), 2);
+    let message = error.to_string();
+    let page = path.parent().unwrap().join("page.js");
+    assert!(message.contains(&format!("{}:2:", page.display())), "{message}");
+    assert!(message.contains("SyntaxError"), "{message}");
+}
+
+#[test]
+fn an_unmodelled_member_is_an_error_that_names_it() {
+    let trace =
+        run_page("unmodelled", "console.log('before');\ndocument.querySelector('iframe');\nconsole.log('after');\n");
+    let console: Vec<&str> = trace.outcome.console.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(console, ["before"]);
+    let uncaught: Vec<&str> = trace.outcome.uncaught.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(uncaught, ["TypeError: Document.querySelector is not modelled by webmcp-sim (page.js:2:1)"]);
+    let trace = run_page("unmodelled-window", "window.open('https://b.example/');\n");
+    assert!(
+        trace.outcome.uncaught[0].text.starts_with("TypeError: Window.open is not modelled"),
+        "{:?}",
+        trace.outcome.uncaught
+    );
+}
+
+#[test]
+fn a_script_that_never_yields_is_stopped_and_the_page_goes_on() {
+    let page = "setTimeout(() => console.log('a later task runs'), 5);\nwhile (true) {}\n";
+    let trace = run_page("loop", page);
+    assert_eq!(trace.outcome.end, "quiescent");
+    let uncaught: Vec<&str> = trace.outcome.uncaught.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(uncaught.len(), 1, "{uncaught:?}");
+    assert!(uncaught[0].starts_with("script stopped: it ran past its budget"), "{uncaught:?}");
+    let console: Vec<&str> = trace.outcome.console.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(console, ["a later task runs"]);
+    // A promise chain that never ends is stopped too.
+    let trace = run_page("jobs", "function again() { Promise.resolve().then(again); }\nagain();\n");
+    assert!(trace.outcome.uncaught[0].text.starts_with("promise jobs stopped"), "{:?}", trace.outcome.uncaught);
+}
+
+#[test]
+fn virtual_time_and_a_seeded_random() {
+    let page = "setTimeout(() => console.log(Date.now(), performance.now()), 25);\nconsole.log(Math.random() === Math.random());\n";
+    let first = run_page("time", page);
+    let console: Vec<&str> = first.outcome.console.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(console, ["false", "25 25"]);
+    let random = "console.log(Math.random());\n";
+    assert_eq!(run_page("random", random).outcome.console, run_page("random", random).outcome.console);
+}
+
+#[test]
+fn exploring_a_javascript_page_needs_the_stateless_search() {
+    let program = load_program(Path::new(&workspace_root().join("scenarios/js/notify-task-ordering.jsonc"))).unwrap();
+    let error = webmcp::explore(&program, &webmcp::ExploreOptions::default()).expect_err("refused");
+    assert!(error.to_string().contains("stateless search"), "{error}");
+}

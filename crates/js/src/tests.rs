@@ -1,0 +1,15 @@
+//! Unit tests of the crate's pure parts: syntax checking.
+
+use super::*;
+
+#[test]
+fn a_syntax_error_has_its_line_and_column() {
+    let error = check_syntax("page.js", "const a = 1;\nconst b = ;\n").unwrap_err();
+    assert_eq!((error.line, error.message.contains("unexpected")), (2, true), "{error:?}");
+    assert!(error.column > 0, "{error:?}");
+}
+
+#[test]
+fn a_valid_script_compiles() {
+    assert_eq!(check_syntax("page.js", "const a = 1; while (false) {}"), Ok(()));
+}

@@ -1,0 +1,213 @@
+//! The plug for a page-script engine other than the action language (JavaScript, in `crates/js`,
+//! which depends on this crate; this crate never names it): the `Engine` trait the script
+//! interface calls, the handles the simulator keeps to the engine's objects, and the steps an
+//! engine calls back into (the IDL method steps and the kernel's primitives, as `pub` methods on
+//! `Sim`).
+//!
+//! An engine's heap cannot be cloned: a `Sim` that holds one is run, replayed and sampled, never
+//! explored by the stateful search (which clones states); `explore` refuses such programs.
+
+use std::rc::Rc;
+
+use browser::{DocId, JsValue, LoopId, NavId, PromiseId, PromiseState, SignalId};
+use trace::ConsoleLine;
+
+use crate::callback::{Callback, Engine, EngineHandle};
+use crate::idl::{ModelContextTool, RegisterToolArgs, RegisteredToolArg};
+use crate::kernel::{RunError, Sim};
+use crate::program::Program;
+use crate::work::Work;
+
+/// Makes the engine for one run of a program.
+pub type EngineFactory = fn(&Program) -> Rc<dyn for<'s> Engine<Sim<'s>>>;
+
+/// The engine linked into this process (`link_engine`): which implementation runs page scripts
+/// is a property of the binary, not of a program or a run.
+static LINKED: std::sync::OnceLock<EngineFactory> = std::sync::OnceLock::new();
+
+/// Links an engine in: every run of a program with page scripts makes its engine with
+/// `factory`. The first call wins (a binary links one engine).
+pub fn link_engine(factory: EngineFactory) {
+    let _ = LINKED.set(factory);
+}
+
+/// The steps an engine calls: the IDL method steps and the kernel's primitives, for page script.
+impl Sim<'_> {
+    /// The engine this run holds, if its program has page scripts an engine runs.
+    pub(crate) fn engine(&self) -> Option<Rc<dyn for<'s> Engine<Sim<'s>>>> {
+        self.engine.clone()
+    }
+
+    /// Makes the linked engine for a program with page scripts (`Sim::new`).
+    pub(crate) fn attach_engine(&mut self) -> Result<(), RunError> {
+        if !self.program.has_page_scripts() {
+            return Ok(());
+        }
+        let Some(factory) = LINKED.get().copied() else {
+            return Err(RunError::NotModelled(
+                "this scenario has JavaScript pages, and no engine is linked in (the `js` crate's `js::link`, which the `webmcp-sim` binary calls)".into(),
+            ));
+        };
+        self.engine = Some(factory(self.program));
+        Ok(())
+    }
+
+    /// `registerTool(tool, options)` from page script.
+    pub fn script_register_tool(
+        &mut self,
+        this: DocId,
+        tool: ModelContextTool<'_>,
+        exposed_to: Option<&[String]>,
+        signal: Option<SignalId>,
+    ) -> PromiseId {
+        self.model_context_register_tool(this, RegisterToolArgs { tool, exposed_to, signal, as_: None })
+    }
+
+    /// `getTools(options)` from page script.
+    pub fn script_get_tools(&mut self, this: DocId, from_origins: Option<&[String]>) -> PromiseId {
+        self.model_context_get_tools(this, from_origins, None)
+    }
+
+    /// `executeTool(tool, inputObject, options)` from page script.
+    pub fn script_execute_tool(
+        &mut self,
+        this: DocId,
+        tool: RegisteredToolArg,
+        input_object: Option<&JsValue>,
+        signal: Option<SignalId>,
+    ) -> PromiseId {
+        self.model_context_execute_tool(this, tool, input_object, signal, None)
+    }
+
+    /// Sets (or clears) `this`'s `ontoolchange` event handler to a callback of `realm`.
+    pub fn set_ontoolchange(&mut self, this: DocId, realm: DocId, handler: Option<EngineHandle>) {
+        self.model_contexts[this.index()].ontoolchange = handler.map(|h| (realm, Callback::Engine(h)));
+    }
+
+    /// The RegisteredTool argument for `name`, `origin` and a WindowProxy of navigable `window`.
+    pub fn registered_tool_arg(
+        &mut self,
+        name: &str,
+        origin: String,
+        window: NavId,
+    ) -> Result<RegisteredToolArg, JsValue> {
+        let window = self.window_proxy_window(window)?;
+        Ok(RegisteredToolArg { name: name.into(), origin, window })
+    }
+
+    /// `document.modelContext` of `doc` (the `[SecureContext]` check): Err with the TypeError
+    /// reading a member of undefined throws.
+    pub fn script_model_context(&mut self, doc: DocId, member: &str) -> Result<DocId, JsValue> {
+        self.model_context_of(doc, None, member)
+    }
+
+    /// A same-origin iframe's document as `iframe.contentDocument` reaches it from `doc`: the
+    /// checks of `model_context_of` (a cross-origin one is a SecurityError).
+    pub fn script_content_document(&mut self, doc: DocId, iframe: &str) -> Result<DocId, JsValue> {
+        self.same_origin_document(doc, iframe)
+    }
+
+    /// `console.log` (or `console.error`, `error`) in `doc`.
+    pub fn script_console(&mut self, doc: DocId, text: String, error: bool) {
+        let line = ConsoleLine { document: self.label(doc), text };
+        self.console_line(("console", if error { "error" } else { "log" }), line, false);
+    }
+
+    /// HTML "report an exception": an exception that escaped `doc`'s script.
+    pub fn report_exception(&mut self, doc: DocId, text: String) {
+        let line = ConsoleLine { document: self.label(doc), text };
+        self.console_line(("script", "uncaught exception"), line, true);
+    }
+
+    /// A trace note of the running script (a call site, a budget stop).
+    pub fn script_note(&mut self, step: (&'static str, &'static str), message: String) {
+        if self.record {
+            self.note(step, message);
+        }
+    }
+
+    /// Virtual time in milliseconds.
+    pub fn now_ms(&self) -> u64 {
+        self.world.now()
+    }
+
+    /// `setTimeout(callback, ms)` in `doc`: HTML "run steps after a timeout" with the callback.
+    pub fn script_set_timeout(&mut self, doc: DocId, ms: u64, callback: EngineHandle) {
+        note!(self, ("HTML", "setTimeout"), "timer set for {ms} ms");
+        self.world.run_steps_after_a_timeout(doc, ms, Work::EngineCallback { doc, callback, what: "timer" });
+    }
+
+    /// `clearTimeout`: removes the timer that would run `callback`, if it is not yet due (a
+    /// due timer's task is already queued; the engine makes it do nothing).
+    pub fn script_clear_timeout(&mut self, doc: DocId, callback: EngineHandle) -> bool {
+        self.world.clear_timeout(&Work::EngineCallback { doc, callback, what: "timer" })
+    }
+
+    /// `new AbortController()` in `doc`.
+    pub fn script_new_abort_controller(&mut self, doc: DocId) -> SignalId {
+        self.new_abort_controller_in(doc, None)
+    }
+
+    /// `controller.abort(reason)`.
+    pub fn script_abort(&mut self, signal: SignalId, reason: Option<JsValue>) {
+        note!(self, ("DOM", "AbortController abort()"), "abort()");
+        self.signal_abort(signal, reason, ("DOM", "signal abort 4.3"));
+    }
+
+    /// A signal's aborted flag and abort reason.
+    pub fn signal_state(&self, signal: SignalId) -> (bool, JsValue) {
+        let s = &self.world.signals[signal];
+        (s.aborted, s.reason.clone())
+    }
+
+    /// `signal.addEventListener('abort', callback)` / `onabort`.
+    pub fn script_add_abort_listener(&mut self, signal: SignalId, doc: DocId, callback: EngineHandle) {
+        self.world.signals[signal].listeners.push(Work::EngineCallback { doc, callback, what: "abort listener" });
+    }
+
+    /// A new promise in `doc`'s realm, for a callback's result.
+    pub fn script_new_promise(&mut self, doc: DocId) -> PromiseId {
+        self.new_unnamed_promise(doc)
+    }
+
+    /// Resolves or rejects a promise the engine made (`script_new_promise`).
+    pub fn script_settle(&mut self, promise: PromiseId, result: Result<JsValue, JsValue>) {
+        self.settle(promise, result, (crate::cite::IMPERATIVE, "8"));
+    }
+
+    /// Asks for `Engine::promise_settled` once `promise` settles (a reaction, run as a microtask).
+    pub fn mirror_promise(&mut self, promise: PromiseId) {
+        self.world.react(promise, Work::EngineSettle { promise });
+    }
+
+    /// A promise's state.
+    pub fn promise_state(&self, promise: PromiseId) -> &PromiseState {
+        &self.world.promises[promise].state
+    }
+
+    /// The event loop of `doc`'s agent.
+    pub fn event_loop_of(&self, doc: DocId) -> LoopId {
+        self.world.doc_info(doc).event_loop
+    }
+
+    /// The navigable that shows `doc`.
+    pub fn navigable_of(&self, doc: DocId) -> NavId {
+        self.world.doc_info(doc).navigable
+    }
+
+    /// `self.origin`: `doc`'s origin, serialized.
+    pub fn origin_of(&self, doc: DocId) -> String {
+        self.world.doc_info(doc).origin.to_string()
+    }
+
+    /// The iframe `id` that is a child navigable of `doc`'s (`document.getElementById`).
+    pub fn child_navigable(&self, doc: DocId, id: &str) -> Option<NavId> {
+        let nav = *self.seldom.nav_by_name.get(id)?;
+        (self.world.nav(nav).container_document == Some(doc)).then_some(nav)
+    }
+
+    /// The id (scenario name) of navigable `nav`.
+    pub fn navigable_name(&self, nav: NavId) -> String {
+        self.world.nav(nav).name.to_string()
+    }
+}
