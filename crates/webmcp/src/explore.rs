@@ -189,12 +189,23 @@ pub fn explore(program: &Program, options: &ExploreOptions) -> Result<Exploratio
 
 /// `explore`, also measuring the visited tables (summed over work items).
 pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(Exploration, VisitedMemory), RunError> {
-    // A JavaScript page's heap cannot be cloned, and the stateful search clones states.
-    if program.has_page_scripts() {
-        return Err(RunError::NotModelled(
-            "exploring a scenario with JavaScript pages needs the stateless search (issue 28); `run`, `replay` and `explore --sample` work on it".into(),
-        ));
-    }
+    // A JavaScript page's heap cannot be cloned, and the stateful search clones states; the
+    // stateless search runs every schedule from a new `Sim` (with new realms) instead.
+    let stateless_pages;
+    let options = if program.has_page_scripts() {
+        if options.kind != SearchKind::Stateless {
+            return Err(RunError::NotModelled(
+                "exploring a scenario with JavaScript pages needs the stateless search: add `--search stateless` (`run`, `replay` and `explore --sample` work too)".into(),
+            ));
+        }
+        // The inert-task facts read the action language's statements, which a page does not
+        // have, and the fewest-choice pass copies states: neither is used for pages, and the
+        // report says its witnesses are the ones the search met.
+        stateless_pages = ExploreOptions { inert_tasks: false, shortest_witnesses: false, ..options.clone() };
+        &stateless_pages
+    } else {
+        options
+    };
     // The search's start: `--time-limit` bounds the search and the witness pass together.
     let start = Instant::now();
     let model = SimModel::exploring(program, options);

@@ -13,8 +13,7 @@ use crate::workspace_root;
 /// What a run observably did, without the names the action language gives promises (`as`):
 /// console, uncaught errors, each promise's document and state in creation order, tool maps,
 /// findings (without unit numbers) and the end.
-fn outcome_key(trace: &trace::Trace) -> String {
-    let o = &trace.outcome;
+fn outcome_key(o: &trace::Outcome) -> String {
     let console: Vec<String> = o.console.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
     let uncaught: Vec<String> = o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
     let promises: Vec<String> = o.promises.iter().map(|p| format!("{}: {}", p.document, p.state)).collect();
@@ -32,7 +31,7 @@ fn outcomes(file: &str, seeds: std::ops::Range<u64>) -> BTreeSet<String> {
         .map(|seed| {
             let trace = webmcp::run(&program, &mut RandomChooser::new(seed), webmcp::Limits::default())
                 .unwrap_or_else(|e| panic!("{file} seed {seed}: {e}"));
-            outcome_key(&trace)
+            outcome_key(&trace.outcome)
         })
         .collect()
 }
@@ -154,5 +153,30 @@ fn virtual_time_and_a_seeded_random() {
 fn exploring_a_javascript_page_needs_the_stateless_search() {
     let program = load_program(Path::new(&workspace_root().join("scenarios/js/notify-task-ordering.jsonc"))).unwrap();
     let error = webmcp::explore(&program, &webmcp::ExploreOptions::default()).expect_err("refused");
-    assert!(error.to_string().contains("stateless search"), "{error}");
+    assert!(error.to_string().contains("--search stateless"), "{error}");
+}
+
+/// Every outcome of `file` under `kind`'s search, which must be complete.
+fn explored(file: &str, kind: webmcp::SearchKind) -> BTreeSet<String> {
+    let program = load_program(&workspace_root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let options = webmcp::ExploreOptions { kind, ..webmcp::ExploreOptions::default() };
+    let exploration = webmcp::explore(&program, &options).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert!(exploration.complete, "{file}: the search was cut short");
+    exploration.outcomes.iter().map(|class| outcome_key(&class.outcome)).collect()
+}
+
+/// The stateless search explores a page's every schedule (new realms for every execution) and
+/// finds exactly the outcomes the stateful search finds for its action-language twin.
+#[test]
+fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
+    for (action, js, count) in [
+        ("scenarios/spec/notify-task-ordering.jsonc", "scenarios/js/notify-task-ordering.jsonc", 4),
+        ("scenarios/execute/success-json-string.jsonc", "scenarios/js/success-json-string.jsonc", 1),
+        ("scenarios/races/cancel-vs-completion.jsonc", "scenarios/js/cancel-vs-completion.jsonc", 3),
+    ] {
+        let twin = explored(action, webmcp::SearchKind::Stateful);
+        let page = explored(js, webmcp::SearchKind::Stateless);
+        assert_eq!(twin, page, "{action} (stateful) and its JavaScript twin {js} (stateless) differ");
+        assert_eq!(page.len(), count, "{js}");
+    }
 }
