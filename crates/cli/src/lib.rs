@@ -111,10 +111,7 @@ pub fn check_dir_with(
             }
         };
         total_states += ex.states;
-        let mut verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, &ex)).unwrap_or_default();
-        if let Some(expect) = &program.expect {
-            verdicts.extend(diff::check_expectations(file, changes, &ex, expect, options));
-        }
+        let verdicts = verdicts(file, &program, changes, &ex, options);
         let mut result =
             if ex.complete { "ok".to_string() } else { format!("incomplete ({})", ex.bounds_hit.join(", ")) };
         let findings = ex.outcomes.iter().filter(|o| !o.outcome.findings.is_empty()).count();
@@ -178,6 +175,21 @@ pub fn check_dir_with(
         text.push_str(&details);
     }
     Ok(CheckReport { text, exit_code })
+}
+
+/// The verdict on each of the scenario's expectations (its `diff` ones explore it again).
+pub fn verdicts(
+    file: &Path,
+    program: &webmcp::Program,
+    changes: &[options::Change],
+    ex: &trace::Exploration,
+    options: &webmcp::ExploreOptions,
+) -> Vec<webmcp::expect::Verdict> {
+    let mut verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, ex)).unwrap_or_default();
+    if let Some(expect) = &program.expect {
+        verdicts.extend(diff::check_expectations(file, changes, ex, expect, options));
+    }
+    verdicts
 }
 
 /// Throughput of seeded runs, measured with the wall clock (reported, never asserted).

@@ -17,6 +17,11 @@ pub struct About<'a> {
     /// Command-line flags the `replay` command carries after the path (e.g. ` --parallel fifo`):
     /// the options that differ from the scenario file's. Empty when the file's options ran.
     pub flags: &'a str,
+    /// The scenario file's text, shown folded away so a reader can replay it (may be empty).
+    pub source: &'a str,
+    /// The verdict on each of the scenario's expectations, one plain-text line each (e.g.
+    /// `holds: always {…}`); empty when it has none or they were not checked.
+    pub verdicts: &'a [String],
 }
 
 impl About<'_> {

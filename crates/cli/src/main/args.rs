@@ -13,7 +13,27 @@ pub enum FormatArg {
     Text,
     /// JSON (format version 1, docs/trace.schema.json).
     Json,
-    /// Markdown for a GitHub issue: the outcome table and a Mermaid diagram per outcome.
+    /// Markdown for a GitHub issue: the scenario's source, the expectations' verdicts, the
+    /// outcome table and a Mermaid diagram of each outcome asked for (`--outcome`).
+    Markdown,
+}
+
+/// The formats of `check`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CheckFormatArg {
+    /// The table of scenarios, for the terminal.
+    Text,
+    /// Markdown for a GitHub issue (one scenario file): its source, the expectations' verdicts,
+    /// the outcome table and the diagrams of the outcomes asked for.
+    Markdown,
+}
+
+/// The formats of `report`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ReportFormatArg {
+    /// A self-contained HTML page.
+    Html,
+    /// Markdown for a GitHub issue.
     Markdown,
 }
 

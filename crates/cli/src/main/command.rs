@@ -9,7 +9,7 @@ use clap::Subcommand;
 use cli::options::{Change, SpecArgs};
 use cli::CliError;
 
-use crate::args::{out, shown, Bounds, FormatArg, RunFormatArg};
+use crate::args::{out, shown, Bounds, CheckFormatArg, FormatArg, ReportFormatArg, RunFormatArg};
 use crate::{explore, fuzz, runs};
 
 #[derive(Subcommand)]
@@ -61,6 +61,10 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
+        /// With `--format markdown`: draw outcome N (repeatable; numbered as the table numbers
+        /// them). Default: the outcomes that violate an expectation or show a finding.
+        #[arg(long, value_name = "N")]
+        outcome: Vec<usize>,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -104,9 +108,13 @@ pub enum Command {
     Report {
         /// The scenario file (`.jsonc`).
         scenario: PathBuf,
-        /// The HTML file to write (`-` for stdout).
+        /// The file to write (`-` for stdout).
         #[arg(short, long)]
         output: PathBuf,
+        /// `html`: a self-contained page; `markdown`: the Markdown `explore --format markdown`
+        /// prints, for a spec issue.
+        #[arg(long, value_enum, default_value = "html")]
+        format: ReportFormatArg,
         /// Seeds to run, as `A..B` (B excluded).
         #[arg(long, default_value = "0..200")]
         seeds: String,
@@ -148,6 +156,14 @@ pub enum Command {
         path: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
+        /// Output format: `markdown` (for one scenario file) is the issue-sized Markdown of
+        /// `explore --format markdown`, with the expectations' verdicts.
+        #[arg(long, value_enum, default_value = "text")]
+        format: CheckFormatArg,
+        /// With `--format markdown`: draw outcome N (repeatable). Default: the outcomes that
+        /// violate an expectation or show a finding.
+        #[arg(long, value_name = "N")]
+        outcome: Vec<usize>,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -177,20 +193,25 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Replay { scenario, schedule, complete, format, max_units, spec } => {
             runs::replay(&scenario, &spec_changes(&spec)?, &schedule, complete.is_some(), format, max_units)
         }
-        Command::Explore { scenario, bounds, format, spec } => explore::explore(&scenario, &bounds, format, &spec),
+        Command::Explore { scenario, bounds, format, outcome, spec } => {
+            explore::explore(&scenario, &bounds, format, &outcome, &spec)
+        }
         Command::Merge { parts, format, scenario } => explore::merge(&parts, format, scenario),
         Command::Audit { scenarios, max_states, max_units } => explore::audit(&scenarios, max_states, max_units),
         Command::BenchExplore { scenarios, naive_max_states } => explore::bench_explore(&scenarios, naive_max_states),
-        Command::Report { scenario, output, seeds, explore, max_units, spec } => {
+        Command::Report { scenario, output, format, seeds, explore, max_units, spec } => {
             let changes = spec_changes(&spec)?;
-            runs::report(&scenario, &changes, &output, (!explore).then_some(seeds.as_str()), max_units)
+            runs::report(&scenario, &changes, &output, format, (!explore).then_some(seeds.as_str()), max_units)
         }
         Command::Chromium(args) => cli::chromium::command(args),
         Command::Snapshot { dir, review } => {
             folder_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
         }
         Command::Bench { scenario, runs } => runs::bench(&scenario, runs),
-        Command::Check { path, bounds, spec } => {
+        Command::Check { path, bounds, format: CheckFormatArg::Markdown, outcome, spec } => {
+            explore::check_markdown(&path, &bounds, &outcome, &spec)
+        }
+        Command::Check { path, bounds, format: CheckFormatArg::Text, outcome: _, spec } => {
             let options = bounds.options()?;
             let changes = spec_changes(&spec)?;
             folder_report(&path, cli::check_dir_with(&path, &options, &changes).map(|r| (r.text, r.exit_code)))
