@@ -111,8 +111,7 @@ pub enum Command {
         /// The file to write (`-` for stdout).
         #[arg(short, long)]
         output: PathBuf,
-        /// `html`: a self-contained page; `markdown`: the Markdown `explore --format markdown`
-        /// prints, for a spec issue.
+        /// Output format.
         #[arg(long, value_enum, default_value = "html")]
         format: ReportFormatArg,
         /// Seeds to run, as `A..B` (B excluded).
@@ -156,8 +155,7 @@ pub enum Command {
         path: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
-        /// Output format: `markdown` (for one scenario file) is the issue-sized Markdown of
-        /// `explore --format markdown`, with the expectations' verdicts.
+        /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: CheckFormatArg,
         /// With `--format markdown`: draw outcome N (repeatable). Default: the outcomes that
