@@ -139,3 +139,18 @@ pub fn no_scenario() -> std::io::Error {
         "no scenario (`.jsonc` file) under this directory\n  hint: name a directory that holds scenarios, e.g. `scenarios/`",
     )
 }
+
+/// The known findings `--known FILE` names: the shipped list (docs/known-findings.txt) without
+/// one, none for `none`. A list that does not read is bad input naming its file and line.
+pub fn known_findings(path: Option<&Path>) -> Result<trace::known::Known, CliError> {
+    match path {
+        None => Ok(trace::known::shipped().clone()),
+        Some(p) if p == Path::new("none") => Ok(trace::known::Known::default()),
+        Some(p) => {
+            let shown = terminal(&p.display().to_string());
+            let text = std::fs::read_to_string(p).map_err(|e| CliError::input(format!("--known {shown}: {e}")))?;
+            trace::known::Known::parse(&text)
+                .map_err(|e| CliError::input(format!("{shown}: {}", terminal(&e))).hint("see docs/known-findings.txt"))
+        }
+    }
+}

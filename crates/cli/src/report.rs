@@ -235,13 +235,15 @@ pub fn render_exploration_markdown_with(
 /// The Markdown of an exploration for a spec issue (`explore`, `check` and `report` with
 /// `--format markdown`): the scenario's source, its expectations' verdicts, the outcome table, and
 /// the diagram and trace of each outcome `show` asks for (outcome numbers from 1; empty: those
-/// that violate an expectation or show a finding, else none: the table is the answer).
+/// that violate an expectation or show a finding `known` does not know, else none: the table is
+/// the answer).
 pub fn render_exploration_issue(
     loaded: &crate::Loaded,
     exploration: &trace::Exploration,
     path: &Path,
     verdicts: &[webmcp::expect::Verdict],
     show: &[usize],
+    known: &trace::known::Known,
 ) -> Result<String, String> {
     let program = &loaded.program;
     let groups = exploration_groups(program, exploration, webmcp::ExploreOptions::default().search.max_units)?;
@@ -254,7 +256,12 @@ pub fn render_exploration_issue(
     let asked: Vec<usize> = if show.is_empty() {
         let mut list = violating;
         list.extend(
-            exploration.outcomes.iter().enumerate().filter(|(_, c)| !c.outcome.findings.is_empty()).map(|(i, _)| i),
+            exploration
+                .outcomes
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !known.new_findings(&c.outcome.findings).is_empty())
+                .map(|(i, _)| i),
         );
         list.sort_unstable();
         list.dedup();

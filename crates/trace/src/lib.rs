@@ -11,6 +11,7 @@ pub mod escape;
 pub mod explore;
 pub mod flow;
 pub mod html;
+pub mod known;
 pub mod markdown;
 pub mod mermaid;
 pub mod perfetto;
@@ -302,8 +303,8 @@ impl Trace {
         }
         if !self.outcome.findings.is_empty() {
             let _ = writeln!(s, "  findings (spec asserts that failed):");
-            for f in &self.outcome.findings {
-                let _ = writeln!(s, "    #{:03} {}: {}", f.unit, t(&f.at()), t(&f.message));
+            for line in known::grouped(known::shipped(), &self.outcome.findings) {
+                let _ = writeln!(s, "    {}", t(&line));
             }
         }
         let _ = writeln!(s, "  end: {}", t(&self.outcome.end));

@@ -19,6 +19,9 @@ pub const MAX_BODY: usize = 65_536;
 /// Characters kept free for the note that says what was left out.
 const NOTE_ROOM: usize = 4_000;
 
+/// Replay commands listed for the outcomes without a section; `explore` lists the rest.
+const MAX_COMMANDS: usize = 50;
+
 /// Table rows kept when a table would take more than half of [`MAX_BODY`].
 const MIN_ROWS: usize = 20;
 
@@ -198,7 +201,7 @@ pub fn render_markdown_selected(groups: &[OutcomeGroup], about: &About, show: Op
         let fence = fence_for(&commands.concat());
         let _ = writeln!(s, "{fence}sh");
         for (k, command) in commands.iter().enumerate() {
-            if chars(&s) + chars(command) + 300 > MAX_BODY {
+            if k == MAX_COMMANDS || chars(&s) + chars(command) + 300 > MAX_BODY {
                 let _ = writeln!(s, "# … and {} more: `webmcp-sim explore` lists every witness", commands.len() - k);
                 break;
             }

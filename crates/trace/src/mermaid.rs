@@ -139,7 +139,10 @@ pub fn render_mermaid(trace: &Trace) -> String {
                     format!("Note right of {me}: {}", escape(&text))
                 }
                 EventKind::AssertFailed { message } => {
-                    let text = format!("FINDING: assert failed: {}", truncate(message, MAX_TEXT));
+                    let text = match crate::known::shipped().id_at(&event.cite.to_string(), message) {
+                        Some(id) => format!("known (finding {id}): assert failed: {}", truncate(message, MAX_TEXT)),
+                        None => format!("FINDING: assert failed: {}", truncate(message, MAX_TEXT)),
+                    };
                     format!("Note right of {me}: {}", with_cite(&text, &event.cite.to_string()))
                 }
                 EventKind::Interpretation { message } => {

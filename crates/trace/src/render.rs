@@ -79,7 +79,7 @@ pub(crate) fn outcome_lines(trace: &Trace) -> OutcomeLines {
         tool_maps: o.tool_maps.iter().map(|(d, t)| format!("{d}: [{}]", t.join(", "))).collect(),
         agent: o.agent.clone(),
         uncaught: o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect(),
-        findings: o.findings.iter().map(|f| format!("#{:03} {}: {}", f.unit, f.at(), f.message)).collect(),
+        findings: crate::known::grouped(crate::known::shipped(), &o.findings),
         end: o.end.clone(),
     }
 }

@@ -62,7 +62,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
         /// With `--format markdown`: draw outcome N (repeatable; numbered as the table numbers
-        /// them). Default: the outcomes that violate an expectation or show a finding.
+        /// them). Default: the outcomes that violate an expectation or show a new finding.
         #[arg(long, value_name = "N")]
         outcome: Vec<usize>,
         #[command(flatten)]
@@ -159,9 +159,13 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: CheckFormatArg,
         /// With `--format markdown`: draw outcome N (repeatable). Default: the outcomes that
-        /// violate an expectation or show a finding.
+        /// violate an expectation or show a new finding.
         #[arg(long, value_name = "N")]
         outcome: Vec<usize>,
+        /// The known findings, counted apart from the new ones (`ID | STEP | TEXT` lines;
+        /// `none`: none). Default: the shipped list, docs/known-findings.txt.
+        #[arg(long, value_name = "FILE")]
+        known: Option<PathBuf>,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -206,13 +210,15 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             folder_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
         }
         Command::Bench { scenario, runs } => runs::bench(&scenario, runs),
-        Command::Check { path, bounds, format: CheckFormatArg::Markdown, outcome, spec } => {
-            explore::check_markdown(&path, &bounds, &outcome, &spec)
+        Command::Check { path, bounds, format: CheckFormatArg::Markdown, outcome, known, spec } => {
+            explore::check_markdown(&path, &bounds, &outcome, &cli::known_findings(known.as_deref())?, &spec)
         }
-        Command::Check { path, bounds, format: CheckFormatArg::Text, outcome: _, spec } => {
+        Command::Check { path, bounds, format: CheckFormatArg::Text, outcome: _, known, spec } => {
             let options = bounds.options()?;
             let changes = spec_changes(&spec)?;
-            folder_report(&path, cli::check_dir_with(&path, &options, &changes).map(|r| (r.text, r.exit_code)))
+            let known = cli::known_findings(known.as_deref())?;
+            let report = cli::check_dir_knowing(&path, &options, &changes, &known);
+            folder_report(&path, report.map(|r| (r.text, r.exit_code)))
         }
         Command::Variants => {
             out(&webmcp::variants::listing());

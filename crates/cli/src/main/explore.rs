@@ -72,7 +72,7 @@ fn explore_one(
         FormatArg::Json => out(&ex.render_json()),
         FormatArg::Markdown => {
             let verdicts = cli::verdicts(path, program, changes, &ex, options);
-            out(&issue_markdown(&loaded, &ex, path, &verdicts, show)?);
+            out(&issue_markdown(&loaded, &ex, path, &verdicts, show, trace::known::shipped())?);
         }
     }
     Ok(())
@@ -86,8 +86,9 @@ fn issue_markdown(
     path: &Path,
     verdicts: &[webmcp::expect::Verdict],
     show: &[usize],
+    known: &trace::known::Known,
 ) -> Result<String, CliError> {
-    cli::report::render_exploration_issue(loaded, ex, path, verdicts, show).map_err(|e| {
+    cli::report::render_exploration_issue(loaded, ex, path, verdicts, show, known).map_err(|e| {
         if e.starts_with("--outcome") {
             CliError::input(format!("{}: {e}", shown(path)))
         } else {
@@ -98,7 +99,13 @@ fn issue_markdown(
 
 /// `check FILE --format markdown`: the scenario explored, its expectations checked, and the
 /// issue-sized Markdown printed; exit 1 on a violated or undecided expectation, as `check`.
-pub fn check_markdown(path: &Path, bounds: &Bounds, show: &[usize], spec: &SpecArgs) -> Result<ExitCode, CliError> {
+pub fn check_markdown(
+    path: &Path,
+    bounds: &Bounds,
+    show: &[usize],
+    known: &trace::known::Known,
+    spec: &SpecArgs,
+) -> Result<ExitCode, CliError> {
     if path.is_dir() {
         return Err(CliError::input(format!(
             "{}: a folder; `check --format markdown` writes one issue, for one scenario file",
@@ -113,7 +120,7 @@ pub fn check_markdown(path: &Path, bounds: &Bounds, show: &[usize], spec: &SpecA
         webmcp::explore(&loaded.program, &options).map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
     ex.file = path.display().to_string();
     let verdicts = cli::verdicts(path, &loaded.program, &changes, &ex, &options);
-    out(&issue_markdown(&loaded, &ex, path, &verdicts, show)?);
+    out(&issue_markdown(&loaded, &ex, path, &verdicts, show, known)?);
     let settled = verdicts.iter().all(|v| v.status == webmcp::expect::Status::Holds);
     Ok(ExitCode::from(u8::from(!settled)))
 }

@@ -172,7 +172,9 @@ fn every_printed_replay_command_survives_a_file_name_with_a_command_substitution
     replay_all(&dir, &commands, "explore");
     let out = bin().args(["explore", name, "--format", "markdown"]).current_dir(&dir).output().unwrap();
     let md = text(&out).0;
-    let commands: Vec<String> = md.split("sh\n").skip(1).map(|b| b.lines().next().unwrap().to_string()).collect();
+    let commands: Vec<String> =
+        md.lines().filter(|l| l.starts_with("webmcp-sim replay ")).map(str::to_string).collect();
+    assert!(commands.len() >= 2, "{md}");
     replay_all(&dir, &commands, "explore --format markdown");
 
     // run --format markdown.

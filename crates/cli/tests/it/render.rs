@@ -74,7 +74,7 @@ pub fn issue_markdowns() -> Vec<(PathBuf, String)> {
             let options = webmcp::ExploreOptions::default();
             let ex = webmcp::explore(&loaded.program, &options).unwrap();
             let verdicts = cli::verdicts(&file, &loaded.program, &[], &ex, &options);
-            let md = report::render_exploration_issue(&loaded, &ex, &file, &verdicts, &[])
+            let md = report::render_exploration_issue(&loaded, &ex, &file, &verdicts, &[], trace::known::shipped())
                 .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             (file, md)
         })
