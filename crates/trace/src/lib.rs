@@ -261,7 +261,7 @@ impl Trace {
                 t(&u.cite.to_string()),
             );
             for e in &u.events {
-                let _ = writeln!(s, "       {}  [{}]", t(&render_event(&e.kind)), t(&e.cite.to_string()));
+                let _ = writeln!(s, "       {}  [{}]", t(&render_event(&e.kind, &e.cite)), t(&e.cite.to_string()));
             }
         }
         let _ = writeln!(s, "outcome:");
@@ -326,7 +326,7 @@ pub fn one_line(s: &str) -> String {
     escape::terminal(s)
 }
 
-fn render_event(kind: &EventKind) -> String {
+fn render_event(kind: &EventKind, cite: &Cite) -> String {
     match kind {
         EventKind::Queued { lane, document } => match document {
             Some(d) => format!("queue task on {lane} for {d}"),
@@ -343,7 +343,11 @@ fn render_event(kind: &EventKind) -> String {
             format!("fire {event} at {target}{}", if *handled { "" } else { " (no handler)" })
         }
         EventKind::Uncaught { document, error } => format!("uncaught exception in {document}: {}", one_line(error)),
-        EventKind::AssertFailed { message } => format!("FINDING: assert failed: {message}"),
+        // A finding docs/findings.md documents says which one (`known::shipped`).
+        EventKind::AssertFailed { message } => match known::shipped().id_at(&cite.to_string(), message) {
+            Some(id) => format!("known (finding {id}): assert failed: {message}"),
+            None => format!("FINDING: assert failed: {message}"),
+        },
         EventKind::Interpretation { message } => format!("interpretation: {message} (docs/model.md)"),
         EventKind::Note { message } => message.clone(),
     }
