@@ -22,9 +22,16 @@ pub struct DiffArgs {
     /// (exactly these). Default: the file's own options.
     #[arg(long, default_value = "")]
     pub base: String,
-    /// The other side's options, as changes to the file's (same syntax as `--base`).
-    #[arg(long)]
+    /// The other side's options, as changes to the file's (same syntax as `--base`). Needed
+    /// unless `--variant` or `--parallel` says the change.
+    #[arg(long, default_value = "", hide_default_value = true)]
     pub with: String,
+    /// A variant the other side adds (repeatable): `--variant X` is `--with variant=X`.
+    #[arg(long = "variant", value_name = "NAME")]
+    pub variants: Vec<String>,
+    /// The other side's in-parallel model: `--parallel fifo` is `--with parallel=fifo`.
+    #[arg(long, value_parser = ["unordered", "fifo"])]
+    pub parallel: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: DiffFormat,
@@ -37,9 +44,46 @@ pub struct DiffArgs {
     /// Units along one schedule before that branch stops.
     #[arg(long, default_value_t = 5_000)]
     pub max_units: usize,
+    /// Wall-clock limit in seconds for each side's search (the only bound whose effect depends
+    /// on the machine).
+    #[arg(long)]
+    pub time_limit: Option<f64>,
     /// Threads.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
+}
+
+impl DiffArgs {
+    /// The other side's changes: `--with`, then `--parallel` and each `--variant`; none at all
+    /// is bad input (the two sides would be the same).
+    pub fn with_changes(&self) -> Result<Vec<Change>, String> {
+        let mut with = options::parse_changes(&self.with).map_err(|e| format!("--with: {e}"))?;
+        if let Some(p) = &self.parallel {
+            with.extend(options::parse_changes(&format!("parallel={p}")).map_err(|e| format!("--parallel: {e}"))?);
+        }
+        for v in &self.variants {
+            with.extend(options::parse_changes(&format!("variant={v}")).map_err(|e| format!("--variant: {e}"))?);
+        }
+        if with.is_empty() {
+            return Err("no change to compare: give --variant NAME, --parallel MODEL or --with OPTIONS".into());
+        }
+        Ok(with)
+    }
+
+    /// The change as the command line said it, for the Markdown block's last line.
+    fn with_words(&self) -> String {
+        let mut s = String::new();
+        if !self.with.is_empty() {
+            let _ = write!(s, " --with {}", self.with);
+        }
+        if let Some(p) = &self.parallel {
+            let _ = write!(s, " --parallel {p}");
+        }
+        for v in &self.variants {
+            let _ = write!(s, " --variant {v}");
+        }
+        s
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -249,11 +293,13 @@ pub fn diff_command(args: &DiffArgs) -> Result<ExitCode, CliError> {
     let parse =
         |flag: &str, text: &str| options::parse_changes(text).map_err(|e| CliError::input(format!("--{flag}: {e}")));
     let base = parse("base", &args.base)?;
-    let with = parse("with", &args.with)?;
+    let with = args.with_changes().map_err(CliError::input)?;
+    let time_limit = args.time_limit.map(crate::parse_time_limit).transpose().map_err(CliError::input)?;
     let explore = webmcp::ExploreOptions::from(webmcp::SearchOptions {
         max_states: args.max_states,
         max_depth: args.max_depth,
         max_units: args.max_units,
+        time_limit,
         jobs: args.jobs.max(1),
         ..Default::default()
     });
@@ -280,7 +326,7 @@ fn command_line(args: &DiffArgs, scenario: &Path) -> String {
     if !args.base.is_empty() {
         let _ = write!(s, " --base {}", args.base);
     }
-    let _ = write!(s, " --with {}", args.with);
+    s.push_str(&args.with_words());
     s
 }
 

@@ -163,6 +163,7 @@ fn shrink_and_write(
 }
 
 /// Runs the fuzzer over the seeds; `progress` gets a line now and then.
+#[cfg(test)]
 pub fn run_fuzz(args: &FuzzArgs, seeds: std::ops::Range<u64>, progress: &mut dyn FnMut(String)) -> FuzzReport {
     run_fuzz_knowing(args, seeds, trace::known::shipped(), progress)
 }

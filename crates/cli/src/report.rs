@@ -192,7 +192,15 @@ pub fn exploration_groups(
 /// Explores every schedule of `program` with the default bounds and returns its outcome groups
 /// (see [`exploration_groups`]) and a line saying how complete the search was.
 pub fn explored_groups(program: &Program) -> Result<(Vec<OutcomeGroup>, String), String> {
-    let exploration = webmcp::explore(program, &webmcp::ExploreOptions::default()).map_err(|e| e.to_string())?;
+    explored_groups_with(program, &webmcp::ExploreOptions::default())
+}
+
+/// [`explored_groups`] with other bounds (`report --max-states`, `--time-limit`).
+pub fn explored_groups_with(
+    program: &Program,
+    options: &webmcp::ExploreOptions,
+) -> Result<(Vec<OutcomeGroup>, String), String> {
+    let exploration = webmcp::explore(program, options).map_err(|e| e.to_string())?;
     let groups = exploration_groups(program, &exploration, webmcp::ExploreOptions::default().search.max_units)?;
     let how = if exploration.complete {
         "exhaustive exploration (complete)".to_string()

@@ -70,12 +70,14 @@ pub fn shipped() -> &'static Known {
     &SHIPPED
 }
 
+/// A known finding at one step, `(id, step)`, and its call sites in order with their counts.
+type Group = ((u32, String), Vec<(String, usize)>);
+
 /// An outcome's findings as lines, known ones grouped once per finding and step with each call
 /// site (`known (finding 1): executeTool 15.10.1, from imperative execute steps 9.1.5 (2×)`),
 /// then each new one as `#unit step from call site: message`.
 pub fn grouped(known: &Known, findings: &[Finding]) -> Vec<String> {
-    // (id, step) -> call sites in order, with their counts.
-    let mut groups: Vec<((u32, String), Vec<(String, usize)>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     let mut new = Vec::new();
     for f in findings {
         match known.id_of(f) {

@@ -229,7 +229,7 @@ fn left_out_note(asked: &[usize], shown: usize, shortened: usize, about: &About)
         let _ =
             write!(note, "{sep} {shortened} of the outcomes shown come without their text trace (replay them for it)");
     }
-    let _ = write!(note, ". Every outcome in one page: `webmcp-sim report {path} --explore -o report.html`.");
+    let _ = write!(note, ". Every outcome in one page: `webmcp-sim report {path} -o report.html`.");
     note
 }
 

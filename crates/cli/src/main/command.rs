@@ -114,12 +114,22 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "html")]
         format: ReportFormatArg,
-        /// Seeds to run, as `A..B` (B excluded).
-        #[arg(long, default_value = "0..200")]
-        seeds: String,
-        /// Explore every schedule (default bounds) instead of running seeds.
-        #[arg(long, conflicts_with = "seeds")]
+        /// Instead of exploring every schedule, run N seeded runs (seeds 0..N) and group them.
+        #[arg(long, value_name = "N", conflicts_with = "seeds")]
+        sample: Option<u64>,
+        /// Instead of exploring, run these seeds, as `A..B` (B excluded).
+        #[arg(long)]
+        seeds: Option<String>,
+        /// Explore every schedule: the default (kept so older command lines still work).
+        #[arg(long, hide = true, conflicts_with_all = ["seeds", "sample"])]
         explore: bool,
+        /// Choice points the search may visit before it stops (reported as incomplete).
+        #[arg(long, default_value_t = 2_000_000)]
+        max_states: u64,
+        /// Wall-clock limit in seconds for the search (the only bound whose effect depends on the
+        /// machine).
+        #[arg(long)]
+        time_limit: Option<f64>,
         /// Stop each run after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
@@ -201,9 +211,22 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Merge { parts, format, scenario } => explore::merge(&parts, format, scenario),
         Command::Audit { scenarios, max_states, max_units } => explore::audit(&scenarios, max_states, max_units),
         Command::BenchExplore { scenarios, naive_max_states } => explore::bench_explore(&scenarios, naive_max_states),
-        Command::Report { scenario, output, format, seeds, explore, max_units, spec } => {
+        Command::Report {
+            scenario,
+            output,
+            format,
+            sample,
+            seeds,
+            explore: _,
+            max_states,
+            time_limit,
+            max_units,
+            spec,
+        } => {
             let changes = spec_changes(&spec)?;
-            runs::report(&scenario, &changes, &output, format, (!explore).then_some(seeds.as_str()), max_units)
+            let seeds = sample.map(|n| format!("0..{n}")).or(seeds);
+            let bounds = runs::ReportBounds { max_states, time_limit, max_units };
+            runs::report(&scenario, &changes, &output, format, seeds.as_deref(), &bounds)
         }
         Command::Chromium(args) => cli::chromium::command(args),
         Command::Snapshot { dir, review } => {

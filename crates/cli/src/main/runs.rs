@@ -95,16 +95,22 @@ pub fn report(
     output: &Path,
     format: ReportFormatArg,
     seeds: Option<&str>,
-    max_units: usize,
+    bounds: &ReportBounds,
 ) -> Result<ExitCode, CliError> {
     let seeds = seeds.map(cli::report::parse_seeds).transpose().map_err(CliError::input)?;
+    let time_limit = bounds.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)?;
     let loaded = cli::load(path, changes)?;
     let found = match &seeds {
-        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), max_units)
+        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), bounds.max_units)
             .map(|groups| (groups, format!("seeds {}..{}", seeds.start, seeds.end), cli::report::Counted::Runs))
             .map_err(|e| e.to_string()),
-        None => cli::report::explored_groups(&loaded.program)
-            .map(|(groups, how)| (groups, how, cli::report::Counted::EndStates)),
+        None => {
+            let mut options = webmcp::ExploreOptions::default();
+            options.search.max_states = bounds.max_states;
+            options.search.time_limit = time_limit;
+            cli::report::explored_groups_with(&loaded.program, &options)
+                .map(|(groups, how)| (groups, how, cli::report::Counted::EndStates))
+        }
     };
     let (groups, runs, counted) = found.map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
     let description = &loaded.scenario.description;
@@ -124,6 +130,13 @@ pub fn report(
     std::fs::write(output, html).map_err(|e| CliError::input(format!("{}: {e}", shown(output))))?;
     out(&format!("{line} -> {}\n", shown(output)));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bounds `report` takes: the search's (`--max-states`, `--time-limit`) and each run's.
+pub struct ReportBounds {
+    pub max_states: u64,
+    pub time_limit: Option<f64>,
+    pub max_units: usize,
 }
 
 /// `report --format markdown`: the issue-sized Markdown of the outcome groups, with the

@@ -129,7 +129,7 @@ fn many_outcomes_fit_one_issue_body_with_a_note_and_the_replay_commands_of_the_r
     assert!(md.len() <= MAX_BODY, "{} bytes", md.len());
     assert!(md.contains("#### Outcome 1 "), "the first outcome is shown");
     assert!(md.contains("*To fit one GitHub issue (65536 characters), outcomes "), "no note");
-    assert!(md.contains("webmcp-sim report scenarios/spec/notify-task-ordering.jsonc --explore -o report.html"));
+    assert!(md.contains("webmcp-sim report scenarios/spec/notify-task-ordering.jsonc -o report.html"));
     let shown = md.matches("```mermaid\n").count();
     assert!((1..300).contains(&shown), "{shown} diagrams");
     assert!(md.contains(&format!("# outcome {}\n", shown + 1)), "the first outcome left out has its command");
