@@ -55,6 +55,11 @@ pub struct FuzzArgs {
     /// Where to write failing cases and findings as scenario files.
     #[arg(long, default_value = "fuzz-out")]
     pub out: PathBuf,
+    /// The known findings, set apart and not shrunk (`ID | STEP | TEXT` lines; `none`: none).
+    /// Default: the shipped list, docs/known-findings.txt (the findings docs/findings.md
+    /// documents).
+    #[arg(long, value_name = "FILE")]
+    pub known: Option<PathBuf>,
 }
 
 /// Arguments of `fuzz-parser`.
@@ -87,6 +92,8 @@ pub struct FuzzReport {
     pub pending: BTreeMap<PendingReason, u64>,
     /// Leaked entries by role: scenarios showing one, first seed, the case file.
     pub leaks: BTreeMap<&'static str, (u64, u64, Option<PathBuf>)>,
+    /// Known findings (`--known`) by finding and step: scenarios showing it, first seed.
+    pub known: BTreeMap<(u32, String), (u64, u64)>,
     pub seconds: f64,
 }
 
@@ -156,7 +163,18 @@ fn shrink_and_write(
 }
 
 /// Runs the fuzzer over the seeds; `progress` gets a line now and then.
+#[cfg(test)]
 pub fn run_fuzz(args: &FuzzArgs, seeds: std::ops::Range<u64>, progress: &mut dyn FnMut(String)) -> FuzzReport {
+    run_fuzz_knowing(args, seeds, trace::known::shipped(), progress)
+}
+
+/// [`run_fuzz`] with `known` findings set apart: counted, never shrunk nor written.
+pub fn run_fuzz_knowing(
+    args: &FuzzArgs,
+    seeds: std::ops::Range<u64>,
+    known: &trace::known::Known,
+    progress: &mut dyn FnMut(String),
+) -> FuzzReport {
     let start = Instant::now();
     let mut report = FuzzReport::default();
     let (gen, check) = (args.gen(), args.check());
@@ -185,7 +203,12 @@ pub fn run_fuzz(args: &FuzzArgs, seeds: std::ops::Range<u64>, progress: &mut dyn
             });
             report.bugs.push((seed, kind, first, path));
         }
+        let mut known_here = std::collections::BTreeSet::new();
         for f in &case.findings {
+            if let Some(id) = known.id_at(&f.cite.to_string(), &f.message) {
+                known_here.insert((id, f.cite.to_string()));
+                continue;
+            }
             let key = format!("{}: {}", f.cite, f.message);
             if let Some(entry) = report.findings.get_mut(&key) {
                 entry.0 += 1;
@@ -204,6 +227,9 @@ pub fn run_fuzz(args: &FuzzArgs, seeds: std::ops::Range<u64>, progress: &mut dyn
                 &|r| same(r).map(|g| g.schedule),
             );
             report.findings.insert(key, (1, seed, path));
+        }
+        for key in known_here {
+            report.known.entry(key).and_modify(|e| e.0 += 1).or_insert((1, seed));
         }
         let mut roles: Vec<&'static str> = case.leaks.iter().map(|(l, _)| l.role).collect();
         roles.dedup();
@@ -252,9 +278,15 @@ pub fn render(args: &FuzzArgs, seeds: &std::ops::Range<u64>, r: &FuzzReport) -> 
     for (seed, kind, message, path) in &r.bugs {
         s.push_str(&format!("  seed {seed}: {}: {message}\n    case: {}\n", kind.name(), show(path)));
     }
-    s.push_str(&format!("spec findings (failed spec asserts): {}\n", r.findings.len()));
+    s.push_str(&format!("new spec findings (failed spec asserts no known finding matches): {}\n", r.findings.len()));
     for (key, (n, seed, path)) in &r.findings {
         s.push_str(&format!("  {key}\n    in {n} scenario(s), first seed {seed}; case: {}\n", show(path)));
+    }
+    if !r.known.is_empty() {
+        s.push_str("known findings (docs/findings.md; set apart, not shrunk):\n");
+        for ((id, step), (n, seed)) in &r.known {
+            s.push_str(&format!("  known (finding {id}): {step}: in {n} scenario(s), first seed {seed}\n"));
+        }
     }
     s.push_str(&format!(
         "leaked pending tool executions (the note in cancel a pending tool execution 5 says this cannot happen): {}\n",
@@ -283,7 +315,8 @@ pub fn render(args: &FuzzArgs, seeds: &std::ops::Range<u64>, r: &FuzzReport) -> 
 /// `webmcp-sim fuzz`: exit 0 when no simulator bug was found, 1 otherwise, 2 on bad arguments.
 pub fn fuzz(args: &FuzzArgs) -> Result<ExitCode, CliError> {
     let seeds = cli::report::parse_seeds(&args.seeds).map_err(CliError::input)?;
-    let report = run_fuzz(args, seeds.clone(), &mut |line| eprintln!("fuzz: {line}"));
+    let known = cli::known_findings(args.known.as_deref())?;
+    let report = run_fuzz_knowing(args, seeds.clone(), &known, &mut |line| eprintln!("fuzz: {line}"));
     print_quietly(&render(args, &seeds, &report));
     Ok(ExitCode::from(if report.bugs.is_empty() { 0 } else { 1 }))
 }

@@ -18,7 +18,10 @@ pub mod report;
 pub mod snapshot;
 
 pub use error::CliError;
-pub use load::{load, load_program, no_scenario, read_scenario, scenario_files, scenario_paths, scenarios_at, Loaded};
+pub use load::{
+    known_findings, load, load_program, no_scenario, read_scenario, scenario_files, scenario_paths, scenarios_at,
+    Loaded,
+};
 
 /// How a run picks among runnable lanes.
 pub enum Driver {
@@ -66,6 +69,17 @@ pub fn check_dir_with(
     options: &webmcp::ExploreOptions,
     changes: &[options::Change],
 ) -> std::io::Result<CheckReport> {
+    check_dir_knowing(path, options, changes, trace::known::shipped())
+}
+
+/// [`check_dir_with`] whose `findings` column counts the outcomes with a finding `known` does
+/// not know (`check --known FILE`); the known ones are counted apart in the last line.
+pub fn check_dir_knowing(
+    path: &Path,
+    options: &webmcp::ExploreOptions,
+    changes: &[options::Change],
+    known: &trace::known::Known,
+) -> std::io::Result<CheckReport> {
     let files = scenarios_at(path)?;
     // A folder's scenarios are named from the folder; a file given alone, as given.
     let name_of = |file: &Path| {
@@ -81,6 +95,7 @@ pub fn check_dir_with(
         "scenario", "states", "outcomes", "findings", "expect"
     ));
     let (mut total_states, mut violated, mut unknown, mut held) = (0u64, 0, 0, 0);
+    let mut known_outcomes = 0;
     for file in &files {
         let name = name_of(file);
         let (program, flags) = match load(file, changes) {
@@ -95,15 +110,6 @@ pub fn check_dir_with(
                 continue;
             }
         };
-        // A folder's JavaScript pages are left out until the stateless search (issue 28) can
-        // explore them (a file named alone is refused by `explore`, below).
-        if program.has_page_scripts() && path.is_dir() {
-            text.push_str(&format!(
-                "{name:<width$}  {:>8}  {:>8}  {:>8}  {:>6}  skipped: JavaScript pages (exploring them needs the stateless search, issue 28)\n",
-                "-", "-", "-", "-"
-            ));
-            continue;
-        }
         let ex = match webmcp::explore(&program, options) {
             Ok(ex) => ex,
             Err(e) => {
@@ -120,13 +126,12 @@ pub fn check_dir_with(
             }
         };
         total_states += ex.states;
-        let mut verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, &ex)).unwrap_or_default();
-        if let Some(expect) = &program.expect {
-            verdicts.extend(diff::check_expectations(file, changes, &ex, expect, options));
-        }
+        let verdicts = verdicts(file, &program, changes, &ex, options);
         let mut result =
             if ex.complete { "ok".to_string() } else { format!("incomplete ({})", ex.bounds_hit.join(", ")) };
-        let findings = ex.outcomes.iter().filter(|o| !o.outcome.findings.is_empty()).count();
+        let findings = ex.outcomes.iter().filter(|o| !known.new_findings(&o.outcome.findings).is_empty()).count();
+        known_outcomes +=
+            ex.outcomes.iter().filter(|o| o.outcome.findings.iter().any(|f| known.id_of(f).is_some())).count();
         let mut ok = 0;
         for v in &verdicts {
             match &v.status {
@@ -175,6 +180,11 @@ pub fn check_dir_with(
         "\n{} scenarios, {total_states} states; expectations: {held} hold, {violated} violated, {unknown} unknown\n",
         files.len()
     ));
+    if known_outcomes > 0 {
+        text.push_str(&format!(
+            "findings: new ones only; {known_outcomes} outcome(s) show a known finding (docs/findings.md), set apart\n"
+        ));
+    }
     if options.search.threads_share_a_table() {
         // The explorations' reports say so among their options; the table shows only counts.
         text.push_str(&format!(
@@ -187,6 +197,21 @@ pub fn check_dir_with(
         text.push_str(&details);
     }
     Ok(CheckReport { text, exit_code })
+}
+
+/// The verdict on each of the scenario's expectations (its `diff` ones explore it again).
+pub fn verdicts(
+    file: &Path,
+    program: &webmcp::Program,
+    changes: &[options::Change],
+    ex: &trace::Exploration,
+    options: &webmcp::ExploreOptions,
+) -> Vec<webmcp::expect::Verdict> {
+    let mut verdicts = program.expect.as_ref().map(|e| webmcp::expect::check(e, ex)).unwrap_or_default();
+    if let Some(expect) = &program.expect {
+        verdicts.extend(diff::check_expectations(file, changes, ex, expect, options));
+    }
+    verdicts
 }
 
 /// Throughput of seeded runs, measured with the wall clock (reported, never asserted).

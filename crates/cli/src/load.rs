@@ -18,18 +18,20 @@ pub struct Loaded {
     /// The flags that reproduce the change on a `webmcp-sim` command line (see
     /// [`options::flags`]), for the replay commands the output prints.
     pub flags: String,
+    /// The file's text as read, for the Markdown that shows the scenario beside its outcomes.
+    pub source: String,
 }
 
 /// Reads, validates and compiles the scenario at `path` with `changes` applied to its options.
 /// Every way it can fail is a [`CliError`] with exit code 2 that names the file.
 pub fn load(path: &Path, changes: &[Change]) -> Result<Loaded, CliError> {
-    let mut scenario = read_scenario(path)?;
+    let (mut scenario, source) = read_scenario_with_source(path)?;
     let file_options = scenario.options.clone();
     let in_file = |e: String| CliError::input(terminal(&format!("{}: {e}", path.display())));
     scenario.options = options::apply(&file_options, changes).map_err(in_file)?;
     let flags = options::flags(&file_options, &scenario.options);
     let program = webmcp::compile(&scenario).map_err(|e| in_file(e.to_string()))?;
-    Ok(Loaded { program, scenario, flags })
+    Ok(Loaded { program, scenario, flags, source })
 }
 
 /// [`load`] with the file's own options: the program alone.
@@ -41,6 +43,11 @@ pub fn load_program(path: &Path) -> Result<Program, CliError> {
 /// file is: a FIFO, `/dev/zero` or a sparse file cost no more) and validates it. Diagnostics are
 /// rendered against the text that was read and escaped for the terminal.
 pub fn read_scenario(path: &Path) -> Result<scenario::Scenario, CliError> {
+    read_scenario_with_source(path).map(|(scenario, _)| scenario)
+}
+
+/// [`read_scenario`], and the text it read.
+fn read_scenario_with_source(path: &Path) -> Result<(scenario::Scenario, String), CliError> {
     let render = |diags: &[scenario::Diagnostic], text: &str| {
         // A hostile file can hold tens of thousands of problems: show the first ones.
         const SHOWN: usize = 50;
@@ -70,7 +77,7 @@ pub fn read_scenario(path: &Path) -> Result<scenario::Scenario, CliError> {
     let mut scenario =
         scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))?;
     load_pages(path, &mut scenario)?;
-    Ok(scenario)
+    Ok((scenario, text))
 }
 
 /// The JavaScript pages of a scenario: each `jsFile` read (relative to the scenario file) into
@@ -172,4 +179,19 @@ pub fn no_scenario() -> std::io::Error {
     std::io::Error::other(
         "no scenario (`.jsonc` file) under this directory\n  hint: name a directory that holds scenarios, e.g. `scenarios/`",
     )
+}
+
+/// The known findings `--known FILE` names: the shipped list (docs/known-findings.txt) without
+/// one, none for `none`. A list that does not read is bad input naming its file and line.
+pub fn known_findings(path: Option<&Path>) -> Result<trace::known::Known, CliError> {
+    match path {
+        None => Ok(trace::known::shipped().clone()),
+        Some(p) if p == Path::new("none") => Ok(trace::known::Known::default()),
+        Some(p) => {
+            let shown = terminal(&p.display().to_string());
+            let text = std::fs::read_to_string(p).map_err(|e| CliError::input(format!("--known {shown}: {e}")))?;
+            trace::known::Known::parse(&text)
+                .map_err(|e| CliError::input(format!("{shown}: {}", terminal(&e))).hint("see docs/known-findings.txt"))
+        }
+    }
 }

@@ -74,6 +74,35 @@ pub fn render_run(trace: &Trace, view: View, path: &Path, description: &str, dri
     render_run_with(trace, view, path, "", description, driver)
 }
 
+/// [`render_run`] of a loaded scenario: its replay command carries the command line's flags and
+/// the Markdown shows the scenario's source.
+pub fn render_loaded_run(trace: &Trace, view: View, path: &Path, loaded: &crate::Loaded, driver: &Driver) -> String {
+    match view {
+        View::Markdown => {
+            let about = About {
+                path: &path.display().to_string(),
+                description: &loaded.scenario.description,
+                runs: &runs_of(driver),
+                counted: "",
+                flags: &loaded.flags,
+                source: &loaded.source,
+                verdicts: &[],
+            };
+            trace::markdown::render_markdown(trace, &about)
+        }
+        View::Perfetto => trace::perfetto::render_perfetto(trace),
+    }
+}
+
+/// How a run was made, for its Markdown header.
+fn runs_of(driver: &Driver) -> String {
+    match driver {
+        Driver::Seed(seed) => format!("seed {seed}"),
+        Driver::Replay(_) => "replayed schedule".to_string(),
+        Driver::Prefix(_) => format!("replayed schedule prefix, completed by the default: {}", crate::prefix::DEFAULT),
+    }
+}
+
 /// [`render_run`] whose replay command carries `flags` (see `trace::render::About::flags`).
 pub fn render_run_with(
     trace: &Trace,
@@ -86,16 +115,10 @@ pub fn render_run_with(
     match view {
         View::Markdown => {
             let path = path.display().to_string();
-            let runs = match driver {
-                Driver::Seed(seed) => format!("seed {seed}"),
-                Driver::Replay(_) => "replayed schedule".to_string(),
-                Driver::Prefix(_) => {
-                    format!("replayed schedule prefix, completed by the default: {}", crate::prefix::DEFAULT)
-                }
-            };
+            let runs = runs_of(driver);
             trace::markdown::render_markdown(
                 trace,
-                &About { path: &path, description, runs: &runs, counted: "", flags },
+                &About { path: &path, description, runs: &runs, counted: "", flags, ..About::default() },
             )
         }
         View::Perfetto => trace::perfetto::render_perfetto(trace),
@@ -169,7 +192,15 @@ pub fn exploration_groups(
 /// Explores every schedule of `program` with the default bounds and returns its outcome groups
 /// (see [`exploration_groups`]) and a line saying how complete the search was.
 pub fn explored_groups(program: &Program) -> Result<(Vec<OutcomeGroup>, String), String> {
-    let exploration = webmcp::explore(program, &webmcp::ExploreOptions::default()).map_err(|e| e.to_string())?;
+    explored_groups_with(program, &webmcp::ExploreOptions::default())
+}
+
+/// [`explored_groups`] with other bounds (`report --max-states`, `--time-limit`).
+pub fn explored_groups_with(
+    program: &Program,
+    options: &webmcp::ExploreOptions,
+) -> Result<(Vec<OutcomeGroup>, String), String> {
+    let exploration = webmcp::explore(program, options).map_err(|e| e.to_string())?;
     let groups = exploration_groups(program, &exploration, webmcp::ExploreOptions::default().search.max_units)?;
     let how = if exploration.complete {
         "exhaustive exploration (complete)".to_string()
@@ -205,8 +236,88 @@ pub fn render_exploration_markdown_with(
         format!("exploration, incomplete: {}", exploration.bounds_hit.join(", "))
     };
     let path = path.display().to_string();
-    let about = About { path: &path, description, runs: &runs, counted: "end states", flags };
+    let about = About { path: &path, description, runs: &runs, counted: "end states", flags, ..About::default() };
     Ok(trace::markdown::render_markdown_outcomes(&groups, &about))
+}
+
+/// The Markdown of an exploration for a spec issue (`explore`, `check` and `report` with
+/// `--format markdown`): the scenario's source, its expectations' verdicts, the outcome table, and
+/// the diagram and trace of each outcome `show` asks for (outcome numbers from 1; empty: those
+/// that violate an expectation or show a finding `known` does not know, else none: the table is
+/// the answer).
+pub fn render_exploration_issue(
+    loaded: &crate::Loaded,
+    exploration: &trace::Exploration,
+    path: &Path,
+    verdicts: &[webmcp::expect::Verdict],
+    show: &[usize],
+    known: &trace::known::Known,
+) -> Result<String, String> {
+    let program = &loaded.program;
+    let groups = exploration_groups(program, exploration, webmcp::ExploreOptions::default().search.max_units)?;
+    let runs = if exploration.complete {
+        "exhaustive exploration (complete)".to_string()
+    } else {
+        format!("exploration, incomplete: {}", exploration.bounds_hit.join(", "))
+    };
+    let (lines, violating) = verdict_lines(verdicts, exploration);
+    let asked: Vec<usize> = if show.is_empty() {
+        let mut list = violating;
+        list.extend(
+            exploration
+                .outcomes
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !known.new_findings(&c.outcome.findings).is_empty())
+                .map(|(i, _)| i),
+        );
+        list.sort_unstable();
+        list.dedup();
+        list
+    } else {
+        if let Some(n) = show.iter().find(|&&n| n == 0 || n > groups.len()) {
+            return Err(format!("--outcome {n}: the exploration has outcomes 1 to {}", groups.len()));
+        }
+        show.iter().map(|n| n - 1).collect()
+    };
+    let path = path.display().to_string();
+    let about = About {
+        path: &path,
+        description: &loaded.scenario.description,
+        runs: &runs,
+        counted: "end states",
+        flags: &loaded.flags,
+        source: &loaded.source,
+        verdicts: &lines,
+    };
+    Ok(trace::markdown::render_markdown_selected(&groups, &about, Some(&asked)))
+}
+
+/// Each verdict as a line for the Markdown, and the outcomes (indices into
+/// `exploration.outcomes`) whose witness shows a violation.
+pub fn verdict_lines(
+    verdicts: &[webmcp::expect::Verdict],
+    exploration: &trace::Exploration,
+) -> (Vec<String>, Vec<usize>) {
+    let mut violating = Vec::new();
+    let lines = verdicts
+        .iter()
+        .map(|v| match &v.status {
+            webmcp::expect::Status::Holds => format!("holds: {}", v.expectation),
+            webmcp::expect::Status::Unknown => format!("unknown (the search hit a bound): {}", v.expectation),
+            webmcp::expect::Status::Violated { reason, witness } => {
+                let at = exploration.outcomes.iter().position(|c| !witness.is_empty() && &c.witness == witness);
+                match at {
+                    Some(i) => {
+                        violating.push(i);
+                        format!("VIOLATED: {}: {reason} (outcome {})", v.expectation, i + 1)
+                    }
+                    None => format!("VIOLATED: {}: {reason}", v.expectation),
+                }
+            }
+        })
+        .collect();
+    (lines, violating)
 }
 
 /// How an HTML report's outcomes were found, and so what their counts count.
@@ -238,7 +349,7 @@ pub fn render_report_with(
         Counted::Runs => "runs",
         Counted::EndStates => "end states",
     };
-    trace::html::render_report(groups, &About { path: &path, description, runs, counted, flags })
+    trace::html::render_report(groups, &About { path: &path, description, runs, counted, flags, ..About::default() })
 }
 
 /// Reads `--seeds A..B` (B excluded, A < B).

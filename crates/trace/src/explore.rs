@@ -237,8 +237,16 @@ impl Exploration {
             for u in &o.outcome.uncaught {
                 let _ = writeln!(s, "  uncaught {}: {}", t(&u.document), t(&u.text));
             }
-            for f in &o.outcome.findings {
-                let _ = writeln!(s, "  FINDING {}: {}", t(&f.at()), t(&f.message));
+            for line in crate::known::grouped(crate::known::shipped(), &o.outcome.findings) {
+                match line.strip_prefix('#').and_then(|l| l.split_once(' ')) {
+                    // A new finding: `FINDING step: message`, as before known findings were set apart.
+                    Some((_, rest)) => {
+                        let _ = writeln!(s, "  FINDING {}", t(rest));
+                    }
+                    None => {
+                        let _ = writeln!(s, "  {}", t(&line));
+                    }
+                }
             }
             if o.outcome.end != "quiescent" {
                 let _ = writeln!(s, "  end: {}", t(&o.outcome.end));

@@ -348,7 +348,7 @@ fn step(s: &mut String, id: &str, u: usize, unit: &Unit) {
             let _ = write!(
                 s,
                 r#"<li class="{class}">{} <cite>{}</cite></li>"#,
-                escape(&render_event(&e.kind)),
+                escape(&render_event(&e.kind, &e.cite)),
                 escape(&e.cite.to_string())
             );
         }

@@ -11,6 +11,7 @@ pub mod escape;
 pub mod explore;
 pub mod flow;
 pub mod html;
+pub mod known;
 pub mod markdown;
 pub mod mermaid;
 pub mod perfetto;
@@ -262,7 +263,7 @@ impl Trace {
                 t(&u.cite.to_string()),
             );
             for e in &u.events {
-                let _ = writeln!(s, "       {}  [{}]", t(&render_event(&e.kind)), t(&e.cite.to_string()));
+                let _ = writeln!(s, "       {}  [{}]", t(&render_event(&e.kind, &e.cite)), t(&e.cite.to_string()));
             }
         }
         let _ = writeln!(s, "outcome:");
@@ -304,8 +305,8 @@ impl Trace {
         }
         if !self.outcome.findings.is_empty() {
             let _ = writeln!(s, "  findings (spec asserts that failed):");
-            for f in &self.outcome.findings {
-                let _ = writeln!(s, "    #{:03} {}: {}", f.unit, t(&f.at()), t(&f.message));
+            for line in known::grouped(known::shipped(), &self.outcome.findings) {
+                let _ = writeln!(s, "    {}", t(&line));
             }
         }
         let _ = writeln!(s, "  end: {}", t(&self.outcome.end));
@@ -327,7 +328,7 @@ pub fn one_line(s: &str) -> String {
     escape::terminal(s)
 }
 
-fn render_event(kind: &EventKind) -> String {
+fn render_event(kind: &EventKind, cite: &Cite) -> String {
     match kind {
         EventKind::Queued { lane, document } => match document {
             Some(d) => format!("queue task on {lane} for {d}"),
@@ -344,7 +345,11 @@ fn render_event(kind: &EventKind) -> String {
             format!("fire {event} at {target}{}", if *handled { "" } else { " (no handler)" })
         }
         EventKind::Uncaught { document, error } => format!("uncaught exception in {document}: {}", one_line(error)),
-        EventKind::AssertFailed { message } => format!("FINDING: assert failed: {message}"),
+        // A finding docs/findings.md documents says which one (`known::shipped`).
+        EventKind::AssertFailed { message } => match known::shipped().id_at(&cite.to_string(), message) {
+            Some(id) => format!("known (finding {id}): assert failed: {message}"),
+            None => format!("FINDING: assert failed: {message}"),
+        },
         EventKind::Interpretation { message } => format!("interpretation: {message} (docs/model.md)"),
         EventKind::Note { message } => message.clone(),
     }

@@ -19,6 +19,9 @@ pub const MAX_BODY: usize = 65_536;
 /// Characters kept free for the note that says what was left out.
 const NOTE_ROOM: usize = 4_000;
 
+/// Replay commands listed for the outcomes without a section; `explore` lists the rest.
+const MAX_COMMANDS: usize = 50;
+
 /// Table rows kept when a table would take more than half of [`MAX_BODY`].
 const MIN_ROWS: usize = 20;
 
@@ -66,17 +69,26 @@ pub fn render_markdown(trace: &Trace, about: &About) -> String {
 }
 
 /// The distinct outcomes of many runs (`about.runs` says which): the outcome table, then each
-/// outcome's witness with its diagram and `replay` command.
+/// outcome's witness with its diagram and `replay` command ([`render_markdown_selected`] with
+/// every outcome asked for).
+pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> String {
+    render_markdown_selected(groups, about, None)
+}
+
+/// The distinct outcomes of many runs, for a spec issue: the outcome table, then the witness of
+/// each outcome `show` asks for (indices into `groups`; `None`: every outcome) with its diagram
+/// and `replay` command, and the replay commands of the outcomes without a section.
 ///
 /// It fits one issue body ([`MAX_BODY`]): the table first (cut to its first rows if it alone
-/// would take half the body), then as many outcomes as fit, whole (or without their text trace);
-/// a closing note says which outcomes were left out and how to see them.
-pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> String {
+/// would take half the body), then as many of the outcomes asked for as fit, whole (or without
+/// their text trace); a closing note says which outcomes were left out and how to see them.
+pub fn render_markdown_selected(groups: &[OutcomeGroup], about: &About, show: Option<&[usize]>) -> String {
     let Some(first) = groups.first() else {
         let mut s = String::from("### webmcp-sim: no runs\n\n");
         if !about.description.is_empty() {
             let _ = writeln!(s, "{}\n", inline(about.description));
         }
+        source(&mut s, about);
         return s;
     };
     let mut s = header(&first.witness, about);
@@ -103,12 +115,27 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
             rows.len()
         );
     }
+    let asked: Vec<usize> = match show {
+        None => (0..groups.len()).collect(),
+        Some(list) => {
+            let mut list: Vec<usize> = list.iter().copied().filter(|&i| i < groups.len()).collect();
+            list.sort_unstable();
+            list.dedup();
+            list
+        }
+    };
+    if show.is_some_and(<[usize]>::is_empty) {
+        let _ = writeln!(
+            s,
+            "*No outcome violates an expectation or shows a new finding, so none is drawn: the table above is the answer. Add `--outcome N` for outcome N's diagram and trace.*\n"
+        );
+    }
     // Each outcome whole, and without its text trace. As many outcomes as fit get their diagram
     // (without the text trace); then, in order, as many of those as fit get the text trace back.
-    let sections: Vec<(String, String)> = groups
+    let sections: Vec<(String, String)> = asked
         .iter()
-        .enumerate()
-        .map(|(i, g)| {
+        .map(|&i| {
+            let g = &groups[i];
             let mut title = format!(
                 "#### Outcome {} ({} of {total} {}; witness: {})\n\n",
                 i + 1,
@@ -125,7 +152,7 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
         .collect();
     let mut room = MAX_BODY.saturating_sub(chars(&s));
     let all_whole: usize = sections.iter().map(|(whole, _)| chars(whole)).sum();
-    if all_whole > room {
+    if all_whole > room || asked.len() < groups.len() {
         room = room.saturating_sub(NOTE_ROOM);
     }
     let mut shown = 0;
@@ -148,46 +175,53 @@ pub fn render_markdown_outcomes(groups: &[OutcomeGroup], about: &About) -> Strin
     for (i, (full, short)) in sections.iter().enumerate().take(shown) {
         s.push_str(if whole[i] { full } else { short });
     }
-    if shown < groups.len() || shortened > 0 {
-        let _ = writeln!(s, "*{}*\n", left_out_note(groups.len(), shown, shortened, about));
-        if shown < groups.len() {
-            let commands: Vec<String> = groups
-                .iter()
-                .enumerate()
-                .skip(shown)
-                .map(|(i, g)| {
-                    format!(
-                        "# outcome {}\n{}\n",
-                        i + 1,
-                        replay_command_with(about.path, about.flags, &g.witness.schedule)
-                    )
-                })
-                .collect();
-            let fence = fence_for(&commands.concat());
-            let _ = writeln!(s, "{fence}sh");
-            for (k, command) in commands.iter().enumerate() {
-                if chars(&s) + chars(command) + 300 > MAX_BODY {
-                    let _ =
-                        writeln!(s, "# … and {} more: `webmcp-sim explore` lists every witness", commands.len() - k);
-                    break;
-                }
-                s.push_str(command);
-            }
-            let _ = writeln!(s, "{fence}\n");
+    if shown < asked.len() || shortened > 0 {
+        let _ = writeln!(s, "*{}*\n", left_out_note(&asked, shown, shortened, about));
+    }
+    // The outcomes without a section: their replay commands.
+    let drawn = &asked[..shown];
+    let rest: Vec<usize> = (0..groups.len()).filter(|i| !drawn.contains(i)).collect();
+    if !rest.is_empty() {
+        if show.is_some() && shown == asked.len() {
+            let _ = writeln!(
+                s,
+                "Replay any other outcome (add `--format markdown` for its diagram, or ask for it here with `--outcome N`):\n"
+            );
         }
+        let commands: Vec<String> = rest
+            .iter()
+            .map(|&i| {
+                format!(
+                    "# outcome {}\n{}\n",
+                    i + 1,
+                    replay_command_with(about.path, about.flags, &groups[i].witness.schedule)
+                )
+            })
+            .collect();
+        let fence = fence_for(&commands.concat());
+        let _ = writeln!(s, "{fence}sh");
+        for (k, command) in commands.iter().enumerate() {
+            if k == MAX_COMMANDS || chars(&s) + chars(command) + 300 > MAX_BODY {
+                let _ = writeln!(s, "# … and {} more: `webmcp-sim explore` lists every witness", commands.len() - k);
+                break;
+            }
+            s.push_str(command);
+        }
+        let _ = writeln!(s, "{fence}\n");
     }
     cut(s)
 }
 
 /// What the note at the end of a cut Markdown document says.
-fn left_out_note(outcomes: usize, shown: usize, shortened: usize, about: &About) -> String {
+fn left_out_note(asked: &[usize], shown: usize, shortened: usize, about: &About) -> String {
     let path = code(&crate::escape::shell(about.path));
     let mut note = format!("To fit one GitHub issue ({MAX_BODY} characters)");
+    let outcomes = asked.len();
     if shown < outcomes {
         let _ = write!(
             note,
-            ", outcomes {} to {outcomes} are left out (each one's replay command below prints its trace; add `--format markdown` for its diagram)",
-            shown + 1
+            ", outcomes {} are left out (each one's replay command below prints its trace; add `--format markdown` for its diagram)",
+            ranges(&asked[shown..])
         );
     }
     if shortened > 0 {
@@ -195,8 +229,30 @@ fn left_out_note(outcomes: usize, shown: usize, shortened: usize, about: &About)
         let _ =
             write!(note, "{sep} {shortened} of the outcomes shown come without their text trace (replay them for it)");
     }
-    let _ = write!(note, ". Every outcome in one page: `webmcp-sim report {path} --explore -o report.html`.");
+    let _ = write!(note, ". Every outcome in one page: `webmcp-sim report {path} -o report.html`.");
     note
+}
+
+/// Outcome numbers (from indices) as ranges: `3 to 300`, `2, 5, 7 to 9`; after 20 ranges, how
+/// many more.
+fn ranges(indices: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &i in indices {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == i => *end = i,
+            _ => runs.push((i, i)),
+        }
+    }
+    let mut parts: Vec<String> = runs
+        .iter()
+        .take(20)
+        .map(|&(a, b)| if a == b { (a + 1).to_string() } else { format!("{} to {}", a + 1, b + 1) })
+        .collect();
+    if runs.len() > 20 {
+        let more: usize = runs[20..].iter().map(|(a, b)| b - a + 1).sum();
+        parts.push(format!("{more} more"));
+    }
+    parts.join(", ")
 }
 
 /// The last resort: a document still over [`MAX_BODY`] (a title or description of the longest
@@ -231,7 +287,39 @@ fn header(trace: &Trace, about: &About) -> String {
     }
     facts.push(format!("spec: {}", inline(&trace.spec_revision)));
     let _ = writeln!(s, "{}\n", facts.join(" · "));
+    if !about.verdicts.is_empty() {
+        let _ = writeln!(s, "**Expectations**\n");
+        for v in about.verdicts {
+            let _ = writeln!(s, "- {}", inline(v));
+        }
+        s.push('\n');
+    }
+    source(&mut s, about);
     s
+}
+
+/// The scenario's source, folded away, so a reader can save it and replay every command; a
+/// source that would take more than a quarter of the body is left out, and the note says so.
+fn source(s: &mut String, about: &About) {
+    if about.source.is_empty() {
+        return;
+    }
+    let name = code(about.path);
+    if chars(about.source) > MAX_BODY / 4 {
+        let _ = writeln!(
+            s,
+            "*The scenario source ({} bytes) is left out to fit one GitHub issue: attach the file `{name}`.*\n",
+            chars(about.source)
+        );
+        return;
+    }
+    let text = if about.source.ends_with('\n') { about.source.to_string() } else { format!("{}\n", about.source) };
+    let fence = fence_for(&text);
+    let _ = writeln!(
+        s,
+        "<details><summary>Scenario source (<code>{}</code>)</summary>\n\n{fence}jsonc\n{text}{fence}\n\n</details>\n",
+        crate::escape::html(about.path)
+    );
 }
 
 /// A run's Mermaid sequence diagram, fenced.

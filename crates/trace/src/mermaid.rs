@@ -139,7 +139,10 @@ pub fn render_mermaid(trace: &Trace) -> String {
                     format!("Note right of {me}: {}", escape(&text))
                 }
                 EventKind::AssertFailed { message } => {
-                    let text = format!("FINDING: assert failed: {}", truncate(message, MAX_TEXT));
+                    let text = match crate::known::shipped().id_at(&event.cite.to_string(), message) {
+                        Some(id) => format!("known (finding {id}): assert failed: {}", truncate(message, MAX_TEXT)),
+                        None => format!("FINDING: assert failed: {}", truncate(message, MAX_TEXT)),
+                    };
                     format!("Note right of {me}: {}", with_cite(&text, &event.cite.to_string()))
                 }
                 EventKind::Interpretation { message } => {
@@ -153,7 +156,39 @@ pub fn render_mermaid(trace: &Trace) -> String {
             let _ = writeln!(s, "    {line}");
         }
     }
+    let span = if p.list.len() > 1 { format!("{},{}", p.id(0), p.id(p.list.len() - 1)) } else { p.id(0).to_string() };
+    let _ = writeln!(s, "    Note over {span}: {}", end_note(trace));
     s
+}
+
+/// The diagram's last note: the end state, which a picture of what ran does not show by itself
+/// (a promise still pending, what the pending tool executions maps still hold, uncaught errors).
+fn end_note(trace: &Trace) -> String {
+    let o = &trace.outcome;
+    let mut lines = vec![format!("end state: {}", truncate(&o.end, MAX_TEXT))];
+    let pending: Vec<String> = o
+        .promises
+        .iter()
+        .filter(|p| p.state == "pending")
+        .map(|p| format!("{} ({})", truncate(&p.promise, MAX_TEXT), truncate(&p.document, MAX_TEXT)))
+        .collect();
+    lines.push(if pending.is_empty() {
+        "no promise pending".to_string()
+    } else {
+        format!("pending forever: {}", pending.join(", "))
+    });
+    for (traversable, entries) in &o.pending_executions {
+        let entries: Vec<String> = entries.iter().map(|e| truncate(e, MAX_TEXT)).collect();
+        lines.push(format!(
+            "leak: pending tool executions of {}: {}",
+            truncate(traversable, MAX_TEXT),
+            entries.join(", ")
+        ));
+    }
+    for u in &o.uncaught {
+        lines.push(format!("uncaught in {}: {}", truncate(&u.document, MAX_TEXT), truncate(&u.text, MAX_TEXT)));
+    }
+    lines.iter().map(|l| escape(l)).collect::<Vec<_>>().join("<br/>")
 }
 
 /// Who a unit's note goes over: its own participant, or every participant for a time advance.

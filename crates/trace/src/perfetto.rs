@@ -136,7 +136,7 @@ pub fn render_perfetto(trace: &Trace) -> String {
                 continue;
             }
             events.push(json!({
-                "ph": "i", "s": "t", "name": render_event(&event.kind), "cat": "event", "pid": pid, "tid": tid,
+                "ph": "i", "s": "t", "name": render_event(&event.kind, &event.cite), "cat": "event", "pid": pid, "tid": tid,
                 "ts": at(u, j, n), "args": {"cite": event.cite.to_string()},
             }));
         }
@@ -146,7 +146,7 @@ pub fn render_perfetto(trace: &Trace) -> String {
         let (Some(from), Some(to)) = (trace.units.get(link.unit), trace.units.get(ran)) else { continue };
         let Some(event) = from.events.get(link.event) else { continue };
         let (source, target) = (tracks.get(&from.lane), tracks.get(&to.lane));
-        let name = render_event(&event.kind);
+        let name = render_event(&event.kind, &event.cite);
         let cite = event.cite.to_string();
         events.push(json!({
             "ph": "s", "name": name, "cat": "queued", "id": id + 1, "pid": source.pid, "tid": source.tid,

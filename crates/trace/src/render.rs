@@ -17,6 +17,11 @@ pub struct About<'a> {
     /// Command-line flags the `replay` command carries after the path (e.g. ` --parallel fifo`):
     /// the options that differ from the scenario file's. Empty when the file's options ran.
     pub flags: &'a str,
+    /// The scenario file's text, shown folded away so a reader can replay it (may be empty).
+    pub source: &'a str,
+    /// The verdict on each of the scenario's expectations, one plain-text line each (e.g.
+    /// `holds: always {…}`); empty when it has none or they were not checked.
+    pub verdicts: &'a [String],
 }
 
 impl About<'_> {
@@ -74,7 +79,7 @@ pub(crate) fn outcome_lines(trace: &Trace) -> OutcomeLines {
         tool_maps: o.tool_maps.iter().map(|(d, t)| format!("{d}: [{}]", t.join(", "))).collect(),
         agent: o.agent.clone(),
         uncaught: o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect(),
-        findings: o.findings.iter().map(|f| format!("#{:03} {}: {}", f.unit, f.at(), f.message)).collect(),
+        findings: crate::known::grouped(crate::known::shipped(), &o.findings),
         end: o.end.clone(),
     }
 }

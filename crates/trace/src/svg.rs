@@ -129,7 +129,7 @@ pub fn render_svg(trace: &Trace, id: &str) -> String {
         let (EventKind::Queued { lane, .. } | EventKind::InParallel { lane }) = &event.kind else { continue };
         let (fc, tc) = (col_of(&from.lane), col_of(lane));
         let (x1, y1) = (x(fc) + COLUMN / 2, y(link.unit) + BOX);
-        let title = escape(&format!("#{:03} {} [{}]", from.index, render_event(&event.kind), event.cite));
+        let title = escape(&format!("#{:03} {} [{}]", from.index, render_event(&event.kind, &event.cite), event.cite));
         match link.ran {
             Some(ran) => {
                 let (x2, y2) = (x(tc) + COLUMN / 2, y(ran));
@@ -168,7 +168,7 @@ pub fn render_svg(trace: &Trace, id: &str) -> String {
         }
         let _ = write!(title, "\n{} [{}]", unit.what, unit.cite);
         for e in &unit.events {
-            let _ = write!(title, "\n  {} [{}]", render_event(&e.kind), e.cite);
+            let _ = write!(title, "\n  {} [{}]", render_event(&e.kind, &e.cite), e.cite);
         }
         let label = truncate(&format!("#{:03} {}", unit.index, unit.what), LABEL_CHARS);
         let _ = write!(

@@ -53,6 +53,9 @@ pub struct ExploreOptions {
     /// stateless one (every schedule run from the start, optimal DPOR; docs/model.md,
     /// "Stateless exploration").
     pub kind: SearchKind,
+    /// Whether the user chose `kind` (`--search`). When not, a scenario with JavaScript pages is
+    /// explored by the stateless search, the only one that can (a page's heap cannot be copied).
+    pub kind_given: bool,
 }
 
 impl Default for ExploreOptions {
@@ -62,6 +65,7 @@ impl Default for ExploreOptions {
             shortest_witnesses: true,
             inert_tasks: true,
             kind: SearchKind::Stateful,
+            kind_given: false,
         }
     }
 }
@@ -193,15 +197,32 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     // stateless search runs every schedule from a new `Sim` (with new realms) instead.
     let stateless_pages;
     let options = if program.has_page_scripts() {
-        if options.kind != SearchKind::Stateless {
+        if options.kind != SearchKind::Stateless && options.kind_given {
             return Err(RunError::NotModelled(
-                "exploring a scenario with JavaScript pages needs the stateless search: add `--search stateless` (`run`, `replay` and `explore --sample` work too)".into(),
+                "exploring a scenario with JavaScript pages needs the stateless search: drop `--search stateful` (`run`, `replay` and `explore --sample` work too)".into(),
             ));
+        }
+        let search = &options.search;
+        let unsupported = [
+            (!search.reduce, "--naive"),
+            (search.delay_bound.is_some(), "--delay-bound"),
+            (search.jobs > 1, "--jobs"),
+            (search.shard.1 > 1, "--shard"),
+        ];
+        if let Some((_, flag)) = unsupported.iter().find(|(set, _)| *set) {
+            return Err(RunError::NotModelled(format!(
+                "{flag}: a scenario with JavaScript pages is explored by the stateless search, which does not support {flag} yet"
+            )));
         }
         // The inert-task facts read the action language's statements, which a page does not
         // have, and the fewest-choice pass copies states: neither is used for pages, and the
         // report says its witnesses are the ones the search met.
-        stateless_pages = ExploreOptions { inert_tasks: false, shortest_witnesses: false, ..options.clone() };
+        stateless_pages = ExploreOptions {
+            kind: SearchKind::Stateless,
+            inert_tasks: false,
+            shortest_witnesses: false,
+            ..options.clone()
+        };
         &stateless_pages
     } else {
         options

@@ -13,6 +13,7 @@ fn args(out: &Path) -> FuzzArgs {
         max_units: 10_000,
         shrink_iters: 50,
         out: out.to_path_buf(),
+        known: None,
     }
 }
 
@@ -20,7 +21,8 @@ fn args(out: &Path) -> FuzzArgs {
 fn fuzzing_a_few_seeds_finds_no_bugs_and_writes_findings_as_scenarios() {
     let out = std::env::temp_dir().join(format!("webmcp-sim-fuzz-test-{}", std::process::id()));
     let args = args(&out);
-    let report = run_fuzz(&args, 0..6, &mut |_| {});
+    // No finding known, so that the findings are shrunk and written.
+    let report = super::run_fuzz_knowing(&args, 0..6, &trace::known::Known::default(), &mut |_| {});
     let text = render(&args, &(0..6), &report);
     assert_eq!(report.scenarios, 6);
     assert!(report.bugs.is_empty(), "{text}");
@@ -49,4 +51,17 @@ fn the_same_seeds_give_the_same_report() {
 fn slugs_are_file_names() {
     assert_eq!(slug("executeTool 15.10.1"), "executeTool-15.10.1");
     assert_eq!(slug("cancel a pending tool execution 5"), "cancel-a-pending-tool-execution-5");
+}
+
+#[test]
+fn known_findings_are_set_apart_and_not_written() {
+    let out = std::env::temp_dir().join(format!("webmcp-sim-fuzz-known-{}", std::process::id()));
+    let args = FuzzArgs { shrink_iters: 0, ..args(&out) };
+    let all = super::run_fuzz_knowing(&args, 0..6, &trace::known::Known::default(), &mut |_| {});
+    let report = run_fuzz(&args, 0..6, &mut |_| {});
+    let known: u64 = report.known.values().map(|(n, _)| n).sum();
+    assert!(known > 0, "{}", render(&args, &(0..6), &report));
+    assert!(report.findings.len() < all.findings.len(), "{}", render(&args, &(0..6), &report));
+    assert!(!report.findings.keys().any(|k| k.starts_with("executeTool 15.10.1:")));
+    std::fs::remove_dir_all(&out).ok();
 }

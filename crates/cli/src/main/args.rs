@@ -13,7 +13,27 @@ pub enum FormatArg {
     Text,
     /// JSON (format version 1, docs/trace.schema.json).
     Json,
-    /// Markdown for a GitHub issue: the outcome table and a Mermaid diagram per outcome.
+    /// Markdown for a GitHub issue: the scenario's source, the expectations' verdicts, the
+    /// outcome table and a Mermaid diagram of each outcome asked for (`--outcome`).
+    Markdown,
+}
+
+/// The formats of `check`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CheckFormatArg {
+    /// The table of scenarios, for the terminal.
+    Text,
+    /// Markdown for a GitHub issue (one scenario file): its source, the expectations' verdicts,
+    /// the outcome table and the diagrams of the outcomes asked for.
+    Markdown,
+}
+
+/// The formats of `report`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ReportFormatArg {
+    /// A self-contained HTML page.
+    Html,
+    /// Markdown for a GitHub issue.
     Markdown,
 }
 
@@ -93,9 +113,10 @@ pub struct Bounds {
     /// The search: `stateful` (copies and fingerprints states: state caching, sleep sets) or
     /// `stateless` (runs every schedule from the start, optimal dynamic partial-order reduction;
     /// one thread, no `--naive`, `--delay-bound`, `--jobs` or `--shard` yet). Both find the same
-    /// outcomes.
-    #[arg(long, default_value = "stateful", value_parser = ["stateful", "stateless"])]
-    pub search: String,
+    /// outcomes. Default: stateful, and stateless for a scenario with JavaScript pages (whose
+    /// states cannot be copied).
+    #[arg(long, value_parser = ["stateful", "stateless"])]
+    pub search: Option<String>,
     /// With `--search stateless`: executions (schedules run from the start) before the search
     /// stops (reported as incomplete).
     #[arg(long, default_value_t = 10_000_000)]
@@ -106,8 +127,11 @@ impl Bounds {
     /// The exploration these flags ask for; a malformed `--shard` or `--time-limit` is bad input.
     pub fn options(&self) -> Result<webmcp::ExploreOptions, CliError> {
         let shard = cli::parse_shard(&self.shard).map_err(CliError::input)?;
-        let kind =
-            if self.search == "stateless" { webmcp::SearchKind::Stateless } else { webmcp::SearchKind::Stateful };
+        let kind = if self.search.as_deref() == Some("stateless") {
+            webmcp::SearchKind::Stateless
+        } else {
+            webmcp::SearchKind::Stateful
+        };
         if kind == webmcp::SearchKind::Stateless {
             let unsupported = [
                 (self.naive, "--naive"),
@@ -146,6 +170,7 @@ impl Bounds {
             shortest_witnesses: !self.witnesses_as_found,
             inert_tasks: !self.no_inert_tasks,
             kind,
+            kind_given: self.search.is_some(),
         })
     }
 }

@@ -9,7 +9,7 @@ use clap::Subcommand;
 use cli::options::{Change, SpecArgs};
 use cli::CliError;
 
-use crate::args::{out, shown, Bounds, FormatArg, RunFormatArg};
+use crate::args::{out, shown, Bounds, CheckFormatArg, FormatArg, ReportFormatArg, RunFormatArg};
 use crate::{explore, fuzz, runs};
 
 #[derive(Subcommand)]
@@ -61,6 +61,10 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
+        /// With `--format markdown`: draw outcome N (repeatable; numbered as the table numbers
+        /// them). Default: the outcomes that violate an expectation or show a new finding.
+        #[arg(long, value_name = "N")]
+        outcome: Vec<usize>,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -104,15 +108,28 @@ pub enum Command {
     Report {
         /// The scenario file (`.jsonc`).
         scenario: PathBuf,
-        /// The HTML file to write (`-` for stdout).
+        /// The file to write (`-` for stdout).
         #[arg(short, long)]
         output: PathBuf,
-        /// Seeds to run, as `A..B` (B excluded).
-        #[arg(long, default_value = "0..200")]
-        seeds: String,
-        /// Explore every schedule (default bounds) instead of running seeds.
-        #[arg(long, conflicts_with = "seeds")]
+        /// Output format.
+        #[arg(long, value_enum, default_value = "html")]
+        format: ReportFormatArg,
+        /// Instead of exploring every schedule, run N seeded runs (seeds 0..N) and group them.
+        #[arg(long, value_name = "N", conflicts_with = "seeds")]
+        sample: Option<u64>,
+        /// Instead of exploring, run these seeds, as `A..B` (B excluded).
+        #[arg(long)]
+        seeds: Option<String>,
+        /// Explore every schedule: the default (kept so older command lines still work).
+        #[arg(long, hide = true, conflicts_with_all = ["seeds", "sample"])]
         explore: bool,
+        /// Choice points the search may visit before it stops (reported as incomplete).
+        #[arg(long, default_value_t = 2_000_000)]
+        max_states: u64,
+        /// Wall-clock limit in seconds for the search (the only bound whose effect depends on the
+        /// machine).
+        #[arg(long)]
+        time_limit: Option<f64>,
         /// Stop each run after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
@@ -148,6 +165,17 @@ pub enum Command {
         path: PathBuf,
         #[command(flatten)]
         bounds: Bounds,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: CheckFormatArg,
+        /// With `--format markdown`: draw outcome N (repeatable). Default: the outcomes that
+        /// violate an expectation or show a new finding.
+        #[arg(long, value_name = "N")]
+        outcome: Vec<usize>,
+        /// The known findings, counted apart from the new ones (`ID | STEP | TEXT` lines;
+        /// `none`: none). Default: the shipped list, docs/known-findings.txt.
+        #[arg(long, value_name = "FILE")]
+        known: Option<PathBuf>,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -177,23 +205,43 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Replay { scenario, schedule, complete, format, max_units, spec } => {
             runs::replay(&scenario, &spec_changes(&spec)?, &schedule, complete.is_some(), format, max_units)
         }
-        Command::Explore { scenario, bounds, format, spec } => explore::explore(&scenario, &bounds, format, &spec),
+        Command::Explore { scenario, bounds, format, outcome, spec } => {
+            explore::explore(&scenario, &bounds, format, &outcome, &spec)
+        }
         Command::Merge { parts, format, scenario } => explore::merge(&parts, format, scenario),
         Command::Audit { scenarios, max_states, max_units } => explore::audit(&scenarios, max_states, max_units),
         Command::BenchExplore { scenarios, naive_max_states } => explore::bench_explore(&scenarios, naive_max_states),
-        Command::Report { scenario, output, seeds, explore, max_units, spec } => {
+        Command::Report {
+            scenario,
+            output,
+            format,
+            sample,
+            seeds,
+            explore: _,
+            max_states,
+            time_limit,
+            max_units,
+            spec,
+        } => {
             let changes = spec_changes(&spec)?;
-            runs::report(&scenario, &changes, &output, (!explore).then_some(seeds.as_str()), max_units)
+            let seeds = sample.map(|n| format!("0..{n}")).or(seeds);
+            let bounds = runs::ReportBounds { max_states, time_limit, max_units };
+            runs::report(&scenario, &changes, &output, format, seeds.as_deref(), &bounds)
         }
         Command::Chromium(args) => cli::chromium::command(args),
         Command::Snapshot { dir, review } => {
             folder_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
         }
         Command::Bench { scenario, runs } => runs::bench(&scenario, runs),
-        Command::Check { path, bounds, spec } => {
+        Command::Check { path, bounds, format: CheckFormatArg::Markdown, outcome, known, spec } => {
+            explore::check_markdown(&path, &bounds, &outcome, &cli::known_findings(known.as_deref())?, &spec)
+        }
+        Command::Check { path, bounds, format: CheckFormatArg::Text, outcome: _, known, spec } => {
             let options = bounds.options()?;
             let changes = spec_changes(&spec)?;
-            folder_report(&path, cli::check_dir_with(&path, &options, &changes).map(|r| (r.text, r.exit_code)))
+            let known = cli::known_findings(known.as_deref())?;
+            let report = cli::check_dir_knowing(&path, &options, &changes, &known);
+            folder_report(&path, report.map(|r| (r.text, r.exit_code)))
         }
         Command::Variants => {
             out(&webmcp::variants::listing());

@@ -12,7 +12,13 @@ use crate::args::{out, shown, Bounds, FormatArg};
 
 /// `explore`: the scenario, or each scenario under a folder, explored and reported; exit 130
 /// when Ctrl-C cut a search short (after its partial report).
-pub fn explore(path: &Path, bounds: &Bounds, format: FormatArg, spec: &SpecArgs) -> Result<ExitCode, CliError> {
+pub fn explore(
+    path: &Path,
+    bounds: &Bounds,
+    format: FormatArg,
+    show: &[usize],
+    spec: &SpecArgs,
+) -> Result<ExitCode, CliError> {
     let options = bounds.options()?;
     let changes = spec.changes().map_err(CliError::input)?;
     if path.is_dir() && matches!(format, FormatArg::Json) {
@@ -27,7 +33,7 @@ pub fn explore(path: &Path, bounds: &Bounds, format: FormatArg, spec: &SpecArgs)
         if i > 0 {
             out("\n");
         }
-        explore_one(file, bounds, &options, &changes, format)?;
+        explore_one(file, bounds, &options, &changes, format, show)?;
         if cli::interrupted() {
             eprintln!("interrupted: the report above is partial");
             return Ok(ExitCode::from(130));
@@ -43,6 +49,7 @@ fn explore_one(
     options: &webmcp::ExploreOptions,
     changes: &[cli::options::Change],
     format: FormatArg,
+    show: &[usize],
 ) -> Result<(), CliError> {
     let loaded = cli::load(path, changes)?;
     let program = &loaded.program;
@@ -64,13 +71,58 @@ fn explore_one(
         FormatArg::Text => out(&ex.render_text_with(&ex.file, &loaded.flags)),
         FormatArg::Json => out(&ex.render_json()),
         FormatArg::Markdown => {
-            let description = &loaded.scenario.description;
-            let text = cli::report::render_exploration_markdown_with(program, &ex, path, &loaded.flags, description)
-                .map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
-            out(&text);
+            let verdicts = cli::verdicts(path, program, changes, &ex, options);
+            out(&issue_markdown(&loaded, &ex, path, &verdicts, show, trace::known::shipped())?);
         }
     }
     Ok(())
+}
+
+/// The issue-sized Markdown of an exploration; an `--outcome` the exploration does not have is
+/// bad input.
+fn issue_markdown(
+    loaded: &cli::Loaded,
+    ex: &trace::Exploration,
+    path: &Path,
+    verdicts: &[webmcp::expect::Verdict],
+    show: &[usize],
+    known: &trace::known::Known,
+) -> Result<String, CliError> {
+    cli::report::render_exploration_issue(loaded, ex, path, verdicts, show, known).map_err(|e| {
+        if e.starts_with("--outcome") {
+            CliError::input(format!("{}: {e}", shown(path)))
+        } else {
+            CliError::failed(format!("{}: {e}", shown(path)))
+        }
+    })
+}
+
+/// `check FILE --format markdown`: the scenario explored, its expectations checked, and the
+/// issue-sized Markdown printed; exit 1 on a violated or undecided expectation, as `check`.
+pub fn check_markdown(
+    path: &Path,
+    bounds: &Bounds,
+    show: &[usize],
+    known: &trace::known::Known,
+    spec: &SpecArgs,
+) -> Result<ExitCode, CliError> {
+    if path.is_dir() {
+        return Err(CliError::input(format!(
+            "{}: a folder; `check --format markdown` writes one issue, for one scenario file",
+            shown(path)
+        ))
+        .hint("check the folder as text, then `check FILE --format markdown` the scenario to report"));
+    }
+    let options = bounds.options()?;
+    let changes = spec.changes().map_err(CliError::input)?;
+    let loaded = cli::load(path, &changes)?;
+    let mut ex =
+        webmcp::explore(&loaded.program, &options).map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
+    ex.file = path.display().to_string();
+    let verdicts = cli::verdicts(path, &loaded.program, &changes, &ex, &options);
+    out(&issue_markdown(&loaded, &ex, path, &verdicts, show, known)?);
+    let settled = verdicts.iter().all(|v| v.status == webmcp::expect::Status::Holds);
+    Ok(ExitCode::from(u8::from(!settled)))
 }
 
 /// `merge`: the JSON parts of a sharded exploration, joined into one report.

@@ -8,7 +8,7 @@ use cli::options::Change;
 use cli::{CliError, Driver, Format};
 use trace::escape::terminal;
 
-use crate::args::{out, shown, RunFormatArg};
+use crate::args::{out, shown, ReportFormatArg, RunFormatArg};
 
 /// The hint of a replayed schedule that does not fit its scenario.
 const REPLAY_HINT: &str = "replay the `schedule:` line that a run of this same scenario printed";
@@ -83,7 +83,7 @@ fn one_view(
 ) -> Result<ExitCode, CliError> {
     let loaded = cli::load(path, changes)?;
     let trace = cli::report::run_trace(&loaded.program, driver, max_units).map_err(|e| run_failed(path, &e, driver))?;
-    out(&cli::report::render_run_with(&trace, view, path, &loaded.flags, &loaded.scenario.description, driver));
+    out(&cli::report::render_loaded_run(&trace, view, path, &loaded, driver));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -93,21 +93,33 @@ pub fn report(
     path: &Path,
     changes: &[Change],
     output: &Path,
+    format: ReportFormatArg,
     seeds: Option<&str>,
-    max_units: usize,
+    bounds: &ReportBounds,
 ) -> Result<ExitCode, CliError> {
     let seeds = seeds.map(cli::report::parse_seeds).transpose().map_err(CliError::input)?;
+    let time_limit = bounds.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)?;
     let loaded = cli::load(path, changes)?;
     let found = match &seeds {
-        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), max_units)
+        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), bounds.max_units)
             .map(|groups| (groups, format!("seeds {}..{}", seeds.start, seeds.end), cli::report::Counted::Runs))
             .map_err(|e| e.to_string()),
-        None => cli::report::explored_groups(&loaded.program)
-            .map(|(groups, how)| (groups, how, cli::report::Counted::EndStates)),
+        None => {
+            let mut options = webmcp::ExploreOptions::default();
+            options.search.max_states = bounds.max_states;
+            options.search.time_limit = time_limit;
+            cli::report::explored_groups_with(&loaded.program, &options)
+                .map(|(groups, how)| (groups, how, cli::report::Counted::EndStates))
+        }
     };
     let (groups, runs, counted) = found.map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
     let description = &loaded.scenario.description;
-    let html = cli::report::render_report_with(&groups, path, &loaded.flags, description, &runs, counted);
+    let html = match format {
+        ReportFormatArg::Html => {
+            cli::report::render_report_with(&groups, path, &loaded.flags, description, &runs, counted)
+        }
+        ReportFormatArg::Markdown => report_markdown(&loaded, &groups, path, &runs, counted),
+    };
     let line = format!("{}: {} outcomes ({})", shown(path), groups.len(), terminal(&runs));
     if output == Path::new("-") {
         // `-o -`: the page on stdout, the summary on stderr.
@@ -118,6 +130,37 @@ pub fn report(
     std::fs::write(output, html).map_err(|e| CliError::input(format!("{}: {e}", shown(output))))?;
     out(&format!("{line} -> {}\n", shown(output)));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bounds `report` takes: the search's (`--max-states`, `--time-limit`) and each run's.
+pub struct ReportBounds {
+    pub max_states: u64,
+    pub time_limit: Option<f64>,
+    pub max_units: usize,
+}
+
+/// `report --format markdown`: the issue-sized Markdown of the outcome groups, with the
+/// scenario's source; every outcome is drawn that fits.
+fn report_markdown(
+    loaded: &cli::Loaded,
+    groups: &[trace::render::OutcomeGroup],
+    path: &Path,
+    runs: &str,
+    counted: cli::report::Counted,
+) -> String {
+    let about = trace::render::About {
+        path: &path.display().to_string(),
+        description: &loaded.scenario.description,
+        runs,
+        counted: match counted {
+            cli::report::Counted::Runs => "runs",
+            cli::report::Counted::EndStates => "end states",
+        },
+        flags: &loaded.flags,
+        source: &loaded.source,
+        verdicts: &[],
+    };
+    trace::markdown::render_markdown_outcomes(groups, &about)
 }
 
 /// `bench`: seeded runs per second.

@@ -63,7 +63,7 @@ fn a_diff_replay_command_replays_its_side() {
         let args = shell_words(command);
         let out = sim(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(out.status.code(), Some(0), "{command}: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(stdout(&out).contains("FINDING"), "{command}");
+        assert!(stdout(&out).contains("known (finding 1): assert failed"), "{command}");
     }
 }
 
@@ -309,4 +309,31 @@ fn a_diff_on_threads_says_its_state_counts_vary() {
     assert!(threads.contains("states (varies with threads)"), "{threads}");
     let one = stdout(&sim(&["diff", CANCEL, "--with", "parallel=fifo"]));
     assert!(!one.contains("varies"), "{one}");
+}
+
+#[test]
+fn diff_variant_means_with_variant_and_takes_a_time_limit() {
+    let a = sim(&["diff", CANCEL, "--with", "variant=completion-steps-in-parallel"]);
+    let b = sim(&["diff", CANCEL, "--variant", "completion-steps-in-parallel", "--time-limit", "600"]);
+    assert_eq!(a.status.code(), b.status.code());
+    assert_eq!(stdout(&a), stdout(&b));
+    assert!(stdout(&b).contains("variant=completion-steps-in-parallel"), "{}", stdout(&b));
+    // No change at all is bad input, not an EQUAL diff.
+    let none = sim(&["diff", CANCEL]);
+    assert_eq!(none.status.code(), Some(2), "{}", String::from_utf8_lossy(&none.stderr));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("no change to compare"));
+}
+
+#[test]
+fn report_explores_by_default_and_samples_when_asked() {
+    let explored = sim(&["report", CANCEL, "-o", "-", "--time-limit", "600", "--max-states", "100000"]);
+    assert!(explored.status.success(), "{}", String::from_utf8_lossy(&explored.stderr));
+    assert!(String::from_utf8_lossy(&explored.stderr).contains("exhaustive exploration (complete)"));
+    let sampled = sim(&["report", CANCEL, "-o", "-", "--sample", "5"]);
+    assert!(sampled.status.success(), "{}", String::from_utf8_lossy(&sampled.stderr));
+    assert!(String::from_utf8_lossy(&sampled.stderr).contains("seeds 0..5"));
+    let md = sim(&["report", CANCEL, "-o", "-", "--format", "markdown"]);
+    let md = stdout(&md);
+    assert!(md.starts_with("### webmcp-sim: "), "{md}");
+    assert!(md.contains("<summary>Scenario source"), "{md}");
 }

@@ -150,10 +150,17 @@ fn virtual_time_and_a_seeded_random() {
 }
 
 #[test]
-fn exploring_a_javascript_page_needs_the_stateless_search() {
+fn a_javascript_page_is_explored_by_the_stateless_search_unless_told_otherwise() {
     let program = load_program(Path::new(&workspace_root().join("scenarios/js/notify-task-ordering.jsonc"))).unwrap();
-    let error = webmcp::explore(&program, &webmcp::ExploreOptions::default()).expect_err("refused");
-    assert!(error.to_string().contains("--search stateless"), "{error}");
+    let ex = webmcp::explore(&program, &webmcp::ExploreOptions::default()).expect("explored");
+    assert!(ex.options.iter().any(|o| o.contains("search=stateless")), "{:?}", ex.options);
+    let told = webmcp::ExploreOptions {
+        kind: webmcp::SearchKind::Stateful,
+        kind_given: true,
+        ..webmcp::ExploreOptions::default()
+    };
+    let error = webmcp::explore(&program, &told).expect_err("refused");
+    assert!(error.to_string().contains("stateless search"), "{error}");
 }
 
 /// Every outcome of `file` under `kind`'s search, which must be complete.

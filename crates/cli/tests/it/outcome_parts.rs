@@ -25,8 +25,9 @@ fn a_finding_names_its_call_site_in_the_trace_the_outcome_and_explore() {
         trace.contains("it was destroyed (reached from executeTool 14.4.2)  [cancel a pending tool execution 5]"),
         "{trace}"
     );
+    // The outcome names the known finding once, with its call site.
     assert!(
-        trace.contains("cancel a pending tool execution 5 from executeTool 14.4.2: the note after step 5"),
+        trace.contains("known (finding 2): cancel a pending tool execution 5, from executeTool 14.4.2\n"),
         "{trace}"
     );
     let explored = stdout(&sim(&["explore", file]));

@@ -172,7 +172,9 @@ fn every_printed_replay_command_survives_a_file_name_with_a_command_substitution
     replay_all(&dir, &commands, "explore");
     let out = bin().args(["explore", name, "--format", "markdown"]).current_dir(&dir).output().unwrap();
     let md = text(&out).0;
-    let commands: Vec<String> = md.split("sh\n").skip(1).map(|b| b.lines().next().unwrap().to_string()).collect();
+    let commands: Vec<String> =
+        md.lines().filter(|l| l.starts_with("webmcp-sim replay ")).map(str::to_string).collect();
+    assert!(commands.len() >= 2, "{md}");
     replay_all(&dir, &commands, "explore --format markdown");
 
     // run --format markdown.
@@ -362,26 +364,21 @@ fn the_scenario_format_documents_every_top_level_field_of_the_schema() {
 }
 
 #[test]
-fn the_markdown_of_every_shipped_scenario_fits_one_github_issue() {
+fn the_markdown_of_every_shipped_scenario_fits_one_github_issue_and_holds_its_source() {
     let mut over = Vec::new();
-    for file in crate::explorable(cli::scenario_files(&workspace_root().join("scenarios")).unwrap()) {
-        let loaded = cli::load(&file, &[]).unwrap_or_else(|e| panic!("{e}"));
-        let ex = webmcp::explore(&loaded.program, &webmcp::ExploreOptions::default()).unwrap();
-        let md = cli::report::render_exploration_markdown(&loaded.program, &ex, &file, &loaded.scenario.description)
-            .unwrap();
+    for (file, md) in crate::render::issue_markdowns() {
         let n = md.len();
         if n > trace::markdown::MAX_BODY {
             over.push(format!("{}: {n} bytes", file.display()));
         }
+        let source = std::fs::read_to_string(&file).unwrap();
+        assert!(md.contains(&source), "{}: the scenario source is not in its Markdown", file.display());
+        let loaded = cli::load(&file, &[]).unwrap_or_else(|e| panic!("{e}"));
         let trace = cli::report::run_trace(&loaded.program, &cli::Driver::Seed(0), 10_000).unwrap();
-        let md = cli::report::render_run(
-            &trace,
-            cli::report::View::Markdown,
-            &file,
-            &loaded.scenario.description,
-            &cli::Driver::Seed(0),
-        );
+        let md =
+            cli::report::render_loaded_run(&trace, cli::report::View::Markdown, &file, &loaded, &cli::Driver::Seed(0));
         assert!(md.len() <= trace::markdown::MAX_BODY, "{}: one run", file.display());
+        assert!(md.contains(&source), "{}: the scenario source is not in its run's Markdown", file.display());
     }
     assert!(over.is_empty(), "{}", over.join("\n"));
 }

@@ -34,6 +34,7 @@ fn a_report_has_a_section_diagram_and_step_through_per_outcome() {
         runs: "seeds 0..200",
         counted: "",
         flags: "",
+        ..About::default()
     };
     let html = render_report(&groups(), &about);
     assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"));
@@ -58,7 +59,14 @@ fn a_report_has_a_section_diagram_and_step_through_per_outcome() {
 #[test]
 fn hostile_strings_are_escaped_everywhere() {
     let groups = vec![OutcomeGroup { count: 1, found_by: HOSTILE[1].into(), witness: hostile() }];
-    let about = About { path: HOSTILE[0], description: HOSTILE[1], runs: HOSTILE[4], counted: HOSTILE[3], flags: "" };
+    let about = About {
+        path: HOSTILE[0],
+        description: HOSTILE[1],
+        runs: HOSTILE[4],
+        counted: HOSTILE[3],
+        flags: "",
+        ..About::default()
+    };
     let html = render_report(&groups, &about);
     // Strings with a character HTML gives meaning to never appear as they are.
     for h in HOSTILE.iter().filter(|h| h.contains(['<', '>', '&', '"', '\''])) {
@@ -87,7 +95,8 @@ fn no_outcomes_is_a_page_that_says_so() {
 #[test]
 fn a_report_caps_what_it_embeds_and_says_so() {
     use crate::html::{MAX_LINE, MAX_SECTIONS, MAX_UNITS};
-    let about = About { path: "s.jsonc", flags: "", description: "", runs: "seeds 0..200", counted: "" };
+    let about =
+        About { path: "s.jsonc", flags: "", description: "", runs: "seeds 0..200", counted: "", ..About::default() };
     let mut long = notify();
     let units = long.units.clone();
     while long.units.len() <= MAX_UNITS {

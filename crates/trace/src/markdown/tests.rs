@@ -1,6 +1,6 @@
 //! Tests for the Markdown renderer.
 
-use crate::markdown::{inline, render_markdown, render_markdown_outcomes, MAX_BODY};
+use crate::markdown::{inline, render_markdown, render_markdown_outcomes, render_markdown_selected, MAX_BODY};
 use crate::render::{About, OutcomeGroup};
 use crate::testdata::{hostile, notify, HOSTILE};
 
@@ -10,6 +10,8 @@ const ABOUT: About = About {
     runs: "seed 3",
     counted: "",
     flags: "",
+    source: "",
+    verdicts: &[],
 };
 
 #[test]
@@ -68,6 +70,8 @@ fn hostile_strings_stay_in_their_cell_and_fences() {
             runs: HOSTILE[5],
             counted: HOSTILE[6],
             flags: "",
+            source: HOSTILE[4],
+            verdicts: &[],
         },
     );
     // Every table row has as many unescaped pipes as the header.
@@ -125,7 +129,7 @@ fn many_outcomes_fit_one_issue_body_with_a_note_and_the_replay_commands_of_the_r
     assert!(md.len() <= MAX_BODY, "{} bytes", md.len());
     assert!(md.contains("#### Outcome 1 "), "the first outcome is shown");
     assert!(md.contains("*To fit one GitHub issue (65536 characters), outcomes "), "no note");
-    assert!(md.contains("webmcp-sim report scenarios/spec/notify-task-ordering.jsonc --explore -o report.html"));
+    assert!(md.contains("webmcp-sim report scenarios/spec/notify-task-ordering.jsonc -o report.html"));
     let shown = md.matches("```mermaid\n").count();
     assert!((1..300).contains(&shown), "{shown} diagrams");
     assert!(md.contains(&format!("# outcome {}\n", shown + 1)), "the first outcome left out has its command");
@@ -144,4 +148,59 @@ fn a_long_run_fits_one_issue_body_without_its_text_trace_then_without_its_diagra
     assert!(!render_markdown(&long_trace(400), &ABOUT).contains("```mermaid\n"));
     // A short run stays whole.
     assert!(!render_markdown(&notify(), &ABOUT).contains("To fit one GitHub issue"));
+}
+
+#[test]
+fn an_issue_shows_the_source_the_verdicts_and_only_the_outcomes_asked_for() {
+    let mut other = notify();
+    other.outcome.console.reverse();
+    other.schedule = "el0.timer,par#0".into();
+    let groups = [
+        OutcomeGroup { count: 3, found_by: "seed 0".into(), witness: notify() },
+        OutcomeGroup { count: 1, found_by: "seed 3".into(), witness: other },
+    ];
+    let verdicts = ["holds: always {}".to_string(), "VIOLATED: never {} (outcome 2)".to_string()];
+    let source = "{\n  // a `comment` with ``` in it\n  \"name\": \"x\"\n}\n";
+    let about = About { source, verdicts: &verdicts, ..ABOUT };
+    let md = render_markdown_selected(&groups, &about, Some(&[1]));
+    assert!(md.contains("**Expectations**\n\n- holds: always {}\n- VIOLATED: never {} (outcome 2)\n"), "{md}");
+    assert!(
+        md.contains(&format!(
+            "<summary>Scenario source (<code>{}</code>)</summary>\n\n````jsonc\n{source}````\n",
+            ABOUT.path
+        )),
+        "{md}"
+    );
+    assert_eq!(md.matches("```mermaid\n").count(), 1, "{md}");
+    assert!(md.contains("#### Outcome 2 "), "{md}");
+    assert!(!md.contains("#### Outcome 1 "), "{md}");
+    assert!(
+        md.contains(
+            "# outcome 1\nwebmcp-sim replay scenarios/spec/notify-task-ordering.jsonc --schedule 'par#0,el0.timer'\n"
+        ),
+        "{md}"
+    );
+    // Nothing asked for: the table and every outcome's replay command, and a note that says why.
+    let md = render_markdown_selected(&groups, &about, Some(&[]));
+    assert_eq!(md.matches("```mermaid\n").count(), 0, "{md}");
+    assert!(md.contains("No outcome violates an expectation"), "{md}");
+    assert!(md.contains("# outcome 1\n") && md.contains("# outcome 2\n"), "{md}");
+    // A source too big for a quarter of the body is left out, and the note names the file.
+    let big = "x".repeat(MAX_BODY);
+    let md = render_markdown(&notify(), &About { source: &big, ..ABOUT });
+    assert!(md.contains("The scenario source (65536 bytes) is left out"), "{md}");
+    assert!(md.len() <= MAX_BODY);
+}
+
+#[test]
+fn the_diagram_ends_with_the_end_state() {
+    let mut t = notify();
+    t.outcome.promises[0].state = "pending".into();
+    t.outcome.pending_executions = vec![("tab".into(), vec!["uuid get_weather of tab for tab".into()])];
+    let md = render_markdown(&t, &ABOUT);
+    assert!(
+        md.contains("    Note over EL0,BR: end state: quiescent<br/>pending forever: p (parent)<br/>leak: pending tool executions of tab: uuid get\\_weather of tab for tab\n```")
+            || md.contains("    Note over EL0,BR: end state: quiescent<br/>pending forever: p (parent)<br/>leak: pending tool executions of tab: uuid get_weather of tab for tab\n```"),
+        "{md}"
+    );
 }

@@ -25,6 +25,7 @@ sequenceDiagram
     Note over EL0: #35;005 t=0 el0.webmcp parent<br/>resolve p<br/>[registerTool 21.2]
     Note right of EL0: promise p fulfilled(undefined)
     Note right of EL0: console.log(parent): Register promise resolved
+    Note over EL0,BR: end state: quiescent<br/>no promise pending
 ";
     assert_eq!(render_mermaid(&notify()), expected);
 }
@@ -68,7 +69,7 @@ fn a_trace_without_event_loops_still_has_a_participant() {
     let mut t = notify();
     t.event_loops.clear();
     t.units.clear();
-    assert_eq!(render_mermaid(&t), "sequenceDiagram\n    participant EL0 as no event loop\n");
+    assert_eq!(render_mermaid(&t), "sequenceDiagram\n    participant EL0 as no event loop\n    Note over EL0: end state: quiescent<br/>no promise pending\n");
 }
 
 /// The text with every entity code `#<digits>;` removed; `None` when a `#` starts no code.
