@@ -36,6 +36,9 @@ pub struct Plan {
 /// document's label to its simulated event loop (documents sharing one keep tree order).
 pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timing) -> Result<Plan, String> {
     if let Some(feature) = untranslated(s) {
+        if let Some((_, why)) = NOT_YET_TRANSLATED.iter().find(|(key, _)| *key == feature) {
+            return Err(format!("{feature}: {why}"));
+        }
         return Err(format!(
             "{feature}: the Chromium plan does not translate this feature of the scenario format (crates/cli/src/chromium/plan.rs, TRANSLATED)"
         ));
@@ -176,6 +179,14 @@ pub const TRANSLATED: &[&str] = &[
 
 /// Keys whose values are data (JavaScript values, header maps), not features: not walked.
 const DATA: &[&str] = &["resolve", "reject", "inputObject", "inputSchema", "reason", "input", "headers"];
+
+/// Keys of the scenario format the plan knowingly does not translate yet, each with the reason a
+/// scenario using it gives as "cannot run" (declared here so the schema test still catches a key
+/// nobody thought about).
+pub const NOT_YET_TRANSLATED: &[(&str, &str)] = &[
+    ("js", "JavaScript pages are not sent to Chromium yet (issue 27)"),
+    ("jsFile", "JavaScript pages are not sent to Chromium yet (issue 27)"),
+];
 
 /// Keys that say what the simulator checks, not what runs: not walked, never translated.
 pub const NOT_RUN: &[&str] = &["expect", "extras"];
