@@ -268,6 +268,12 @@ pub fn parse_time_limit(seconds: f64) -> Result<std::time::Duration, String> {
 
 /// Reads shard results written by `explore --format json` and merges them.
 pub fn merge_files(paths: &[PathBuf]) -> Result<trace::Exploration, String> {
+    merge_files_keeping_digest(paths).map(|(merged, _)| merged)
+}
+
+/// [`merge_files`], and the digest of the scenario file the shards explored (their options
+/// record it; `None` for a whole exploration, which records none).
+pub fn merge_files_keeping_digest(paths: &[PathBuf]) -> Result<(trace::Exploration, Option<String>), String> {
     let mut parts = Vec::new();
     for p in paths {
         let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -278,8 +284,78 @@ pub fn merge_files(paths: &[PathBuf]) -> Result<trace::Exploration, String> {
     }
     check_shards(&parts)?;
     let mut merged = trace::Exploration::merge(&parts)?;
+    let digest = merged.options.iter().find_map(|o| o.strip_prefix(SCENARIO_DIGEST)).map(str::to_string);
     merged.options.retain(|o| !o.starts_with(SCENARIO_DIGEST));
-    Ok(merged)
+    Ok((merged, digest))
+}
+
+/// `merge --check`: the scenario's expectations decided over the merged exploration of all
+/// `shards` parts, never over one shard. `scenario` must be the file the shards explored (the
+/// digest they recorded); its `diff` expectations, which explore the scenario again, are left
+/// undecided (exit 1), for `check` on one machine.
+pub fn check_merged(
+    merged: &trace::Exploration,
+    scenario: &Path,
+    digest: Option<&str>,
+    shards: usize,
+) -> Result<CheckReport, CliError> {
+    let shown = terminal(&scenario.display().to_string());
+    let bytes = std::fs::read(scenario).map_err(|e| CliError::input(format!("{shown}: {e}")))?;
+    let Some(digest) = digest else {
+        return Err(CliError::input(format!(
+            "{shown}: the parts record no scenario digest (they are not shards of N > 1), so merge cannot tell that this is the file they explored"
+        ))
+        .hint(format!("check a whole exploration with `check {shown}`")));
+    };
+    if format!("{:032x}", browser::digest128(&bytes)) != digest {
+        return Err(CliError::input(format!(
+            "{shown}: not the file the shards explored (its bytes differ from the digest they recorded)"
+        ))
+        .hint("name the scenario file the shards explored with `merge --check --scenario FILE …`"));
+    }
+    let program = load_program(scenario)?;
+    let Some(expect) = &program.expect else {
+        return Ok(CheckReport {
+            text: format!("\nexpectations over all {shards} shards: none (the scenario has no `expect` section)\n"),
+            exit_code: 0,
+        });
+    };
+    let mut text = format!("\nexpectations over all {shards} shards:\n");
+    let (mut held, mut violated, mut unknown) = (0, 0, 0);
+    for v in webmcp::expect::check(expect, merged) {
+        let expectation = terminal(&v.expectation);
+        match v.status {
+            webmcp::expect::Status::Holds => {
+                held += 1;
+                text.push_str(&format!("  {expectation}: holds\n"));
+            }
+            webmcp::expect::Status::Unknown => {
+                unknown += 1;
+                text.push_str(&format!(
+                    "  {expectation}: unknown (the search is incomplete: {})\n",
+                    terminal(&merged.bounds_hit.join(", "))
+                ));
+            }
+            webmcp::expect::Status::Violated { reason, witness } => {
+                violated += 1;
+                text.push_str(&format!("  {expectation}: VIOLATED: {}\n", terminal(&reason)));
+                if !witness.is_empty() {
+                    let replay = trace::render::replay_command_with(&scenario.display().to_string(), "", &witness);
+                    text.push_str(&format!("    witness: {}\n", terminal(&replay)));
+                }
+            }
+        }
+    }
+    for d in &expect.diff {
+        unknown += 1;
+        let with = serde_json::to_string(&d.with).unwrap_or_default();
+        text.push_str(&format!(
+            "  diff with {}: unknown (merge does not explore the other side; `check {shown}` on one machine does)\n",
+            terminal(&with)
+        ));
+    }
+    text.push_str(&format!("expectations: {held} hold, {violated} violated, {unknown} unknown\n"));
+    Ok(CheckReport { text, exit_code: u8::from(violated + unknown > 0) })
 }
 
 /// What a shard's options say of the scenario file it explored (the digest of its bytes), so that

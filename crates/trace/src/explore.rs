@@ -214,7 +214,11 @@ impl Exploration {
                 );
             }
         }
-        if self.complete {
+        if self.complete && self.shard != "1/1" {
+            // A shard covers its own work items only: it never speaks for the whole search.
+            let (k, n) = self.shard.split_once('/').unwrap_or((&self.shard, "?"));
+            let _ = writeln!(s, "complete for this shard only ({} of {}): merge the parts to decide", t(k), t(n));
+        } else if self.complete {
             let _ = writeln!(s, "complete: every schedule was covered");
         } else {
             let _ = writeln!(
@@ -364,5 +368,29 @@ mod tests {
         let merged = Exploration::merge(std::slice::from_ref(&part)).unwrap();
         assert_eq!(merged.bounds_hit, ["max-depth (3)", "max-units (5)"]);
         assert_eq!(Exploration::merge_owned(vec![part]).unwrap(), merged);
+    }
+
+    #[test]
+    fn a_complete_shard_speaks_for_itself_only() {
+        let mut part = Exploration {
+            version: 1,
+            scenario: "s".into(),
+            options: Vec::new(),
+            shard: "1/2".into(),
+            work_items: 1,
+            states: 1,
+            transitions: 0,
+            complete: true,
+            bounds_hit: Vec::new(),
+            witnesses: super::WITNESSES_FOUND.into(),
+            file: String::new(),
+            stateless: None,
+            outcomes: vec![class("el0.webmcp", 1)],
+        };
+        let text = part.render_text("s.jsonc");
+        assert!(text.contains("\ncomplete for this shard only (1 of 2): merge the parts to decide\n"), "{text}");
+        assert!(!text.contains("every schedule was covered"), "{text}");
+        part.shard = "1/1".into();
+        assert!(part.render_text("s.jsonc").contains("\ncomplete: every schedule was covered\n"));
     }
 }

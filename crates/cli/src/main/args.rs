@@ -78,7 +78,8 @@ pub struct Bounds {
     /// Threads.
     #[arg(long, default_value_t = 1)]
     pub jobs: usize,
-    /// Explore only part K of N (`--shard 2/4`); merge the parts with `merge`.
+    /// Explore only part K of N (`--shard 2/4`); merge the parts with `merge` (`check` refuses
+    /// N > 1: one shard cannot decide expectations; `merge --check` decides them over all parts).
     #[arg(long, default_value = "1/1")]
     pub shard: String,
     /// Choice points expanded first to cut the search into work items (default: 0, one work

@@ -78,6 +78,10 @@ pub enum Command {
         /// The scenario file the replay commands name (default: the file the parts name).
         #[arg(long)]
         scenario: Option<PathBuf>,
+        /// Decide the scenario's `expect` section over all the parts (text only): the file must
+        /// be the one the shards explored; exit 1 on a violated or undecided expectation.
+        #[arg(long)]
+        check: bool,
     },
     /// Check the independence relation the reduced search relies on, at every choice point of
     /// each scenario: two units whose footprints do not conflict must leave each other runnable,
@@ -208,7 +212,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Explore { scenario, bounds, format, outcome, spec } => {
             explore::explore(&scenario, &bounds, format, &outcome, &spec)
         }
-        Command::Merge { parts, format, scenario } => explore::merge(&parts, format, scenario),
+        Command::Merge { parts, format, scenario, check } => explore::merge(&parts, format, scenario, check),
         Command::Audit { scenarios, max_states, max_units } => explore::audit(&scenarios, max_states, max_units),
         Command::BenchExplore { scenarios, naive_max_states } => explore::bench_explore(&scenarios, naive_max_states),
         Command::Report {
@@ -233,6 +237,9 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             folder_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
         }
         Command::Bench { scenario, runs } => runs::bench(&scenario, runs),
+        Command::Check { path, bounds, .. } if cli::parse_shard(&bounds.shard).is_ok_and(|(_, n)| n > 1) => {
+            Err(explore::shard_cannot_decide("check", &path, &bounds.shard))
+        }
         Command::Check { path, bounds, format: CheckFormatArg::Markdown, outcome, known, spec } => {
             explore::check_markdown(&path, &bounds, &outcome, &cli::known_findings(known.as_deref())?, &spec)
         }

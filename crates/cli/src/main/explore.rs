@@ -21,6 +21,10 @@ pub fn explore(
 ) -> Result<ExitCode, CliError> {
     let options = bounds.options()?;
     let changes = spec.changes().map_err(CliError::input)?;
+    if options.search.shard.1 > 1 && matches!(format, FormatArg::Markdown) {
+        // The Markdown issue states the expectations' verdicts, which one shard cannot decide.
+        return Err(shard_cannot_decide("explore --format markdown", path, &bounds.shard));
+    }
     if path.is_dir() && matches!(format, FormatArg::Json) {
         return Err(CliError::input(format!(
             "{}: a folder; `explore --format json` writes one exploration, for one scenario file",
@@ -125,9 +129,34 @@ pub fn check_markdown(
     Ok(ExitCode::from(u8::from(!settled)))
 }
 
-/// `merge`: the JSON parts of a sharded exploration, joined into one report.
-pub fn merge(parts: &[PathBuf], format: FormatArg, scenario: Option<PathBuf>) -> Result<ExitCode, CliError> {
-    let mut ex = cli::merge_files(parts).map_err(CliError::input)?;
+/// The refusal of a command that would decide expectations from one shard of N > 1: a shard
+/// sees only its own work items, so an outcome that violates an expectation may lie in another.
+pub fn shard_cannot_decide(command: &str, path: &Path, shard: &str) -> CliError {
+    let n = shard.split_once('/').map_or("N", |(_, n)| n);
+    CliError::input(format!(
+        "{}: `{command} --shard {}` would decide expectations from one shard, which sees only part of the schedules",
+        shown(path),
+        terminal(shard)
+    ))
+    .hint(format!(
+        "explore each shard with `explore {} --shard K/{n} --format json > part-K.json` (K = 1..{n}), then decide over all of them with `merge --check part-*.json`",
+        shown(path),
+        n = terminal(n)
+    ))
+}
+
+/// `merge`: the JSON parts of a sharded exploration, joined into one report; with `check`, the
+/// scenario's expectations decided over all the parts (exit 1 on a violated or undecided one).
+pub fn merge(
+    parts: &[PathBuf],
+    format: FormatArg,
+    scenario: Option<PathBuf>,
+    check: bool,
+) -> Result<ExitCode, CliError> {
+    if check && !matches!(format, FormatArg::Text) {
+        return Err(CliError::input("`merge --check` prints text; drop `--format` or `--check`"));
+    }
+    let (mut ex, digest) = cli::merge_files_keeping_digest(parts).map_err(CliError::input)?;
     if let Some(file) = scenario {
         ex.file = file.display().to_string();
     }
@@ -138,6 +167,13 @@ pub fn merge(parts: &[PathBuf], format: FormatArg, scenario: Option<PathBuf>) ->
                     "the parts do not name their scenario file (written before `explore` recorded it)",
                 )
                 .hint("name it with `merge --scenario FILE …`, so the replay commands run"));
+            }
+            if check {
+                // Decided before anything is printed, so a wrong file prints only the error.
+                let verdicts = cli::check_merged(&ex, Path::new(&ex.file), digest.as_deref(), parts.len())?;
+                out(&ex.render_text(&ex.file));
+                out(&verdicts.text);
+                return Ok(ExitCode::from(verdicts.exit_code));
             }
             out(&ex.render_text(&ex.file));
         }

@@ -527,3 +527,92 @@ fn check_says_its_state_counts_vary_when_threads_share_a_table() {
     assert!(check(2).contains(note), "{}", check(2));
     assert!(!check(1).contains("states vary"), "{}", check(1));
 }
+
+#[test]
+fn shards_never_decide_alone() {
+    // Issue 32: a `never` violated only by outcomes of shard 1 of 2. Shard 2 alone sees none of
+    // them, so no command may decide the expectation from it; `merge --check` decides it over all.
+    let root = workspace_root();
+    let text = std::fs::read_to_string(root.join("scenarios/spec/notify-task-ordering.jsonc")).unwrap();
+    let at = text.find("\"expect\": {").unwrap();
+    let scenario = format!(
+        "{}\"expect\": {{ \"never\": [ {{ \"before\": [\"Parent toolchange\", \"Post-register task\"] }} ] }}\n}}\n",
+        &text[..at]
+    );
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-shards-decide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("never.jsonc");
+    std::fs::write(&file, &scenario).unwrap();
+    let sim = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_webmcp-sim")).current_dir(&dir).args(args).output();
+        let out = out.unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // The whole search: violated.
+    let (code, stdout, _) = sim(&["check", "never.jsonc"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("0 hold, 1 violated"), "{stdout}");
+    // Shard 2 alone sees only the outcome where the expectation holds: the premise of the test.
+    let (_, shard_two, _) = sim(&["explore", "never.jsonc", "--shard", "2/2"]);
+    assert!(shard_two.contains("distinct outcomes: 1\n"), "{shard_two}");
+    // `check --shard` refuses (both formats), pointing to `explore --shard` and `merge --check`.
+    for format in ["text", "markdown"] {
+        let (code, stdout, stderr) = sim(&["check", "never.jsonc", "--shard", "2/2", "--format", format]);
+        assert_eq!(code, Some(2), "{stdout}{stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(stderr.contains("merge --check"), "{stderr}");
+    }
+    let (code, _, stderr) = sim(&["explore", "never.jsonc", "--shard", "2/2", "--format", "markdown"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    // A shard's report never says the whole search is complete.
+    assert!(!shard_two.contains("every schedule was covered"), "{shard_two}");
+    assert!(shard_two.contains("complete for this shard only (2 of 2): merge the parts to decide"), "{shard_two}");
+    // The parts, merged and checked: violated, exit 1, with a witness.
+    let mut parts = Vec::new();
+    for k in 1..=2 {
+        let (code, json, stderr) = sim(&["explore", "never.jsonc", "--shard", &format!("{k}/2"), "--format", "json"]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let part = format!("part-{k}.json");
+        std::fs::write(dir.join(&part), json).unwrap();
+        parts.push(part);
+    }
+    let merge = |extra: &[&str]| {
+        let mut args = vec!["merge", "--check"];
+        args.extend(extra);
+        args.extend(parts.iter().map(String::as_str));
+        sim(&args)
+    };
+    let (code, stdout, stderr) = merge(&[]);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("complete: every schedule was covered"), "{stdout}");
+    assert!(stdout.contains("expectations over all 2 shards:"), "{stdout}");
+    assert!(stdout.contains(": VIOLATED: an outcome where it holds"), "{stdout}");
+    assert!(stdout.contains("witness: webmcp-sim replay never.jsonc --schedule"), "{stdout}");
+    assert!(stdout.ends_with("expectations: 0 hold, 1 violated, 0 unknown\n"), "{stdout}");
+    // The same merge decides a `never` no outcome shows as holding, exit 0.
+    let holds = scenario
+        .replace(r#"["Parent toolchange", "Post-register task"]"#, r#"["Child toolchange", "Parent toolchange"]"#);
+    assert_ne!(holds, scenario);
+    std::fs::write(dir.join("holds.jsonc"), &holds).unwrap();
+    let mut parts_holding = Vec::new();
+    for k in 1..=2 {
+        let (_, json, _) = sim(&["explore", "holds.jsonc", "--shard", &format!("{k}/2"), "--format", "json"]);
+        let part = format!("holds-{k}.json");
+        std::fs::write(dir.join(&part), json).unwrap();
+        parts_holding.push(part);
+    }
+    let mut args = vec!["merge", "--check"];
+    args.extend(parts_holding.iter().map(String::as_str));
+    let (code, stdout, stderr) = sim(&args);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(stdout.ends_with("expectations: 1 hold, 0 violated, 0 unknown\n"), "{stdout}");
+    // A scenario file other than the one the shards explored is refused, not checked.
+    let (code, stdout, stderr) = merge(&["--scenario", "holds.jsonc"]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(stdout.is_empty() && stderr.contains("not the file the shards explored"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
