@@ -6,7 +6,7 @@ use browser::{DocId, SignalId};
 use rquickjs::{Ctx, Function, Object, Value};
 
 use crate::convert::to_sim;
-use crate::engine::{RealmKey, State};
+use crate::state::{RealmKey, State};
 
 pub(crate) fn install<'js>(
     ctx: &Ctx<'js>,

@@ -8,7 +8,7 @@ use browser::{DocId, JsValue, SignalId};
 use rquickjs::{Ctx, Function, Object, Value};
 
 use crate::convert::to_js;
-use crate::engine::{handle, RealmKey, State};
+use crate::state::{handle, RealmKey, State};
 
 pub(crate) fn install<'js>(
     ctx: &Ctx<'js>,

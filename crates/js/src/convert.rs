@@ -7,7 +7,7 @@ use browser::{JsValue, PromiseId};
 use rquickjs::function::Constructor;
 use rquickjs::{Array, Ctx, Function, Object, Value};
 
-use crate::engine::{RealmKey, State};
+use crate::state::{RealmKey, State};
 
 /// The file name of the realm's setup script (left out of call sites).
 pub const PRELUDE_FILE: &str = "webmcp-sim:window.js";

@@ -7,7 +7,7 @@
 use browser::DocId;
 use rquickjs::{Ctx, Function, Object};
 
-use crate::engine::State;
+use crate::state::State;
 
 pub(crate) fn install<'js>(ctx: &Ctx<'js>, natives: &Object<'js>, state: &State, doc: DocId) -> rquickjs::Result<()> {
     let _ = doc;

@@ -3,130 +3,19 @@
 //! per document, the handles the simulator keeps to the engine's objects (`slotmap` keys), and
 //! the way in from the simulator (`webmcp::script::Engine`).
 
-use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
-use std::rc::{Rc, Weak};
+use std::cell::Cell;
+
+use std::rc::Rc;
 
 use browser::{DocId, JsValue, LoopId, PromiseId, PromiseState, SignalId};
 use rquickjs::{Context, Ctx, Function, Object, Persistent, Runtime, Value};
-use slotmap::{new_key_type, Key, KeyData, SlotMap};
+
 use webmcp::{EngineHandle, PageScript, Sim};
 
 use crate::convert::{describe_exception, to_js, to_sim};
-
-new_key_type! {
-    /// A page function the simulator will call (a timer's, a listener, a tool's `execute`).
-    pub struct CallbackKey;
-    /// A document's realm.
-    pub struct RealmKey;
-}
-
-/// How many times QuickJS may ask the interrupt handler (about every 10,000 operations) in one
-/// entry from the simulator before the script is stopped: a script that never yields.
-pub const BUDGET: u32 = 2_000;
-/// How many promise jobs may run back to back on one event loop before the loop's page jobs are
-/// stopped (a promise chain that never ends).
-pub const MAX_JOBS: u32 = 100_000;
-
-pub(crate) struct Callback {
-    pub realm: RealmKey,
-    pub function: Persistent<Function<'static>>,
-    /// A tool's `execute`: the tool's name, for the trace.
-    pub tool: Option<String>,
-}
-
-pub(crate) struct Mirror {
-    pub realm: RealmKey,
-    pub resolve: Persistent<Function<'static>>,
-    pub reject: Persistent<Function<'static>>,
-}
-
-pub(crate) struct Realm {
-    pub doc: DocId,
-    pub el: LoopId,
-    pub context: Context,
-    /// What the realm's setup script returned (`windowFor`, `navOf`, `signalFor`, …).
-    pub helpers: Option<Persistent<Object<'static>>>,
-    /// The state of the realm's `Math.random` (SplitMix64).
-    pub random: Cell<u64>,
-}
-
-pub(crate) struct Agent {
-    pub runtime: Runtime,
-    /// Entries from the simulator now running (a native can call back into the simulator, which
-    /// can call the engine again: an `abort()` runs abort listeners at once).
-    pub depth: Cell<u32>,
-    pub budget: Rc<Cell<u32>>,
-    pub stopped: Rc<Cell<bool>>,
-    pub jobs_in_a_row: Cell<u32>,
-    pub halted: Cell<bool>,
-}
-
-/// Everything the engine holds. Fields drop in order: the saved functions before the realms,
-/// the realms before the runtimes.
-pub(crate) struct State {
-    pub callbacks: RefCell<SlotMap<CallbackKey, Callback>>,
-    pub mirrors: RefCell<BTreeMap<PromiseId, Mirror>>,
-    /// The timers each realm set, by the id `setTimeout` returned.
-    pub timers: RefCell<BTreeMap<(RealmKey, u32), CallbackKey>>,
-    pub next_timer: Cell<u32>,
-    /// Each ModelContext's `ontoolchange` (by the context's document).
-    pub toolchange: RefCell<BTreeMap<DocId, CallbackKey>>,
-    pub realms: RefCell<SlotMap<RealmKey, Realm>>,
-    pub realm_of: RefCell<BTreeMap<DocId, RealmKey>>,
-    pub agents: RefCell<BTreeMap<LoopId, Agent>>,
-    /// The simulator lent to the entry now running (see `with_sim`).
-    sim: Cell<*mut ()>,
-    /// Seeds each realm's `Math.random`.
-    pub seed: u64,
-    pub me: Weak<State>,
-}
-
-/// The JavaScript engine of one run (`webmcp::script::Engine`).
-pub struct JsEngine {
-    pub(crate) state: Rc<State>,
-}
-
-impl JsEngine {
-    pub fn new(seed: u64) -> JsEngine {
-        let state = Rc::new_cyclic(|me| State {
-            callbacks: RefCell::default(),
-            mirrors: RefCell::default(),
-            timers: RefCell::default(),
-            next_timer: Cell::new(1),
-            toolchange: RefCell::default(),
-            realms: RefCell::default(),
-            realm_of: RefCell::default(),
-            agents: RefCell::default(),
-            sim: Cell::new(std::ptr::null_mut()),
-            seed,
-            me: me.clone(),
-        });
-        JsEngine { state }
-    }
-}
-
-pub(crate) fn handle(key: CallbackKey) -> EngineHandle {
-    EngineHandle(key.data().as_ffi())
-}
-
-fn key(handle: EngineHandle) -> CallbackKey {
-    KeyData::from_ffi(handle.0).into()
-}
+use crate::state::{key, Agent, Callback, CallbackKey, JsEngine, Mirror, Realm, RealmKey, State, BUDGET, MAX_JOBS};
 
 impl State {
-    /// Runs `f` with the simulator the running entry was lent. Natives call this; they run only
-    /// inside an entry (`enter`), which set the pointer from its `&mut Sim` and restores the
-    /// outer one when it returns.
-    pub(crate) fn with_sim<R>(&self, f: impl FnOnce(&mut Sim<'_>) -> R) -> R {
-        let ptr = self.sim.get().cast::<Sim<'static>>();
-        assert!(!ptr.is_null(), "a page native ran outside an entry from the simulator");
-        // SAFETY: `ptr` comes from the `&mut Sim` of the innermost running entry, which does not
-        // touch it while page script (and so this native) runs; the reference does not outlive
-        // this call.
-        unsafe { f(&mut *ptr) }
-    }
-
     /// Enters `realm` from the simulator (or again from inside a native) and runs `f` in it.
     pub(crate) fn enter<R>(
         &self,
@@ -462,21 +351,3 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
 
 /// The imperative execute steps' name, as the trace cites it.
 const IMPERATIVE: &str = "imperative execute steps";
-
-impl State {
-    /// Removes a callback (a cleared timer, a replaced handler): its handle goes stale.
-    pub(crate) fn drop_callback(&self, key: CallbackKey) {
-        self.callbacks.borrow_mut().remove(key);
-    }
-}
-
-impl Drop for JsEngine {
-    fn drop(&mut self) {
-        // Saved functions and promises first: they hold values of the runtimes.
-        self.state.callbacks.borrow_mut().clear();
-        self.state.mirrors.borrow_mut().clear();
-        for realm in self.state.realms.borrow_mut().values_mut() {
-            realm.helpers = None;
-        }
-    }
-}

@@ -14,11 +14,12 @@ mod convert;
 mod document;
 mod engine;
 mod model_context;
+mod state;
 mod window;
 
 use std::rc::Rc;
 
-pub use engine::{JsEngine, BUDGET, MAX_JOBS};
+pub use state::{JsEngine, BUDGET, MAX_JOBS};
 
 /// Plugs the JavaScript engine into `webmcp`: runs of programs with JavaScript pages make one.
 /// Idempotent.

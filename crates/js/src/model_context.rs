@@ -11,7 +11,7 @@ use rquickjs::{Ctx, Function, Object, Value};
 use webmcp::{Annotations, ModelContextTool, ToolExecute};
 
 use crate::convert::{call_site, to_js, to_sim};
-use crate::engine::{handle, RealmKey, State};
+use crate::state::{handle, RealmKey, State};
 
 /// An argument conversion failed: the TypeError (or the exception) to reject with.
 type Conversion<T> = Result<T, JsValue>;

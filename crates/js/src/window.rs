@@ -9,7 +9,7 @@ use rquickjs::context::EvalOptions;
 use rquickjs::{Ctx, Function, Object, Persistent, Value};
 
 use crate::convert::{describe_exception, PRELUDE_FILE};
-use crate::engine::{handle, RealmKey, State};
+use crate::state::{handle, RealmKey, State};
 
 const PRELUDE: &str = include_str!("prelude/window.js");
 
