@@ -180,6 +180,20 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
         ("scenarios/spec/notify-task-ordering.jsonc", "scenarios/js/notify-task-ordering.jsonc", 4),
         ("scenarios/execute/success-json-string.jsonc", "scenarios/js/success-json-string.jsonc", 1),
         ("scenarios/races/cancel-vs-completion.jsonc", "scenarios/js/cancel-vs-completion.jsonc", 3),
+        ("scenarios/execute/tool-rejects.jsonc", "scenarios/js/tool-rejects.jsonc", 1),
+        ("scenarios/execute/tool-throws.jsonc", "scenarios/js/tool-throws.jsonc", 1),
+        ("scenarios/execute/tool-returns-undefined.jsonc", "scenarios/js/tool-returns-undefined.jsonc", 1),
+        ("scenarios/execute/tool-never-settles.jsonc", "scenarios/js/tool-never-settles.jsonc", 1),
+        ("scenarios/execute/success-string-result.jsonc", "scenarios/js/success-string-result.jsonc", 1),
+        ("scenarios/execute/unknown-tool.jsonc", "scenarios/js/unknown-tool.jsonc", 1),
+        ("scenarios/execute/signal-already-aborted.jsonc", "scenarios/js/signal-already-aborted.jsonc", 1),
+        ("scenarios/register/duplicate-name.jsonc", "scenarios/js/duplicate-name.jsonc", 1),
+        ("scenarios/register/abort-before-resolve.jsonc", "scenarios/js/abort-before-resolve.jsonc", 1),
+        ("scenarios/register/abort-after-registration.jsonc", "scenarios/js/abort-after-registration.jsonc", 1),
+        ("scenarios/races/register-abort-vs-resolve.jsonc", "scenarios/js/register-abort-vs-resolve.jsonc", 2),
+        ("scenarios/races/cancel-before-tool-starts.jsonc", "scenarios/js/cancel-before-tool-starts.jsonc", 2),
+        ("scenarios/races/get-tools-vs-registration.jsonc", "scenarios/js/get-tools-vs-registration.jsonc", 3),
+        ("scenarios/register/exposed-to-success.jsonc", "scenarios/js/exposed-to-success.jsonc", 1),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
         let page = explored(js, webmcp::SearchKind::Stateless);

@@ -1,0 +1,4 @@
+// The page registers get_weather but calls get_forecast, with a tool dictionary written by hand.
+const mc = document.modelContext;
+mc.registerTool({ name: 'get_weather', description: 'Current weather for a city', execute: async () => ({ tempC: 21 }) });
+mc.executeTool({ name: 'get_forecast', origin: 'https://example.com', window });
