@@ -17,7 +17,6 @@ pub(crate) fn install<'js>(
     realm: RealmKey,
     doc: DocId,
 ) -> rquickjs::Result<()> {
-    let _ = doc;
     // The aborted getter steps: return true if this is aborted.
     let weak = state.me.clone();
     natives.set(
@@ -50,8 +49,7 @@ pub(crate) fn install<'js>(
             let Some(state) = weak.upgrade() else { return };
             let signal = SignalId { realm: DocId(signal_realm), seq };
             let key = state.save_callback(&ctx, realm, listener);
-            let realm_doc = state.realms.borrow()[realm].doc;
-            state.with_sim(|sim| sim.script_add_abort_listener(signal, realm_doc, handle(key)));
+            state.with_sim(|sim| sim.script_add_abort_listener(signal, doc, handle(key)));
         })?,
     )?;
     Ok(())

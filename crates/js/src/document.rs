@@ -9,8 +9,7 @@ use rquickjs::{Ctx, Function, Object};
 
 use crate::state::State;
 
-pub(crate) fn install<'js>(ctx: &Ctx<'js>, natives: &Object<'js>, state: &State, doc: DocId) -> rquickjs::Result<()> {
-    let _ = doc;
+pub(crate) fn install<'js>(ctx: &Ctx<'js>, natives: &Object<'js>, state: &State) -> rquickjs::Result<()> {
     // WebIDL [SecureContext]: the member exists only in a secure context.
     let weak = state.me.clone();
     natives.set(

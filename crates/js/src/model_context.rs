@@ -23,7 +23,6 @@ pub(crate) fn install<'js>(
     realm: RealmKey,
     doc: DocId,
 ) -> rquickjs::Result<()> {
-    let _ = doc;
     // registerTool(ModelContextTool tool, optional ModelContextRegisterToolOptions options = {}).
     let weak = state.me.clone();
     natives.set(
@@ -154,8 +153,7 @@ pub(crate) fn install<'js>(
             if let Some(key) = key {
                 state.toolchange.borrow_mut().insert(target, key);
             }
-            let realm_doc = state.realms.borrow()[realm].doc;
-            state.with_sim(|sim| sim.set_ontoolchange(target, realm_doc, key.map(handle)));
+            state.with_sim(|sim| sim.set_ontoolchange(target, doc, key.map(handle)));
         })?,
     )?;
     Ok(())

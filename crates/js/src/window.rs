@@ -28,7 +28,7 @@ pub(crate) fn set_up<'js>(
     install(ctx, &natives, state, realm, doc)?;
     crate::console::install(ctx, &natives, state, doc)?;
     crate::model_context::install(ctx, &natives, state, realm, doc)?;
-    crate::document::install(ctx, &natives, state, doc)?;
+    crate::document::install(ctx, &natives, state)?;
     crate::abort_signal::install(ctx, &natives, state, realm, doc)?;
     crate::abort_controller::install(ctx, &natives, state, realm, doc)?;
     let mut options = EvalOptions::default();
