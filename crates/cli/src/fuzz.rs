@@ -46,6 +46,10 @@ pub struct FuzzArgs {
     /// sets when both searches complete (0: do not).
     #[arg(long, default_value_t = 20_000)]
     pub naive_max_states: u64,
+    /// Also explore with the stateless search (optimal DPOR) up to this many executions, and
+    /// compare the outcome sets when both searches complete (0: do not).
+    #[arg(long, default_value_t = 2_000)]
+    pub stateless_max_executions: u64,
     /// Units per run before it counts as not ending.
     #[arg(long, default_value_t = 10_000)]
     pub max_units: usize,
@@ -85,6 +89,8 @@ pub struct FuzzReport {
     pub runs: u64,
     pub explored: u64,
     pub explored_complete: u64,
+    /// Scenarios whose stateless exploration completed and was compared with the stateful one.
+    pub stateless_compared: u64,
     /// Each bug: seed, kind, message, the case file.
     pub bugs: Vec<(u64, BugKind, String, Option<PathBuf>)>,
     /// Each finding by `cite: message`: scenarios showing it, first seed, the case file.
@@ -108,6 +114,7 @@ impl FuzzArgs {
             limits: Limits { max_units: self.max_units },
             explore_max_states: self.explore_max_states,
             naive_max_states: self.naive_max_states,
+            stateless_max_executions: self.stateless_max_executions,
             ..CheckConfig::default()
         }
     }
@@ -188,6 +195,7 @@ pub fn run_fuzz_knowing(
             report.explored += 1;
             report.explored_complete += u64::from(complete);
         }
+        report.stateless_compared += u64::from(case.stateless_compared);
         for (reason, n) in &case.pending {
             *report.pending.entry(*reason).or_default() += n;
         }
@@ -271,8 +279,16 @@ fn show(path: &Option<PathBuf>) -> String {
 /// The report as text.
 pub fn render(args: &FuzzArgs, seeds: &std::ops::Range<u64>, r: &FuzzReport) -> String {
     let mut s = format!(
-        "fuzz: seeds {}..{}, max-docs {}: {} scenarios, {} checked runs, {} explored ({} completely) in {:.1} s\n",
-        seeds.start, seeds.end, args.max_docs, r.scenarios, r.runs, r.explored, r.explored_complete, r.seconds
+        "fuzz: seeds {}..{}, max-docs {}: {} scenarios, {} checked runs, {} explored ({} completely, {} of them also by the stateless search) in {:.1} s\n",
+        seeds.start,
+        seeds.end,
+        args.max_docs,
+        r.scenarios,
+        r.runs,
+        r.explored,
+        r.explored_complete,
+        r.stateless_compared,
+        r.seconds
     );
     s.push_str(&format!("simulator bugs: {}\n", r.bugs.len()));
     for (seed, kind, message, path) in &r.bugs {

@@ -427,6 +427,45 @@ pub struct ExploreBench {
     pub witness_pass: Result<(f64, String), String>,
     /// The search covered every schedule.
     pub complete: bool,
+    /// The same scenario explored by the stateless search (one run, bounded), when asked.
+    pub stateless: Option<StatelessBench>,
+}
+
+/// One bounded run of the stateless search (optimal DPOR; docs/model.md, "Stateless
+/// exploration") on a benchmark scenario, beside the stateful search's numbers.
+pub struct StatelessBench {
+    /// Schedules run from the start, and those of them found equivalent to an earlier one
+    /// (every lane asleep): optimal DPOR's redundant executions.
+    pub executions: u64,
+    pub redundant: u64,
+    pub outcomes: usize,
+    pub seconds: f64,
+    pub complete: bool,
+    pub bounds_hit: Vec<String>,
+    /// Whether its outcome set equals the stateful search's (None: one of them is incomplete,
+    /// so the two were not compared).
+    pub same_outcomes: Option<bool>,
+}
+
+impl fmt::Display for StatelessBench {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let redundant = 100.0 * self.redundant as f64 / self.executions.max(1) as f64;
+        write!(
+            f,
+            "  stateless: {} executions ({} redundant, {redundant:.1} %), {} distinct outcomes, {:.4} s, {:.0} executions/s, {}; outcome set {}",
+            self.executions,
+            self.redundant,
+            self.outcomes,
+            self.seconds,
+            self.executions as f64 / self.seconds.max(1e-9),
+            if self.complete { "complete".to_string() } else { format!("incomplete ({})", self.bounds_hit.join(", ")) },
+            match self.same_outcomes {
+                Some(true) => "equal to the stateful search's",
+                Some(false) => "DIFFERENT from the stateful search's",
+                None => "not compared (a search is incomplete)",
+            }
+        )
+    }
 }
 
 impl fmt::Display for ExploreBench {
@@ -468,12 +507,21 @@ impl fmt::Display for ExploreBench {
                 Ok((seconds, kind)) => format!("in {seconds:.4} s more: {kind}"),
                 Err(why) => format!("not found: {why}"),
             }
-        )
+        )?;
+        if let Some(stateless) = &self.stateless {
+            write!(f, "\n{stateless}")?;
+        }
+        Ok(())
     }
 }
 
-/// Explores `program` with reduction (timed) and naive (bounded by `naive_max_states`), on one thread.
-pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<ExploreBench, RunError> {
+/// Explores `program` with reduction (timed) and naive (bounded by `naive_max_states`), on one
+/// thread; then, when `stateless` gives its bounds, once with the stateless search.
+pub fn bench_explore(
+    program: &Program,
+    naive_max_states: u64,
+    stateless: Option<(u64, std::time::Duration)>,
+) -> Result<ExploreBench, RunError> {
     // The search alone is timed; the witness pass once, after.
     let options = webmcp::ExploreOptions {
         search: webmcp::SearchOptions { split_depth: 0, ..Default::default() },
@@ -515,6 +563,10 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
         webmcp::explore(program, &webmcp::ExploreOptions { shortest_witnesses: true, ..options.clone() })?;
     let witness_pass = Ok(((start.elapsed().as_secs_f64() - seconds).max(0.0), with_witnesses.witnesses));
     let reduction = naive.complete.then(|| naive.transitions as f64 / ex.transitions.max(1) as f64);
+    let stateless = match stateless {
+        None => None,
+        Some((max_executions, time_limit)) => Some(bench_stateless(program, &ex, max_executions, time_limit)?),
+    };
     Ok(ExploreBench {
         name: ex.scenario.clone(),
         unique_states: memory.states,
@@ -530,6 +582,40 @@ pub fn bench_explore(program: &Program, naive_max_states: u64) -> Result<Explore
         naive_complete: naive.complete,
         witness_pass,
         complete: ex.complete,
+        stateless,
+    })
+}
+
+/// One run of the stateless search on `program`, bounded by `max_executions` and `time_limit`,
+/// compared with the stateful search's exploration `stateful`.
+fn bench_stateless(
+    program: &Program,
+    stateful: &trace::Exploration,
+    max_executions: u64,
+    time_limit: std::time::Duration,
+) -> Result<StatelessBench, RunError> {
+    let options = webmcp::ExploreOptions {
+        search: webmcp::SearchOptions { max_executions, time_limit: Some(time_limit), ..Default::default() },
+        shortest_witnesses: false,
+        kind: webmcp::SearchKind::Stateless,
+        kind_given: true,
+        ..Default::default()
+    };
+    let start = std::time::Instant::now();
+    let ex = webmcp::explore(program, &options)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let keys = |e: &trace::Exploration| -> std::collections::BTreeSet<String> {
+        e.outcomes.iter().map(|c| serde_json::to_string(&c.outcome.canonical()).unwrap_or_default()).collect()
+    };
+    let (executions, redundant) = ex.stateless.as_ref().map_or((0, 0), |s| (s.executions, s.redundant));
+    Ok(StatelessBench {
+        executions,
+        redundant,
+        outcomes: ex.outcomes.len(),
+        seconds,
+        complete: ex.complete,
+        bounds_hit: ex.bounds_hit.clone(),
+        same_outcomes: (ex.complete && stateful.complete).then(|| keys(&ex) == keys(stateful)),
     })
 }
 

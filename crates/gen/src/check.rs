@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use scenario::Scenario;
 use webmcp::invariants::{self, Fault, Invariant, Leak, PendingReason};
-use webmcp::{ExploreOptions, Limits, SearchOptions};
+use webmcp::{ExploreOptions, Limits, SearchKind, SearchOptions};
 
 /// How hard to check a scenario.
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +20,10 @@ pub struct CheckConfig {
     /// Also explore without reduction, up to this many choice points, and compare the outcome
     /// sets when both searches complete (0: do not).
     pub naive_max_states: u64,
+    /// Also explore with the stateless search (optimal DPOR, every schedule run from the start),
+    /// up to this many executions, and compare the outcome sets when both searches complete
+    /// (0: do not).
+    pub stateless_max_executions: u64,
     /// A deliberate engine bug (tests of the checks only).
     pub fault: Fault,
 }
@@ -31,6 +35,7 @@ impl Default for CheckConfig {
             limits: Limits::default(),
             explore_max_states: 2_000,
             naive_max_states: 0,
+            stateless_max_executions: 0,
             fault: Fault::None,
         }
     }
@@ -91,6 +96,9 @@ pub struct CaseReport {
     pub runs: u64,
     /// The exploration's result: complete, choice points, outcomes.
     pub explored: Option<(bool, u64, usize)>,
+    /// The stateless search completed too and its outcome set was compared with the stateful
+    /// search's.
+    pub stateless_compared: bool,
 }
 
 impl CaseReport {
@@ -244,6 +252,7 @@ fn explore(
         let msg = format!("a random run reached an outcome the complete exploration did not find: {missing}");
         report.bug(BugKind::Invariant(Invariant::Exploration), msg, Some(schedule.clone()));
     }
+    compare_stateless(program, config, &options, &explored, report);
     if config.naive_max_states == 0 {
         return;
     }
@@ -275,6 +284,51 @@ fn explore(
                 }
             }
         }
+    }
+}
+
+/// The stateless search (`explore::stateless`: optimal DPOR, each schedule run from the start)
+/// against the stateful one's complete outcome set `explored`: when it completes too, the two
+/// sets must be equal (docs/model.md, "Stateless exploration").
+fn compare_stateless(
+    program: &webmcp::Program,
+    config: &CheckConfig,
+    stateful: &ExploreOptions,
+    explored: &BTreeSet<String>,
+    report: &mut CaseReport,
+) {
+    if config.stateless_max_executions == 0 {
+        return;
+    }
+    let options = ExploreOptions {
+        search: SearchOptions { max_executions: config.stateless_max_executions, ..stateful.search.clone() },
+        kind: SearchKind::Stateless,
+        kind_given: true,
+        shortest_witnesses: false,
+        ..stateful.clone()
+    };
+    match invariants::guarded(|| webmcp::explore(program, &options)) {
+        Ok(stateless) if stateless.complete => {
+            report.stateless_compared = true;
+            let found: BTreeSet<String> = stateless.outcomes.iter().map(|c| outcome_key(&c.outcome)).collect();
+            if &found != explored {
+                let lost = explored.difference(&found).count();
+                let extra = found.difference(explored).count();
+                let msg = format!(
+                    "the stateless search (optimal DPOR) and the stateful search find different outcome sets: {lost} of the stateful search's outcomes not found, {extra} outcomes it did not find"
+                );
+                // A witness of an outcome the stateless search found and the stateful did not.
+                let witness = stateless
+                    .outcomes
+                    .iter()
+                    .find(|c| !explored.contains(&outcome_key(&c.outcome)))
+                    .map(|c| c.witness.clone());
+                report.bug(BugKind::Invariant(Invariant::Exploration), msg, witness);
+            }
+        }
+        // Cut by its bound: nothing to compare.
+        Ok(_) => {}
+        Err(v) => report.bug(BugKind::Invariant(Invariant::Exploration), format!("stateless explore: {v}"), None),
     }
 }
 

@@ -10,6 +10,7 @@ fn args(out: &Path) -> FuzzArgs {
         schedules: 2,
         explore_max_states: 200,
         naive_max_states: 0,
+        stateless_max_executions: 500,
         max_units: 10_000,
         shrink_iters: 50,
         out: out.to_path_buf(),

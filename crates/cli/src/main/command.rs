@@ -107,6 +107,13 @@ pub enum Command {
         /// Bound for the naive search (it can be exponential).
         #[arg(long, default_value_t = 2_000_000)]
         naive_max_states: u64,
+        /// Also explore each scenario once with the stateless search (optimal DPOR), up to this
+        /// many executions (0: do not).
+        #[arg(long, default_value_t = 2_000_000)]
+        stateless_max_executions: u64,
+        /// Time bound of each stateless search, in seconds (it reports itself incomplete).
+        #[arg(long, default_value_t = 60.0)]
+        stateless_time_limit: f64,
     },
     /// Write a self-contained HTML report of SCENARIO's distinct outcomes over a range of seeds.
     Report {
@@ -214,7 +221,9 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
         }
         Command::Merge { parts, format, scenario, check } => explore::merge(&parts, format, scenario, check),
         Command::Audit { scenarios, max_states, max_units } => explore::audit(&scenarios, max_states, max_units),
-        Command::BenchExplore { scenarios, naive_max_states } => explore::bench_explore(&scenarios, naive_max_states),
+        Command::BenchExplore { scenarios, naive_max_states, stateless_max_executions, stateless_time_limit } => {
+            explore::bench_explore(&scenarios, naive_max_states, stateless_max_executions, stateless_time_limit)
+        }
         Command::Report {
             scenario,
             output,

@@ -210,10 +210,22 @@ pub fn audit(paths: &[PathBuf], max_states: u64, max_units: usize) -> Result<Exi
 }
 
 /// `bench-explore`: exploration speed and reduction for each scenario, then the peak memory.
-pub fn bench_explore(paths: &[PathBuf], naive_max_states: u64) -> Result<ExitCode, CliError> {
+pub fn bench_explore(
+    paths: &[PathBuf],
+    naive_max_states: u64,
+    stateless_max_executions: u64,
+    stateless_time_limit: f64,
+) -> Result<ExitCode, CliError> {
+    if !(stateless_time_limit.is_finite() && stateless_time_limit > 0.0 && stateless_time_limit <= 86_400.0) {
+        return Err(CliError::input(format!(
+            "--stateless-time-limit {stateless_time_limit}: give a number of seconds above 0 and at most 86400"
+        )));
+    }
+    let stateless = (stateless_max_executions > 0)
+        .then(|| (stateless_max_executions, std::time::Duration::from_secs_f64(stateless_time_limit)));
     for scenario in cli::scenario_paths(paths)? {
         let program = cli::load_program(&scenario)?;
-        let report = cli::bench_explore(&program, naive_max_states)
+        let report = cli::bench_explore(&program, naive_max_states, stateless)
             .map_err(|e| CliError::failed(format!("{}: {e}", shown(&scenario))))?;
         out(&format!("{report}\n"));
     }

@@ -21,7 +21,13 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 fn check_config() -> CheckConfig {
-    CheckConfig { schedules: 3, explore_max_states: 400, naive_max_states: 400, ..CheckConfig::default() }
+    CheckConfig {
+        schedules: 3,
+        explore_max_states: 400,
+        naive_max_states: 400,
+        stateless_max_executions: 400,
+        ..CheckConfig::default()
+    }
 }
 
 proptest! {
