@@ -10,7 +10,7 @@ use rquickjs::{Array, Ctx, Function, Object, Value};
 use crate::state::{RealmKey, State};
 
 /// The file name of the realm's setup script (left out of call sites).
-pub const PRELUDE_FILE: &str = "webmcp-sim:window.js";
+pub const PRELUDE_FILE: &str = "webmcp-sim:prelude";
 
 /// A page value as the simulator's value. Objects are read as JSON reads them (own enumerable
 /// string keys, `toJSON` called); a WindowProxy is its navigable; an object that contains itself

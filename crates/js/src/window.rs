@@ -11,7 +11,13 @@ use rquickjs::{Ctx, Function, Object, Persistent, Value};
 use crate::convert::{describe_exception, PRELUDE_FILE};
 use crate::state::{handle, RealmKey, State};
 
-const PRELUDE: &str = include_str!("prelude/window.js");
+/// The realm's setup scripts, run in this order (`prelude/`).
+const PRELUDE: [(&str, &str); 4] = [
+    ("event.js", include_str!("prelude/event.js")),
+    ("abort.js", include_str!("prelude/abort.js")),
+    ("model_context.js", include_str!("prelude/model_context.js")),
+    ("window.js", include_str!("prelude/window.js")),
+];
 
 /// Sets up `doc`'s realm: its natives, then the prelude; returns the prelude's helpers.
 pub(crate) fn set_up<'js>(
@@ -31,12 +37,20 @@ pub(crate) fn set_up<'js>(
     crate::document::install(ctx, &natives, state)?;
     crate::abort_signal::install(ctx, &natives, state, realm, doc)?;
     crate::abort_controller::install(ctx, &natives, state, realm, doc)?;
-    let mut options = EvalOptions::default();
-    options.global = true;
-    options.strict = true;
-    options.filename = Some(PRELUDE_FILE.into());
-    let prelude: Function = ctx.eval_with_options(PRELUDE, options)?;
-    let helpers: Object = prelude.call((natives, nav.0))?;
+    natives.set("toolEvents", state.with_sim(|sim| sim.has_variant(scenario::Variant::ToolEvents)))?;
+    crate::rejections::install(ctx, &natives, state, realm, doc)?;
+    // The prelude's files, in order; each adds to `lib` what the next ones use.
+    let lib = Object::new(ctx.clone())?;
+    let mut helpers = None;
+    for (file, text) in PRELUDE {
+        let mut options = EvalOptions::default();
+        options.global = true;
+        options.strict = true;
+        options.filename = Some(format!("{PRELUDE_FILE}/{file}"));
+        let part: Function = ctx.eval_with_options(text, options)?;
+        helpers = Some(part.call::<_, Value>((natives.clone(), lib.clone(), nav.0))?);
+    }
+    let helpers: Object = helpers.and_then(|h| h.into_object()).expect("window.js returns the helpers");
     Ok(Persistent::save(ctx, helpers))
 }
 
@@ -47,29 +61,28 @@ fn install<'js>(
     realm: RealmKey,
     doc: DocId,
 ) -> rquickjs::Result<()> {
-    // HTML setTimeout(handler, timeout): the timer initialization steps, with virtual time
-    // (nested-timer clamping is not modelled). Returns the timer's id.
+    // HTML "run steps after a timeout" for the timer initialization steps (`prelude/window.js`
+    // holds the map of setTimeout and setInterval IDs): after `ms` of virtual time, a task on the
+    // timer task source runs `steps`. Returns a token for `clearTimeout`.
     let weak = state.me.clone();
     natives.set(
         "setTimeout",
-        Function::new(ctx.clone(), move |ctx: Ctx<'js>, handler: Function<'js>, ms: f64| -> u32 {
+        Function::new(ctx.clone(), move |ctx: Ctx<'js>, steps: Function<'js>, ms: f64| -> u32 {
             let Some(state) = weak.upgrade() else { return 0 };
-            let key = state.save_callback(&ctx, realm, handler);
-            let id = state.next_timer.get();
-            state.next_timer.set(id + 1);
-            state.timers.borrow_mut().insert((realm, id), key);
+            let key = state.save_callback(&ctx, realm, steps);
+            let token = state.token(realm, key);
             state.with_sim(|sim| sim.script_set_timeout(doc, ms.max(0.0) as u64, handle(key)));
-            id
+            token
         })?,
     )?;
-    // HTML clearTimeout(id): the timer's callback handle goes stale (a due timer's task then does
-    // nothing); a timer not yet due is removed.
+    // The timer of a token goes: a timer not yet due is taken off the list (a due one's task is
+    // queued, and its steps find the id gone from the map).
     let weak = state.me.clone();
     natives.set(
         "clearTimeout",
-        Function::new(ctx.clone(), move |id: u32| {
+        Function::new(ctx.clone(), move |token: u32| {
             let Some(state) = weak.upgrade() else { return };
-            let key = state.timers.borrow_mut().remove(&(realm, id));
+            let key = state.tokens.borrow_mut().remove(&(realm, token));
             if let Some(key) = key {
                 state.with_sim(|sim| sim.script_clear_timeout(doc, handle(key)));
                 state.drop_callback(key);

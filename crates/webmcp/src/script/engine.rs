@@ -12,7 +12,7 @@ use std::rc::Rc;
 use browser::{DocId, JsValue, LoopId, NavId, PromiseId, PromiseState, SignalId};
 use trace::ConsoleLine;
 
-use crate::callback::{Callback, Engine, EngineHandle};
+use crate::callback::{Engine, EngineHandle, EngineListeners};
 use crate::idl::{ModelContextTool, RegisterToolArgs, RegisteredToolArg};
 use crate::kernel::{RunError, Sim};
 use crate::program::Program;
@@ -79,9 +79,12 @@ impl Sim<'_> {
         self.model_context_execute_tool(this, tool, input_object, signal, None)
     }
 
-    /// Sets (or clears) `this`'s `ontoolchange` event handler to a callback of `realm`.
-    pub fn set_ontoolchange(&mut self, this: DocId, realm: DocId, handler: Option<EngineHandle>) {
-        self.model_contexts[this.index()].ontoolchange = handler.map(|h| (realm, Callback::Engine(h)));
+    /// Sets (or clears) the engine's listeners on `this`'s ModelContext: `dispatcher`, a callback
+    /// of `realm` that dispatches an event to them, and the event types they are for
+    /// (`EngineListeners::TOOLCHANGE`, …; 0 clears).
+    pub fn script_listen_model_context(&mut self, this: DocId, realm: DocId, dispatcher: EngineHandle, types: u8) {
+        self.model_contexts[this.index()].engine_listeners =
+            (types != 0).then_some(EngineListeners { realm, dispatcher, types });
     }
 
     /// The RegisteredTool argument for `name`, `origin` and a WindowProxy of navigable `window`.
@@ -126,6 +129,12 @@ impl Sim<'_> {
         }
     }
 
+    /// Whether the run models `variant` (a page's platform objects depend on some: the
+    /// `tool-events` variant's events).
+    pub fn has_variant(&self, variant: scenario::Variant) -> bool {
+        self.program.has_variant(variant)
+    }
+
     /// Virtual time in milliseconds.
     pub fn now_ms(&self) -> u64 {
         self.world.now()
@@ -160,9 +169,74 @@ impl Sim<'_> {
         (s.aborted, s.reason.clone())
     }
 
-    /// `signal.addEventListener('abort', callback)` / `onabort`.
+    /// An engine's `abort` listeners on `signal` (its dispatcher, a callback of `doc`'s realm, run
+    /// by "signal abort" with the signal's other listeners, in the order they were added).
     pub fn script_add_abort_listener(&mut self, signal: SignalId, doc: DocId, callback: EngineHandle) {
         self.world.signals[signal].listeners.push(Work::EngineCallback { doc, callback, what: "abort listener" });
+    }
+
+    /// Removes a dispatcher `script_add_abort_listener` added (its last listener was removed).
+    pub fn script_remove_abort_listener(&mut self, signal: SignalId, doc: DocId, callback: EngineHandle) {
+        let listener = Work::EngineCallback { doc, callback, what: "abort listener" };
+        self.world.signals[signal].listeners.retain(|l| *l != listener);
+    }
+
+    /// DOM "add" an abort algorithm (a callback of `doc`'s realm) to `signal`: it runs with the
+    /// signal's other abort algorithms, in the order they were added, before its `abort` event.
+    pub fn script_add_abort_algorithm(&mut self, signal: SignalId, doc: DocId, callback: EngineHandle) {
+        self.world.add_abort_algorithm(signal, Work::EngineCallback { doc, callback, what: "abort algorithm" });
+    }
+
+    /// DOM `AbortSignal.abort(reason)` in `doc`'s realm.
+    pub fn script_abort_signal_abort(&mut self, doc: DocId, reason: Option<JsValue>) -> SignalId {
+        // Step 1. Let signal be a new AbortSignal object.
+        let signal = self.new_abort_controller_in(doc, None);
+        // Step 2. Set signal's abort reason to reason if it is given; otherwise to a new "AbortError" DOMException.
+        // (Nothing listens to a new signal: no abort steps run.)
+        let _ = self.world.signal_abort(signal, reason);
+        note!(self, ("DOM", "AbortSignal.abort 2"), "a new signal, already aborted");
+        // Step 3. Return signal.
+        signal
+    }
+
+    /// DOM `AbortSignal.timeout(milliseconds)` in `doc`'s realm.
+    pub fn script_abort_signal_timeout(&mut self, doc: DocId, ms: u64) -> SignalId {
+        // Step 1. Let signal be a new AbortSignal object.
+        let signal = self.new_abort_controller_in(doc, None);
+        // Step 2. Let global be signal's relevant global object.
+        // Step 3. Run steps after a timeout given global, "AbortSignal-timeout", milliseconds, and the following step: …
+        note!(self, ("DOM", "AbortSignal.timeout 3"), "signal times out after {ms} ms");
+        self.world.run_steps_after_a_timeout(doc, ms, Work::AbortSignalTimeout { signal });
+        // Step 4. Return signal.
+        signal
+    }
+
+    /// DOM `AbortSignal.timeout` step 3.1 (a task on the timer task source).
+    pub(crate) fn abort_signal_timeout(&mut self, signal: SignalId) {
+        // Step 3.1. Queue a global task on the timer task source given global to signal abort given signal and a new "TimeoutError" DOMException.
+        let reason = JsValue::DomException { name: "TimeoutError".into(), message: "signal timed out".into() };
+        self.signal_abort(signal, Some(reason), ("DOM", "AbortSignal.timeout 3.1"));
+    }
+
+    /// DOM `AbortSignal.any(signals)` in `doc`'s realm: return the result of creating a
+    /// dependent abort signal from signals using AbortSignal and the current realm.
+    pub fn script_abort_signal_any(&mut self, doc: DocId, signals: &[SignalId]) -> SignalId {
+        let signal = self.world.create_a_dependent_abort_signal(signals, doc);
+        note!(self, ("DOM", "create a dependent abort signal"), "a signal that follows {} signals", signals.len());
+        signal
+    }
+
+    /// A global task on `source` for `doc` that runs the engine's `callback` (HTML "queue a
+    /// global task": the rejected promises' notification, a posted message).
+    pub fn script_queue_global_task(
+        &mut self,
+        source: browser::TaskSource,
+        doc: DocId,
+        callback: EngineHandle,
+        what: &'static str,
+        step: (&'static str, &'static str),
+    ) {
+        self.queue_global_task(source, doc, Work::EngineCallback { doc, callback, what }, step);
     }
 
     /// A new promise in `doc`'s realm, for a callback's result.
