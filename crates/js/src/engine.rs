@@ -182,11 +182,25 @@ impl State {
 impl State {
     /// `doc`'s Document object, made in `doc`'s own realm (which is made now if it has none).
     pub(crate) fn document_object(&self, sim: &mut Sim<'_>, doc: DocId) -> Option<Persistent<Object<'static>>> {
+        self.helper_object(sim, doc, "documentFor")
+    }
+
+    /// The prelude helper `name` of `doc`'s realm (made now if it has none): an object, or what
+    /// the function of that name returns given `doc`.
+    pub(crate) fn helper_object(
+        &self,
+        sim: &mut Sim<'_>,
+        doc: DocId,
+        name: &str,
+    ) -> Option<Persistent<Object<'static>>> {
         let realm = self.ensure_realm(sim, doc).ok()?;
         self.enter(sim, realm, |ctx| {
             let helpers = self.helpers(&ctx, realm).ok()?;
-            let document_for: Function = helpers.get("documentFor").ok()?;
-            let object: Object = document_for.call((doc.0,)).ok()?;
+            let value: Value = helpers.get(name).ok()?;
+            let object: Object = match value.as_function() {
+                Some(f) => f.call((doc.0,)).ok()?,
+                None => value.into_object()?,
+            };
             Some(Persistent::save(&ctx, object))
         })
         .flatten()
@@ -421,8 +435,8 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
 }
 
 /// The callbacks that run once (their handle is stale after): a timer's steps, a notification
-/// task.
-const ONE_SHOT: [&str; 3] = ["timer", "unhandled rejections", "rejectionhandled"];
+/// task, a posted message's task.
+const ONE_SHOT: [&str; 4] = ["timer", "unhandled rejections", "rejectionhandled", "message"];
 
 /// The imperative execute steps' name, as the trace cites it.
 const IMPERATIVE: &str = "imperative execute steps";

@@ -2,7 +2,8 @@
 //! JavaScript runs on QuickJS (`rquickjs`), one runtime per simulated event loop and one realm
 //! per document, with the platform objects WebMCP pages use, one file per WebIDL interface
 //! (`model_context`, `abort_signal`, `abort_controller`, `document`, `window`, `console`), and
-//! HTML's rejected promises (`rejections`). The objects themselves are made by the realm's
+//! HTML's rejected promises (`rejections`), other navigables' WindowProxy objects and
+//! `postMessage` (`window_proxy`). The objects themselves are made by the realm's
 //! setup scripts, `prelude/{event,abort,model_context,window}.js`.
 //!
 //! `webmcp` calls it through its script interface (`webmcp::script::Engine`) and never names
@@ -19,6 +20,7 @@ mod model_context;
 mod rejections;
 mod state;
 mod window;
+mod window_proxy;
 
 use std::rc::Rc;
 

@@ -39,6 +39,7 @@ pub(crate) fn set_up<'js>(
     crate::abort_controller::install(ctx, &natives, state, realm, doc)?;
     natives.set("toolEvents", state.with_sim(|sim| sim.has_variant(scenario::Variant::ToolEvents)))?;
     crate::rejections::install(ctx, &natives, state, realm, doc)?;
+    crate::window_proxy::install(ctx, &natives, state, realm, doc)?;
     // The prelude's files, in order; each adds to `lib` what the next ones use.
     let lib = Object::new(ctx.clone())?;
     let mut helpers = None;

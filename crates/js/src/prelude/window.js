@@ -2,7 +2,8 @@
 // abort.js and model_context.js): Window as an EventTarget, `document` and the iframes the
 // scenario declares, the console, the timers (`setTimeout`, `setInterval`, their `clear…`),
 // `queueMicrotask`, `structuredClone`, the clock on virtual time, the seeded `Math.random`,
-// unhandled promise rejections (PromiseRejectionEvent). The Rust file of each interface says
+// unhandled promise rejections (PromiseRejectionEvent), other navigables' WindowProxy objects,
+// `parent`, `top`, `frames` and `postMessage` (MessageEvent). The Rust file of each interface says
 // which steps its natives implement. Returns the helpers the host calls.
 (function (natives, lib, selfNav) {
   "use strict";
@@ -32,20 +33,96 @@
   lib.targetKey = (target) => (target === windowProxy ? global : target);
   makeTarget(global, windowProxy);
 
-  // HTML WindowProxy stand-ins for other navigables (this realm's own is `window`).
+  // HTML WindowProxy objects of other navigables (this realm's own is `window`), one per
+  // navigable: the members HTML allows across origins (CrossOriginProperties: `window`, `self`,
+  // `frames`, `parent`, `top`, `postMessage`) on the object itself; any other member reads the
+  // Window the navigable shows now, when this realm may reach it (same origin and event loop:
+  // its own global, so `new frame.AbortController()` is made in that realm), and otherwise
+  // throws a "SecurityError" DOMException, as HTML's [[Get]] of a cross-origin WindowProxy does.
   const windows = new Map();
   function windowFor(nav) {
     if (nav === selfNav) return windowProxy;
     let w = windows.get(nav);
-    if (!w) {
-      w = guarded({ [NAV]: nav, [Symbol.toStringTag]: "Window" }, "Window (another navigable)");
-      windows.set(nav, w);
-    }
+    if (w) return w;
+    const members = {
+      [NAV]: nav,
+      [Symbol.toStringTag]: "Window",
+      get window() { return w; },
+      get self() { return w; },
+      get frames() { return w; },
+      get parent() { return windowFor(natives.parentNavigable(nav)); },
+      get top() { return windowFor(natives.topNavigable(nav)); },
+      postMessage(...args) { return postMessageTo(nav, ...oneArgument(args)); },
+    };
+    w = new Proxy(members, {
+      get(t, p, r) {
+        if (p in t) return Reflect.get(t, p, r);
+        if (typeof p !== "string" || p === "then") return undefined;
+        const other = natives.windowGlobal(nav);
+        if (other === null) {
+          throw new DOMException(`Blocked a frame with origin "${natives.origin}" from accessing a cross-origin frame (Window.${p}).`, "SecurityError");
+        }
+        return other[p];
+      },
+    });
+    windows.set(nav, w);
     return w;
   }
   function navOf(value) {
     if (value === windowProxy || value === global) return selfNav;
     return value !== null && typeof value === "object" && typeof value[NAV] === "number" ? value[NAV] : -1;
+  }
+
+  // HTML MessageEvent (`message` at a Window).
+  const MESSAGES = new WeakMap();
+  class MessageEvent extends Event {
+    constructor(type, eventInitDict) {
+      super(type, eventInitDict);
+      const init = eventInitDict === undefined || eventInitDict === null ? {} : eventInitDict;
+      MESSAGES.set(this, {
+        data: init.data === undefined ? null : init.data,
+        origin: init.origin === undefined ? "" : String(init.origin),
+        lastEventId: init.lastEventId === undefined ? "" : String(init.lastEventId),
+        source: init.source === undefined ? null : init.source,
+        ports: Object.freeze(init.ports === undefined ? [] : [...init.ports]),
+      });
+    }
+    get data() { return MESSAGES.get(this).data; }
+    get origin() { return MESSAGES.get(this).origin; }
+    get lastEventId() { return MESSAGES.get(this).lastEventId; }
+    get source() { return MESSAGES.get(this).source; }
+    get ports() { return MESSAGES.get(this).ports; }
+  }
+  Object.defineProperty(MessageEvent.prototype, Symbol.toStringTag, { value: "MessageEvent", configurable: true });
+
+  // HTML postMessage(message, targetOrigin, transfer) and postMessage(message, options): the
+  // window post message steps given the Window navigable `nav` shows (`window.rs` queues step 8).
+  function postMessageTo(nav, message, targetOrigin, transfer) {
+    let origin = "/";
+    let toTransfer = transfer === undefined ? [] : transfer;
+    if (targetOrigin !== null && typeof targetOrigin === "object") {
+      // The options overload: WindowPostMessageOptions { targetOrigin = "/", transfer = [] }.
+      if (targetOrigin.targetOrigin !== undefined) origin = String(targetOrigin.targetOrigin);
+      if (targetOrigin.transfer !== undefined) toTransfer = targetOrigin.transfer;
+    } else if (targetOrigin !== undefined) {
+      origin = String(targetOrigin);
+    }
+    if ([...toTransfer].length > 0) throw new TypeError("postMessage's transfer is not modelled by webmcp-sim");
+    // 7. Let serializeWithTransferResult be StructuredSerializeWithTransfer(message, transfer).
+    // Rethrow any exceptions.
+    const serialized = structuredClone(message);
+    const error = natives.postMessage(nav, serialized, origin);
+    if (error !== null) throw error;
+  }
+  function oneArgument(args) {
+    if (args.length < 1) throw new TypeError("Failed to execute 'postMessage' on 'Window': 1 argument required, but only 0 present.");
+    return args;
+  }
+  // Step 8's task, in the target's realm: 8.7. Fire an event named message at targetWindow,
+  // using MessageEvent, with the origin attribute initialized to origin, the source attribute
+  // initialized to source, the data attribute initialized to messageClone.
+  function fireMessage(data, origin, sourceNav) {
+    fire(global, new MessageEvent("message", { data, origin, source: windowFor(sourceNav) }));
   }
 
   // DOM Document, one per document this realm reaches (a same-origin iframe's is its own
@@ -292,15 +369,26 @@
     console, setTimeout, clearTimeout: clearTimer, setInterval, clearInterval: clearTimer, queueMicrotask,
     structuredClone, performance, Date: DateProxy, DOMException, Event, EventTarget, Window,
     AbortController: lib.AbortController, AbortSignal: lib.AbortSignal, ModelContext: lib.ModelContext,
-    PromiseRejectionEvent, ...lib.toolEventClasses,
+    PromiseRejectionEvent, MessageEvent, ...lib.toolEventClasses,
     origin: natives.origin,
+    postMessage(...args) { return postMessageTo(selfNav, ...oneArgument(args)); },
   };
   for (const [name, value] of Object.entries(own)) {
     Object.defineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
   }
+  // HTML `frames` (the WindowProxy), `parent` (the parent navigable's WindowProxy, or this
+  // one's for a top-level traversable) and `top` (its traversable's).
+  const accessors = {
+    frames: () => windowProxy,
+    parent: () => windowFor(natives.parentNavigable(selfNav)),
+    top: () => windowFor(natives.topNavigable(selfNav)),
+  };
+  for (const [name, get] of Object.entries(accessors)) {
+    Object.defineProperty(global, name, { get, configurable: true, enumerable: true });
+  }
   Object.defineProperty(global, NAV, { value: selfNav });
   return {
     windowFor, navOf, documentFor, signalFor: lib.signalFor, signalOf: lib.signalOf, DOMException,
-    notifyRejected, rejectionHandled,
+    notifyRejected, rejectionHandled, fireMessage, windowProxy,
   };
 })

@@ -6,10 +6,15 @@ use serde_json::json;
 /// Runs `page` as the script of a tab at https://example.com/ (with a same-origin iframe `child`
 /// running `child`, if given) under `variants`.
 fn run_with(page: &str, child: Option<&str>, variants: &[&str]) -> trace::Trace {
+    run_framed(page, child.map(|c| ("https://example.com/child", c)), variants)
+}
+
+/// `run_with`, with the iframe `child` at a URL of its own.
+fn run_framed(page: &str, child: Option<(&str, &str)>, variants: &[&str]) -> trace::Trace {
     crate::link();
     let mut tab = json!({ "id": "tab", "url": "https://example.com/", "js": page });
-    if let Some(child) = child {
-        tab["frames"] = json!([{ "id": "child", "url": "https://example.com/child", "js": child }]);
+    if let Some((url, child)) = child {
+        tab["frames"] = json!([{ "id": "child", "url": url, "js": child }]);
     }
     let scenario = json!({
         "version": 1, "name": "platform", "description": "a page",
@@ -313,4 +318,59 @@ fn an_iframes_content_document_is_the_documents_own() {
     let console = console(&trace);
     assert!(console.contains(&"parent heard the child".to_string()), "{console:?}");
     assert!(console.contains(&"child heard itself".to_string()), "{console:?}");
+}
+
+#[test]
+fn post_message_between_windows_of_two_origins() {
+    let trace = run_framed(
+        r#"
+        const frame = document.getElementById('child').contentWindow;
+        console.log(parent === window, top === window, frames === window, frame.parent === window, frame.top === window);
+        try { frame.document; } catch (e) { console.log(e.name); }
+        window.addEventListener('message', (e) => {
+          console.log('parent got', JSON.stringify(e.data), e.origin, e.source === frame, e instanceof MessageEvent, e.isTrusted);
+        });
+        frame.postMessage({ n: 1, list: [1, 2] }, 'https://wrong.example');   // dropped: not the target's origin
+        frame.postMessage({ n: 2, list: [3] }, 'https://b.example');
+        try { frame.postMessage(() => {}, '*'); } catch (e) { console.log(e.name); }
+        try { frame.postMessage(1, 'not a url'); } catch (e) { console.log(e.name); }
+        "#,
+        Some((
+            "https://b.example/frame",
+            r#"
+            onmessage = (e) => {
+              console.log('child got', JSON.stringify(e.data), e.origin, e.source === parent);
+              e.source.postMessage({ echo: e.data.n }, e.origin);
+            };
+            "#,
+        )),
+        &[],
+    );
+    assert_eq!(uncaught(&trace), Vec::<String>::new());
+    assert_eq!(
+        console(&trace),
+        [
+            "true true true true true",
+            "SecurityError",
+            "DataCloneError",
+            "SyntaxError",
+            "child got {\"n\":2,\"list\":[3]} https://example.com true",
+            "parent got {\"echo\":2} https://b.example true true true",
+        ]
+    );
+}
+
+#[test]
+fn a_same_origin_frames_window_is_its_own_realms() {
+    let trace = run_with(
+        r#"
+        const frame = document.getElementById('child').contentWindow;
+        const c = new frame.AbortController();
+        console.log(c instanceof AbortController, c instanceof frame.AbortController, frame.document.modelContext instanceof frame.ModelContext);
+        "#,
+        Some("console.log('child ran');"),
+        &[],
+    );
+    assert_eq!(uncaught(&trace), Vec::<String>::new());
+    assert!(console(&trace).contains(&"false true true".to_string()), "{:?}", console(&trace));
 }

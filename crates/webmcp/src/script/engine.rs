@@ -226,6 +226,56 @@ impl Sim<'_> {
         signal
     }
 
+    /// The Window a WindowProxy of navigable `nav` stands for now: its active document.
+    pub fn script_window_of(&mut self, nav: NavId) -> Result<DocId, JsValue> {
+        self.window_proxy_window(nav)
+    }
+
+    /// HTML `window.parent`: the parent navigable of `nav` (None for a top-level traversable,
+    /// whose `parent` is itself).
+    pub fn script_parent_navigable(&self, nav: NavId) -> Option<NavId> {
+        self.world.nav(nav).info.parent
+    }
+
+    /// HTML `window.top`: the traversable navigable of `nav`.
+    pub fn script_top_navigable(&self, nav: NavId) -> NavId {
+        self.world.nav(nav).info.traversable
+    }
+
+    /// Whether script in `doc` may reach the objects of `target`'s realm: same origin and the
+    /// same agent (event loop), as `contentDocument` requires (a WindowProxy of a cross-origin
+    /// Window offers only HTML's cross-origin properties).
+    pub fn script_can_reach(&mut self, doc: DocId, target: DocId) -> bool {
+        self.touch_lifecycle_of(target);
+        let (d, t) = (self.world.doc_info(doc), self.world.doc_info(target));
+        target == doc || (d.origin.same_origin(&t.origin) && d.event_loop == t.event_loop)
+    }
+
+    /// HTML window post message steps 3–5: `targetOrigin` as given ("*" stays, "/" is `doc`'s
+    /// origin, otherwise the origin of the URL it parses to), or a "SyntaxError" DOMException.
+    pub fn script_target_origin(&self, doc: DocId, target_origin: &str) -> Result<Option<browser::Origin>, JsValue> {
+        // Step 4. If targetOrigin is a single U+002F SOLIDUS character (/), then set targetOrigin to incumbentSettings's origin.
+        if target_origin == "/" {
+            return Ok(Some(self.world.doc_info(doc).origin.clone()));
+        }
+        // Step 5. Otherwise, if targetOrigin is not a single U+002A ASTERISK character (*), then: 5.1. Let parsedURL be the result of running the URL parser on targetOrigin. 5.2. If parsedURL is failure, then throw a "SyntaxError" DOMException. 5.3. Set targetOrigin to parsedURL's origin.
+        if target_origin == "*" {
+            return Ok(None);
+        }
+        let parsed = url::Url::parse(target_origin).map_err(|_| JsValue::DomException {
+            name: "SyntaxError".into(),
+            message: format!("Failed to execute 'postMessage' on 'Window': Invalid target origin '{target_origin}'"),
+        })?;
+        let mut opaque = u32::MAX;
+        Ok(Some(browser::Origin::of_url(&parsed, &mut opaque)))
+    }
+
+    /// HTML window post message steps 8.1: whether `target`'s origin is same origin with the
+    /// target origin (None: "*").
+    pub fn script_origin_allows(&self, target: DocId, target_origin: Option<&browser::Origin>) -> bool {
+        target_origin.is_none_or(|o| self.world.doc_info(target).origin.same_origin(o))
+    }
+
     /// A global task on `source` for `doc` that runs the engine's `callback` (HTML "queue a
     /// global task": the rejected promises' notification, a posted message).
     pub fn script_queue_global_task(
