@@ -10,7 +10,12 @@ use rquickjs::{Ctx, Function, Object, Value};
 
 use crate::state::State;
 
-pub(crate) fn install<'js>(ctx: &Ctx<'js>, natives: &Object<'js>, state: &State) -> rquickjs::Result<()> {
+pub(crate) fn install<'js>(
+    ctx: &Ctx<'js>,
+    natives: &Object<'js>,
+    state: &State,
+    realm: crate::state::RealmKey,
+) -> rquickjs::Result<()> {
     // WebIDL [SecureContext]: the member exists only in a secure context.
     let weak = state.me.clone();
     natives.set(
@@ -48,6 +53,28 @@ pub(crate) fn install<'js>(ctx: &Ctx<'js>, natives: &Object<'js>, state: &State)
                 Some(object) => object.restore(&ctx).map(|o| o.into_value()).or(Ok(null)),
                 None => Ok(null),
             }
+        })?,
+    )?;
+    // DOM remove() of a declared iframe element: the element leaves the document, and HTML's
+    // "destroy a child navigable" runs (the iframe's document is unloaded and destroyed).
+    // Returns null, or the exception to throw.
+    let weak = state.me.clone();
+    natives.set(
+        "removeIframe",
+        Function::new(ctx.clone(), move |ctx: Ctx<'js>, container: u32, nav: u32| -> rquickjs::Result<Value<'js>> {
+            let Some(state) = weak.upgrade() else { return Ok(Value::new_null(ctx.clone())) };
+            match state.with_sim(|sim| sim.script_remove_iframe(DocId(container), browser::NavId(nav))) {
+                Ok(()) => Ok(Value::new_null(ctx.clone())),
+                Err(e) => crate::convert::to_js(&ctx, &state, realm, &e),
+            }
+        })?,
+    )?;
+    // HTML Location's getters: the document's URL, as the URL Standard's getters give it.
+    let weak = state.me.clone();
+    natives.set(
+        "url",
+        Function::new(ctx.clone(), move |doc: u32| -> Vec<String> {
+            weak.upgrade().map(|state| state.with_sim(|sim| sim.url_parts(DocId(doc)).to_vec())).unwrap_or_default()
         })?,
     )?;
     Ok(())

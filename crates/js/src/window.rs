@@ -34,7 +34,7 @@ pub(crate) fn set_up<'js>(
     install(ctx, &natives, state, realm, doc)?;
     crate::console::install(ctx, &natives, state, doc)?;
     crate::model_context::install(ctx, &natives, state, realm, doc)?;
-    crate::document::install(ctx, &natives, state)?;
+    crate::document::install(ctx, &natives, state, realm)?;
     crate::abort_signal::install(ctx, &natives, state, realm, doc)?;
     crate::abort_controller::install(ctx, &natives, state, realm, doc)?;
     natives.set("toolEvents", state.with_sim(|sim| sim.has_variant(scenario::Variant::ToolEvents)))?;

@@ -149,15 +149,43 @@
     const key = `${doc}:${id}`;
     let element = iframes.get(key);
     if (element) return element;
+    let removed = false;
     element = guarded({
       id,
-      get contentDocument() { return natives.contentDocument(doc, id); },
-      get contentWindow() { return windowFor(nav); },
+      get contentDocument() { return removed ? null : natives.contentDocument(doc, id); },
+      get contentWindow() { return removed ? null : windowFor(nav); },
+      // DOM ChildNode remove(): 1. If this's parent is null, then return. 2. Remove this (the
+      // removing steps of an iframe destroy its child navigable: `document.rs`).
+      remove() {
+        if (removed) return;
+        const error = natives.removeIframe(doc, nav);
+        if (error !== null) throw error;
+        removed = true;
+      },
       [Symbol.toStringTag]: "HTMLIFrameElement",
     }, "HTMLIFrameElement");
     iframes.set(key, element);
     return element;
   }
+
+  // HTML Location, read only: its getters read the document's URL (navigation from script,
+  // `assign`, `replace`, `reload` and the setters, is not modelled and throws).
+  const urlParts = ["href", "protocol", "host", "hostname", "port", "pathname", "search", "hash"];
+  function urlPart(part) {
+    if (part === "origin") return natives.origin;
+    return natives.url(natives.selfDocument)[urlParts.indexOf(part)];
+  }
+  const locationMembers = {};
+  for (const part of ["href", "origin", "protocol", "host", "hostname", "port", "pathname", "search", "hash"]) {
+    Object.defineProperty(locationMembers, part, {
+      get: () => urlPart(part),
+      set: () => { throw new TypeError(`Location.${part} (setting it navigates) is not modelled by webmcp-sim`); },
+      enumerable: true,
+    });
+  }
+  locationMembers.toString = () => urlPart("href");
+  locationMembers[Symbol.toStringTag] = "Location";
+  const location = guarded(locationMembers, "Location");
 
   // The console.
   function format(args) {
@@ -371,6 +399,7 @@
     AbortController: lib.AbortController, AbortSignal: lib.AbortSignal, ModelContext: lib.ModelContext,
     PromiseRejectionEvent, MessageEvent, ...lib.toolEventClasses,
     origin: natives.origin,
+    location,
     postMessage(...args) { return postMessageTo(selfNav, ...oneArgument(args)); },
   };
   for (const [name, value] of Object.entries(own)) {

@@ -374,3 +374,42 @@ fn a_same_origin_frames_window_is_its_own_realms() {
     assert_eq!(uncaught(&trace), Vec::<String>::new());
     assert!(console(&trace).contains(&"false true true".to_string()), "{:?}", console(&trace));
 }
+
+#[test]
+fn removing_a_declared_iframe_destroys_its_navigable() {
+    let trace = run_with(
+        r#"
+        const iframe = document.getElementById('child');
+        const mc = iframe.contentDocument.modelContext;
+        setTimeout(() => {
+          iframe.remove();
+          iframe.remove();                              // no parent any more: nothing happens
+          console.log(iframe.contentWindow, iframe.contentDocument);
+          mc.getTools().catch((e) => console.log('child context:', e.name));
+        }, 5);
+        "#,
+        Some("setTimeout(() => console.log('never: the child is gone'), 10);"),
+        &[],
+    );
+    assert_eq!(uncaught(&trace), Vec::<String>::new());
+    assert_eq!(console(&trace), ["null null", "child context: InvalidStateError"]);
+}
+
+#[test]
+fn location_reads_the_documents_url_and_does_not_navigate() {
+    let trace = run("console.log(location.href, location.origin, location.protocol, location.host, location.pathname, String(location));\nlocation.href = 'https://example.com/next';\n");
+    assert_eq!(console(&trace), ["https://example.com/ https://example.com https: example.com / https://example.com/"]);
+    assert_eq!(uncaught(&trace).len(), 1);
+    assert!(
+        uncaught(&trace)[0]
+            .starts_with("TypeError: Location.href (setting it navigates) is not modelled by webmcp-sim"),
+        "{:?}",
+        uncaught(&trace)
+    );
+    let trace = run("location.reload();");
+    assert!(
+        uncaught(&trace)[0].starts_with("TypeError: Location.reload is not modelled by webmcp-sim"),
+        "{:?}",
+        uncaught(&trace)
+    );
+}

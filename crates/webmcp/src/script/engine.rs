@@ -231,6 +231,37 @@ impl Sim<'_> {
         self.window_proxy_window(nav)
     }
 
+    /// `doc`'s URL as the URL Standard's getters give it (HTML `Location`): `href`, `protocol`,
+    /// `host`, `hostname`, `port`, `pathname`, `search`, `hash`, in that order.
+    pub fn url_parts(&self, doc: DocId) -> [String; 8] {
+        let url = &self.world.doc_info(doc).url;
+        let hostname = url.host_str().unwrap_or("").to_string();
+        let port = url.port().map(|p| p.to_string()).unwrap_or_default();
+        let host = if port.is_empty() { hostname.clone() } else { format!("{hostname}:{port}") };
+        let prefixed =
+            |p: &str, s: Option<&str>| s.filter(|s| !s.is_empty()).map(|s| format!("{p}{s}")).unwrap_or_default();
+        [
+            url.to_string(),
+            format!("{}:", url.scheme()),
+            host,
+            hostname,
+            port,
+            url.path().to_string(),
+            prefixed("?", url.query()),
+            prefixed("#", url.fragment()),
+        ]
+    }
+
+    /// `iframe.remove()` of the iframe element whose child navigable is `nav`, in `doc`: DOM's
+    /// "remove" runs HTML's "destroy a child navigable" (as the action language's `removeIframe`).
+    pub fn script_remove_iframe(&mut self, doc: DocId, nav: NavId) -> Result<(), JsValue> {
+        if self.world.nav(nav).container_document != Some(doc) {
+            return Err(JsValue::type_error(format!("iframe {} is not in this document", self.world.nav(nav).name)));
+        }
+        self.remove_iframe(nav);
+        Ok(())
+    }
+
     /// HTML `window.parent`: the parent navigable of `nav` (None for a top-level traversable,
     /// whose `parent` is itself).
     pub fn script_parent_navigable(&self, nav: NavId) -> Option<NavId> {
