@@ -200,6 +200,7 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
             1,
         ),
         ("scenarios/get-tools/not-fully-active.jsonc", "scenarios/js/get-tools-not-fully-active.jsonc", 1),
+        ("scenarios/execute/caller-not-fully-active.jsonc", "scenarios/js/execute-caller-not-fully-active.jsonc", 1),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
         let page = explored(js, webmcp::SearchKind::Stateless);
