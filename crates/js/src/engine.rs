@@ -68,16 +68,31 @@ impl State {
     /// exception"), or, when the budget stopped the script, says so.
     pub(crate) fn report<'js>(&self, ctx: &Ctx<'js>, realm: RealmKey) {
         let exception = ctx.catch();
-        let text = if self.stopped(realm) {
+        let doc = self.realms.borrow()[realm].doc;
+        let stopped = || {
             format!(
                 "script stopped: it ran past its budget ({BUDGET} interrupt checks, about {} million operations) without returning to the event loop",
                 BUDGET / 100
             )
-        } else {
-            describe_exception(ctx, &exception)
         };
-        let doc = self.realms.borrow()[realm].doc;
-        self.with_sim(|sim| sim.report_exception(doc, text));
+        if self.stopped(realm) {
+            return self.with_sim(|sim| sim.report_exception(doc, stopped()));
+        }
+        // HTML "report an exception" (`prelude/window.js`: the `error` event at the global,
+        // then the outcome unless a listener cancelled it); before the realm's setup finished,
+        // or when that fails, straight into the outcome.
+        let reported = self.realms.borrow()[realm].helpers.is_some()
+            && self
+                .helpers(ctx, realm)
+                .and_then(|h| h.get::<_, Function>("reportException"))
+                .and_then(|f| f.call::<_, ()>((exception.clone(),)))
+                .is_ok();
+        if !reported {
+            let _ = ctx.catch();
+            // An `error` listener that never yields is stopped like any script.
+            let text = if self.stopped(realm) { stopped() } else { describe_exception(ctx, &exception) };
+            self.with_sim(|sim| sim.report_exception(doc, text));
+        }
     }
 
     pub(crate) fn helpers<'js>(&self, ctx: &Ctx<'js>, realm: RealmKey) -> rquickjs::Result<Object<'js>> {

@@ -304,7 +304,7 @@
           handleEvent.call(callback, event);
         }
       } catch (e) {
-        natives.report(e);
+        lib.reportException(e);
       }
       // 2.12. Unset event's in passive listener flag.
       s.inPassiveListener = false;

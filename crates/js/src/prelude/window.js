@@ -235,7 +235,7 @@
       try {
         handler.apply(windowProxy, args);
       } catch (e) {
-        natives.report(e);
+        reportException(e);
       }
       // 8.6. If id does not exist in global's map of setTimeout and setInterval IDs, then abort
       // these steps. 8.7. If global's map of setTimeout and setInterval IDs[id] does not equal
@@ -275,7 +275,7 @@
   }
   function queueMicrotask(callback) {
     if (typeof callback !== "function") throw new TypeError("queueMicrotask: the callback is not a function");
-    Promise.resolve().then(() => { try { callback(); } catch (e) { natives.report(e); } });
+    Promise.resolve().then(() => { try { callback(); } catch (e) { reportException(e); } });
   }
 
   // HTML StructuredSerializeInternal and StructuredDeserialize, in one walk (a clone into the
@@ -345,6 +345,69 @@
     return clone(value);
   }
 
+  // HTML ErrorEvent (`error` at a Window).
+  const ERRORS = new WeakMap();
+  class ErrorEvent extends Event {
+    constructor(type, eventInitDict) {
+      super(type, eventInitDict);
+      const init = eventInitDict === undefined || eventInitDict === null ? {} : eventInitDict;
+      ERRORS.set(this, {
+        message: init.message === undefined ? "" : String(init.message),
+        filename: init.filename === undefined ? "" : String(init.filename),
+        lineno: init.lineno === undefined ? 0 : init.lineno >>> 0,
+        colno: init.colno === undefined ? 0 : init.colno >>> 0,
+        error: init.error,
+      });
+    }
+    get message() { return ERRORS.get(this).message; }
+    get filename() { return ERRORS.get(this).filename; }
+    get lineno() { return ERRORS.get(this).lineno; }
+    get colno() { return ERRORS.get(this).colno; }
+    get error() { return ERRORS.get(this).error; }
+  }
+  Object.defineProperty(ErrorEvent.prototype, Symbol.toStringTag, { value: "ErrorEvent", configurable: true });
+  // HTML "extract error information" from exception: its message and, from the first page
+  // frame of its stack, the location.
+  function errorInformation(exception) {
+    const info = { message: "", filename: "", lineno: 0, colno: 0, error: exception };
+    if (exception !== null && (typeof exception === "object" || typeof exception === "function")) {
+      try {
+        info.message = `Uncaught ${exception.name}: ${exception.message}`;
+        const stack = String(exception.stack || "");
+        for (const line of stack.split("\n")) {
+          if (line.includes("(native)") || line.includes("webmcp-sim:prelude")) continue;
+          const at = /([^\s(]+):(\d+):(\d+)\)?\s*$/.exec(line);
+          if (at) { info.filename = at[1]; info.lineno = Number(at[2]); info.colno = Number(at[3]); break; }
+        }
+      } catch (e) { /* a throwing getter: the message stays as it is */ }
+    } else {
+      info.message = `Uncaught ${String(exception)}`;
+    }
+    return info;
+  }
+  // HTML "report an exception" given exception and the global: 1. Let notHandled be true.
+  // 2. Let errorInfo be the result of extracting error information from exception. 6. If
+  // global is not in error reporting mode, then: 6.1. Set global's in error reporting mode to
+  // true. 6.2. … set notHandled to the result of firing an event named error at global, using
+  // ErrorEvent, with the cancelable attribute initialized to true, and additional attributes
+  // initialized according to errorInfo. 6.3. Set global's in error reporting mode to false.
+  // 7. If notHandled is true, then … the user agent may report exception to a developer console
+  // (here: the outcome's uncaught errors).
+  let inErrorReportingMode = false;
+  function reportException(exception) {
+    let notHandled = true;
+    if (!inErrorReportingMode) {
+      inErrorReportingMode = true;
+      try {
+        notHandled = fire(global, new ErrorEvent("error", { cancelable: true, ...errorInformation(exception) }));
+      } finally {
+        inErrorReportingMode = false;
+      }
+    }
+    if (notHandled) natives.report(exception);
+  }
+  lib.reportException = reportException;
+
   // HTML PromiseRejectionEvent (`unhandledrejection`, `rejectionhandled`).
   const REJECTIONS = new WeakMap();
   class PromiseRejectionEvent extends Event {
@@ -397,7 +460,7 @@
     console, setTimeout, clearTimeout: clearTimer, setInterval, clearInterval: clearTimer, queueMicrotask,
     structuredClone, performance, Date: DateProxy, DOMException, Event, EventTarget, Window,
     AbortController: lib.AbortController, AbortSignal: lib.AbortSignal, ModelContext: lib.ModelContext,
-    PromiseRejectionEvent, MessageEvent, ...lib.toolEventClasses,
+    PromiseRejectionEvent, MessageEvent, ErrorEvent, ...lib.toolEventClasses,
     origin: natives.origin,
     location,
     postMessage(...args) { return postMessageTo(selfNav, ...oneArgument(args)); },
@@ -418,6 +481,6 @@
   Object.defineProperty(global, NAV, { value: selfNav });
   return {
     windowFor, navOf, documentFor, signalFor: lib.signalFor, signalOf: lib.signalOf, DOMException,
-    notifyRejected, rejectionHandled, fireMessage, windowProxy,
+    notifyRejected, rejectionHandled, fireMessage, windowProxy, reportException,
   };
 })

@@ -413,3 +413,30 @@ fn location_reads_the_documents_url_and_does_not_navigate() {
         uncaught(&trace)
     );
 }
+
+#[test]
+fn an_uncaught_exception_fires_error_at_the_window_first() {
+    let trace = run(r#"
+        window.addEventListener('error', (e) => {
+          console.log(e instanceof ErrorEvent, e.message, e.filename, e.lineno, e.colno, e.error instanceof RangeError, e.cancelable);
+          if (e.error.message === 'handled') e.preventDefault();
+        });
+        setTimeout(() => { throw new RangeError('handled'); }, 1);
+        setTimeout(() => { throw new RangeError('reported'); }, 2);
+        onerror = () => { throw new Error('in the handler'); };
+        "#);
+    assert_eq!(
+        console(&trace),
+        [
+            "true Uncaught RangeError: handled tab.inline.js 6 38 true true",
+            "true Uncaught RangeError: reported tab.inline.js 7 38 true true",
+        ]
+    );
+    // The handler's own exception is reported without a second error event (error reporting
+    // mode), then the one no listener cancelled.
+    let errors = uncaught(&trace);
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].starts_with("Error: in the handler"), "{errors:?}");
+    assert!(errors[1].starts_with("Error: in the handler"), "{errors:?}");
+    assert!(errors[2].starts_with("RangeError: reported"), "{errors:?}");
+}
