@@ -57,6 +57,41 @@ pub(crate) fn install<'js>(
             }
         })?,
     )?;
+    // DOM "insert" of an iframe element the page made into `container`'s body: HTML's iframe
+    // HTML element insertion steps (`Sim::script_insert_iframe`). Returns [navigable, its name],
+    // or the exception to throw.
+    let weak = state.me.clone();
+    natives.set(
+        "insertIframe",
+        Function::new(
+            ctx.clone(),
+            move |ctx: Ctx<'js>,
+                  container: u32,
+                  src: String,
+                  allow: Option<String>,
+                  on_load: Function<'js>|
+                  -> rquickjs::Result<Value<'js>> {
+                let Some(state) = weak.upgrade() else { return Ok(Value::new_null(ctx.clone())) };
+                let key = state.save_callback(&ctx, realm, on_load);
+                let inserted = state.with_sim(|sim| {
+                    let nav = sim.script_insert_iframe(DocId(container), &src, allow.as_deref(), handle(key))?;
+                    Ok::<_, JsValue>((nav.0, sim.navigable_name(nav)))
+                });
+                match inserted {
+                    Ok((nav, name)) => {
+                        let array = rquickjs::Array::new(ctx.clone())?;
+                        array.set(0, nav)?;
+                        array.set(1, name)?;
+                        Ok(array.into_value())
+                    }
+                    Err(error) => {
+                        state.drop_callback(key);
+                        to_js(&ctx, &state, realm, &error)
+                    }
+                }
+            },
+        )?,
+    )?;
     // The window post message steps given the Window navigable `nav` shows, the message
     // (already serialized and deserialized in this realm: `structuredClone`) and targetOrigin.
     // Returns null, or the exception to throw.

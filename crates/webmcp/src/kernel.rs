@@ -503,7 +503,7 @@ impl<'p> Sim<'p> {
         Ok(doc)
     }
 
-    fn create_iframe(&mut self, container_document: DocId, frame: &FrameSpec) -> Result<NavId, RunError> {
+    pub(crate) fn create_iframe(&mut self, container_document: DocId, frame: &FrameSpec) -> Result<NavId, RunError> {
         let attrs = ContainerAttributes {
             allow: frame.allow.as_deref().map(Into::into),
             sandbox: frame.sandbox.as_deref().map(Into::into),

@@ -137,6 +137,14 @@
         const nav = natives.childNavigable(doc, String(id));
         return nav < 0 ? null : iframeFor(doc, String(id), nav);
       },
+      // DOM createElement(localName): an iframe element only.
+      createElement(localName) {
+        if (String(localName).toLowerCase() !== "iframe") {
+          throw new TypeError(`Document.createElement(${JSON.stringify(String(localName))}) is not modelled by webmcp-sim (only "iframe" is)`);
+        }
+        return createdIframe(doc);
+      },
+      get body() { return bodyFor(doc); },
       [Symbol.toStringTag]: "Document",
     }, "Document");
     documents.set(doc, d);
@@ -186,6 +194,79 @@
   locationMembers.toString = () => urlPart("href");
   locationMembers[Symbol.toStringTag] = "Location";
   const location = guarded(locationMembers, "Location");
+
+  // HTML HTMLIFrameElement made by the page (`document.createElement('iframe')`): an
+  // EventTarget with `src`, `allow`, `id`, `name`, `onload`; inserted by `document.body`'s
+  // `appendChild`/`append`, which creates its child navigable (`window_proxy.rs`'s
+  // `insertIframe`; docs/model.md says what is left out); `remove()` destroys it.
+  const constructingElement = Symbol("constructing");
+  class HTMLIFrameElement extends EventTarget {
+    constructor(token) {
+      if (token !== constructingElement) throw new TypeError("Illegal constructor");
+      super();
+    }
+  }
+  defineEventHandler(HTMLIFrameElement.prototype, "load");
+  Object.defineProperty(HTMLIFrameElement.prototype, Symbol.toStringTag, { value: "HTMLIFrameElement", configurable: true });
+  const ATTACH = new WeakMap();
+  function createdIframe(doc) {
+    const element = new HTMLIFrameElement(constructingElement);
+    const attributes = { src: "", allow: "", id: "", name: "" };
+    let state = "detached";
+    let nav = -1;
+    let name = "";
+    for (const key of Object.keys(attributes)) {
+      Object.defineProperty(element, key, {
+        enumerable: true,
+        get: () => attributes[key],
+        set: (value) => {
+          if (state !== "detached" && (key === "src" || key === "allow")) {
+            throw new TypeError(`HTMLIFrameElement.${key} set after insertion (navigating the iframe) is not modelled by webmcp-sim`);
+          }
+          attributes[key] = String(value);
+        },
+      });
+    }
+    Object.defineProperty(element, "contentWindow", { get: () => (state === "attached" ? windowFor(nav) : null) });
+    Object.defineProperty(element, "contentDocument", { get: () => (state === "attached" ? natives.contentDocument(doc, name) : null) });
+    // DOM ChildNode remove(): the iframe's removing steps destroy its child navigable.
+    element.remove = () => {
+      if (state !== "attached") return;
+      const error = natives.removeIframe(doc, nav);
+      if (error !== null) throw error;
+      state = "removed";
+    };
+    const proxy = guarded(element, "HTMLIFrameElement");
+    makeTarget(proxy);
+    // DOM "insert", then HTML's iframe insertion steps (`insertIframe`), the load event later.
+    ATTACH.set(proxy, () => {
+      if (state !== "detached") throw new TypeError("moving an inserted iframe is not modelled by webmcp-sim");
+      const inserted = natives.insertIframe(doc, attributes.src, attributes.allow === "" ? null : attributes.allow, () => {
+        fire(proxy, new Event("load"));
+      });
+      if (!Array.isArray(inserted)) throw inserted;
+      [nav, name] = inserted;
+      state = "attached";
+    });
+    return proxy;
+  }
+  const bodies = new Map();
+  function bodyFor(doc) {
+    let body = bodies.get(doc);
+    if (body) return body;
+    const insert = (node) => {
+      const attach = node !== null && typeof node === "object" ? ATTACH.get(node) : undefined;
+      if (!attach) throw new TypeError("HTMLBodyElement: inserting anything but an iframe from document.createElement is not modelled by webmcp-sim");
+      attach();
+    };
+    body = guarded({
+      appendChild(node) { insert(node); return node; },
+      append(...nodes) { nodes.forEach(insert); },
+      [Symbol.toStringTag]: "HTMLBodyElement",
+    }, "HTMLBodyElement");
+    bodies.set(doc, body);
+    return body;
+  }
 
   // The console.
   function format(args) {
@@ -460,7 +541,7 @@
     console, setTimeout, clearTimeout: clearTimer, setInterval, clearInterval: clearTimer, queueMicrotask,
     structuredClone, performance, Date: DateProxy, DOMException, Event, EventTarget, Window,
     AbortController: lib.AbortController, AbortSignal: lib.AbortSignal, ModelContext: lib.ModelContext,
-    PromiseRejectionEvent, MessageEvent, ErrorEvent, ...lib.toolEventClasses,
+    PromiseRejectionEvent, MessageEvent, ErrorEvent, HTMLIFrameElement, ...lib.toolEventClasses,
     origin: natives.origin,
     location,
     postMessage(...args) { return postMessageTo(selfNav, ...oneArgument(args)); },

@@ -440,3 +440,38 @@ fn an_uncaught_exception_fires_error_at_the_window_first() {
     assert!(errors[1].starts_with("Error: in the handler"), "{errors:?}");
     assert!(errors[2].starts_with("RangeError: reported"), "{errors:?}");
 }
+
+#[test]
+fn a_page_makes_inserts_and_removes_an_iframe() {
+    let trace = run(r#"
+        const iframe = document.createElement('iframe');
+        iframe.src = '/frame.html';
+        console.log(iframe instanceof HTMLIFrameElement, iframe.contentWindow, iframe.contentDocument);
+        const loaded = new Promise((resolve) => { iframe.onload = resolve; });
+        document.body.appendChild(iframe);
+        // The child's objects are its own realm's (as in a browser, another realm's classes).
+        const child = iframe.contentDocument.modelContext;
+        console.log('inserted', iframe.contentWindow.parent === window, child instanceof iframe.contentWindow.ModelContext, child instanceof ModelContext);
+        loaded.then(async (e) => {
+          console.log('load', e.type, e.target === iframe);
+          await iframe.contentDocument.modelContext.registerTool({ name: 'iframe_tool', description: 'd', execute: () => 'iframe result' });
+          const tool = (await document.modelContext.getTools()).find((t) => t.name === 'iframe_tool');
+          console.log(tool.origin, await document.modelContext.executeTool(tool, {}));
+          iframe.remove();
+          console.log('removed', iframe.contentWindow);
+        });
+        try { document.createElement('div'); } catch (e) { console.log(e.message); }
+        "#);
+    assert_eq!(uncaught(&trace), Vec::<String>::new());
+    assert_eq!(
+        console(&trace),
+        [
+            "true null null",
+            "inserted true true false",
+            "Document.createElement(\"div\") is not modelled by webmcp-sim (only \"iframe\" is)",
+            "load load true",
+            "https://example.com \"iframe result\"",
+            "removed null",
+        ]
+    );
+}

@@ -262,6 +262,67 @@ impl Sim<'_> {
         Ok(())
     }
 
+    /// A page inserts an iframe element it made (`document.createElement('iframe')`,
+    /// `document.body.appendChild`) into `container`: HTML's "create a new child navigable" and
+    /// the navigation to `src` (resolved against the container's URL), done at once (docs/model.md:
+    /// no initial about:blank document, no fetch); the new document has no script. Then the
+    /// iframe load event steps are queued on the container's DOM manipulation task source,
+    /// running `on_load` (the element's `load` dispatcher). Returns the new navigable.
+    pub fn script_insert_iframe(
+        &mut self,
+        container: DocId,
+        src: &str,
+        allow: Option<&str>,
+        on_load: EngineHandle,
+    ) -> Result<NavId, JsValue> {
+        let base = self.world.doc_info(container).url.clone();
+        let src = if src.is_empty() { "about:blank" } else { src };
+        let url = base.join(src).map_err(|e| JsValue::DomException {
+            name: "SyntaxError".into(),
+            message: format!("iframe src {src:?}: {e}"),
+        })?;
+        if url.scheme() == "about" || url.scheme() == "data" || url.scheme() == "javascript" {
+            return Err(JsValue::type_error(format!(
+                "an iframe of {url} (the initial about:blank document, data: and javascript: URLs) is not modelled by webmcp-sim"
+            )));
+        }
+        let response =
+            crate::program::document_response(url.as_str(), &Default::default(), false).map_err(JsValue::type_error)?;
+        let mut n = self.seldom.nav_by_name.len();
+        while self.seldom.nav_by_name.contains_key(format!("iframe{n}").as_str()) {
+            n += 1;
+        }
+        let id = format!("iframe{n}");
+        let frame = crate::program::FrameSpec {
+            id: id.clone(),
+            allow: allow.map(Into::into),
+            sandbox: None,
+            document: crate::program::DocSpec {
+                url: url.to_string(),
+                response,
+                script: self.program.no_script,
+                frames: Vec::new(),
+            },
+        };
+        // A new navigable changes the tree every step that walks it reads.
+        self.footprint.touch(crate::footprint::Resource::Global, true);
+        self.interpretation(
+            ("HTML", "create a new child navigable"),
+            "an iframe a page inserts gets its src document at once (no initial about:blank, no fetch); the document has no script",
+        );
+        let nav = self.create_iframe(container, &frame).map_err(|e| JsValue::type_error(e.to_string()))?;
+        note!(self, ("HTML", "create a new child navigable"), "navigable {id} created, showing {url}");
+        // HTML "completely finish loading" 6: queue an element task on the DOM manipulation task
+        // source given container to run the iframe load event steps.
+        self.queue_global_task(
+            browser::TaskSource::DomManipulation,
+            container,
+            Work::EngineCallback { doc: container, callback: on_load, what: "iframe load event" },
+            ("HTML", "completely finish loading 6"),
+        );
+        Ok(nav)
+    }
+
     /// HTML `window.parent`: the parent navigable of `nav` (None for a top-level traversable,
     /// whose `parent` is itself).
     pub fn script_parent_navigable(&self, nav: NavId) -> Option<NavId> {
