@@ -13,6 +13,7 @@ mc.registerTool({
 });
 mc.getTools().then((tools) => {
   const ac = new AbortController();
-  mc.executeTool(tools.find((t) => t.name === 'send_email'), undefined, { signal: ac.signal });
+  // Handled: the outcome shows the call's promise; an unhandled rejection would be reported too.
+  mc.executeTool(tools.find((t) => t.name === 'send_email'), undefined, { signal: ac.signal }).catch(() => {});
   ac.abort();
 });

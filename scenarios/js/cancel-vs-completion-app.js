@@ -4,7 +4,8 @@ setTimeout(() => {
   document.modelContext.getTools({ fromOrigins: ['https://search.example'] }).then((tools) => {
     const ac = new AbortController();
     const tool = tools.find((t) => t.name === 'slow_search');
-    document.modelContext.executeTool(tool, { q: 'flights' }, { signal: ac.signal });
+    // Handled: the outcome shows the call's promise; an unhandled rejection would be reported too.
+    document.modelContext.executeTool(tool, { q: 'flights' }, { signal: ac.signal }).catch(() => {});
     setTimeout(() => {
       console.log('app: abort');
       ac.abort();

@@ -10,4 +10,5 @@ mc.registerTool({
 });
 const ac = new AbortController();
 ac.abort();
-mc.executeTool({ name: 'get_weather', origin: 'https://example.com', window }, undefined, { signal: ac.signal });
+// Handled: the outcome shows the call's promise; an unhandled rejection would be reported too.
+mc.executeTool({ name: 'get_weather', origin: 'https://example.com', window }, undefined, { signal: ac.signal }).catch(() => {});

@@ -10,7 +10,7 @@ use rquickjs::{Array, Ctx, Function, Object, Value};
 use crate::state::{RealmKey, State};
 
 /// The file name of the realm's setup script (left out of call sites).
-pub const PRELUDE_FILE: &str = "webmcp-sim:window.js";
+pub const PRELUDE_FILE: &str = "webmcp-sim:prelude";
 
 /// A page value as the simulator's value. Objects are read as JSON reads them (own enumerable
 /// string keys, `toJSON` called); a WindowProxy is its navigable; an object that contains itself
@@ -50,13 +50,8 @@ fn read<'js>(
         return JsValue::Function;
     }
     let Some(object) = value.as_object() else { return JsValue::Undefined };
-    if let Ok(helpers) = state.helpers(ctx, realm) {
-        let nav: rquickjs::Result<i32> = helpers.get::<_, Function>("navOf").and_then(|f| f.call((object.clone(),)));
-        if let Ok(nav) = nav {
-            if nav >= 0 {
-                return JsValue::WindowProxy(nav as u32);
-            }
-        }
+    if let Some(nav) = window_proxy_nav(ctx, state, realm, object) {
+        return JsValue::WindowProxy(nav);
     }
     if value.is_error() {
         let name: String = object.get("name").unwrap_or_else(|_| "Error".into());
@@ -101,6 +96,33 @@ fn read<'js>(
     };
     seen.pop();
     read
+}
+
+/// The navigable of a WindowProxy (or Window) of any realm of `realm`'s agent: this realm's own
+/// stand-ins first, then each other realm's own `window` (a same-origin frame's, reached through
+/// `contentWindow` or `parent`).
+fn window_proxy_nav<'js>(ctx: &Ctx<'js>, state: &State, realm: RealmKey, object: &Object<'js>) -> Option<u32> {
+    let nav_of = |r: RealmKey| -> Option<u32> {
+        let helpers = state.helpers(ctx, r).ok()?;
+        let nav: i32 = helpers.get::<_, Function>("navOf").and_then(|f| f.call((object.clone(),))).ok()?;
+        u32::try_from(nav).ok()
+    };
+    if let Some(nav) = nav_of(realm) {
+        return Some(nav);
+    }
+    let others: Vec<RealmKey> = {
+        let realms = state.realms.borrow();
+        let el = realms.get(realm)?.el;
+        realms.iter().filter(|(k, r)| *k != realm && r.el == el && r.helpers.is_some()).map(|(k, _)| k).collect()
+    };
+    others.into_iter().find_map(|r| {
+        let helpers = state.helpers(ctx, r).ok()?;
+        let own: Object = helpers.get("windowProxy").ok()?;
+        if own != *object {
+            return None;
+        }
+        nav_of(r)
+    })
 }
 
 /// The simulator's value as a page value in `realm`.

@@ -68,16 +68,31 @@ impl State {
     /// exception"), or, when the budget stopped the script, says so.
     pub(crate) fn report<'js>(&self, ctx: &Ctx<'js>, realm: RealmKey) {
         let exception = ctx.catch();
-        let text = if self.stopped(realm) {
+        let doc = self.realms.borrow()[realm].doc;
+        let stopped = || {
             format!(
                 "script stopped: it ran past its budget ({BUDGET} interrupt checks, about {} million operations) without returning to the event loop",
                 BUDGET / 100
             )
-        } else {
-            describe_exception(ctx, &exception)
         };
-        let doc = self.realms.borrow()[realm].doc;
-        self.with_sim(|sim| sim.report_exception(doc, text));
+        if self.stopped(realm) {
+            return self.with_sim(|sim| sim.report_exception(doc, stopped()));
+        }
+        // HTML "report an exception" (`prelude/window.js`: the `error` event at the global,
+        // then the outcome unless a listener cancelled it); before the realm's setup finished,
+        // or when that fails, straight into the outcome.
+        let reported = self.realms.borrow()[realm].helpers.is_some()
+            && self
+                .helpers(ctx, realm)
+                .and_then(|h| h.get::<_, Function>("reportException"))
+                .and_then(|f| f.call::<_, ()>((exception.clone(),)))
+                .is_ok();
+        if !reported {
+            let _ = ctx.catch();
+            // An `error` listener that never yields is stopped like any script.
+            let text = if self.stopped(realm) { stopped() } else { describe_exception(ctx, &exception) };
+            self.with_sim(|sim| sim.report_exception(doc, text));
+        }
     }
 
     pub(crate) fn helpers<'js>(&self, ctx: &Ctx<'js>, realm: RealmKey) -> rquickjs::Result<Object<'js>> {
@@ -106,7 +121,7 @@ impl State {
     }
 
     /// The realm of `doc`, made (with its agent's runtime) if it has none yet.
-    fn ensure_realm(&self, sim: &mut Sim<'_>, doc: DocId) -> Result<RealmKey, String> {
+    pub(crate) fn ensure_realm(&self, sim: &mut Sim<'_>, doc: DocId) -> Result<RealmKey, String> {
         if let Some(r) = self.realm_of.borrow().get(&doc) {
             return Ok(*r);
         }
@@ -127,6 +142,13 @@ impl State {
                 b.set(left - 1);
                 false
             })));
+            // HTML HostPromiseRejectionTracker (`rejections.rs`).
+            let weak = self.me.clone();
+            runtime.set_host_promise_rejection_tracker(Some(Box::new(move |ctx, promise, reason, is_handled| {
+                if let Some(state) = weak.upgrade() {
+                    crate::rejections::track(&state, &ctx, promise, reason, is_handled);
+                }
+            })));
             let agent = Agent {
                 runtime,
                 depth: Cell::new(0),
@@ -139,7 +161,21 @@ impl State {
         }
         let context = {
             let agents = self.agents.borrow();
-            Context::full(&agents[&el].runtime).map_err(|e| format!("QuickJS context: {e}"))?
+            let agent = &agents[&el];
+            let running = self.realms.borrow().values().find(|r| r.el == el).map(|r| r.context.get_runtime_ptr());
+            match running {
+                // Page script of the agent is running (a native asked for another document's
+                // object): the runtime is locked by that entry, so the context is made without
+                // locking it again.
+                Some(rt) if agent.depth.get() > 0 => {
+                    // SAFETY: `rt` is the agent's runtime, locked by the running entry on this
+                    // thread; the new context's one reference is the Context's.
+                    let raw = unsafe { rquickjs::qjs::JS_NewContext(rt) };
+                    let raw = std::ptr::NonNull::new(raw).ok_or("QuickJS context: out of memory")?;
+                    unsafe { Context::from_raw(raw, agent.runtime.clone()) }
+                }
+                _ => Context::full(&agent.runtime).map_err(|e| format!("QuickJS context: {e}"))?,
+            }
         };
         let random = Cell::new(self.seed ^ (u64::from(doc.0) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let realm = self.realms.borrow_mut().insert(Realm { doc, el, context, helpers: None, random });
@@ -155,6 +191,40 @@ impl State {
             Some(Err(e)) => Err(format!("setting up the realm of {}: {e}", sim.label(doc))),
             None => Err("the realm went away while it was set up".into()),
         }
+    }
+}
+
+impl State {
+    /// `doc`'s Document object, made in `doc`'s own realm (which is made now if it has none).
+    pub(crate) fn document_object(&self, sim: &mut Sim<'_>, doc: DocId) -> Option<Persistent<Object<'static>>> {
+        self.helper_object(sim, doc, "documentFor")
+    }
+
+    /// The prelude helper `name` of `doc`'s realm (made now if it has none): an object, or what
+    /// the function of that name returns given `doc`.
+    pub(crate) fn helper_object(
+        &self,
+        sim: &mut Sim<'_>,
+        doc: DocId,
+        name: &str,
+    ) -> Option<Persistent<Object<'static>>> {
+        let realm = self.ensure_realm(sim, doc).ok()?;
+        self.enter(sim, realm, |ctx| {
+            let helpers = self.helpers(&ctx, realm).ok()?;
+            let value: Value = helpers.get(name).ok()?;
+            let object: Object = match value.as_function() {
+                Some(f) => f.call((doc.0,)).ok()?,
+                None => value.into_object()?,
+            };
+            Some(Persistent::save(&ctx, object))
+        })
+        .flatten()
+    }
+
+    /// The realm whose context is `ctx`, if it is one of ours.
+    pub(crate) fn realm_of_ctx(&self, ctx: &Ctx<'_>) -> Option<RealmKey> {
+        let raw = ctx.as_raw();
+        self.realms.borrow().iter().find(|(_, r)| r.context.as_raw() == raw).map(|(k, _)| k)
     }
 }
 
@@ -189,7 +259,7 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
             sim.script_note(("HTML", "invoke a callback"), format!("the {what} was cleared: nothing runs"));
             return;
         };
-        let one_shot = what == "timer";
+        let one_shot = ONE_SHOT.contains(&what);
         let function = {
             let mut callbacks = state.callbacks.borrow_mut();
             if one_shot {
@@ -200,7 +270,7 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
         };
         let Some(function) = function else { return };
         if one_shot {
-            state.timers.borrow_mut().retain(|_, k| *k != key);
+            state.tokens.borrow_mut().retain(|_, k| *k != key);
         }
         if let Some(a) = state.agents.borrow().get(&sim.event_loop_of(doc)) {
             a.jobs_in_a_row.set(0);
@@ -294,6 +364,36 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
         });
     }
 
+    fn fire_event(
+        &self,
+        sim: &mut Sim<'s>,
+        realm_doc: DocId,
+        dispatcher: EngineHandle,
+        event: &str,
+        tool_name: Option<&str>,
+    ) {
+        let state = &self.state;
+        let found = state.callbacks.borrow().get(key(dispatcher)).map(|c| (c.realm, c.function.clone()));
+        let Some((realm, function)) = found else {
+            sim.script_note(("DOM", "dispatch"), format!("the listeners of {event} are gone: nothing runs"));
+            return;
+        };
+        let _ = realm_doc;
+        if let Some(a) = state.agents.borrow().get(&sim.event_loop_of(state.realms.borrow()[realm].doc)) {
+            a.jobs_in_a_row.set(0);
+        }
+        state.enter(sim, realm, |ctx| {
+            let called = function.restore(&ctx).and_then(|f| f.call::<_, Value>((event, tool_name)));
+            if called.is_err() {
+                state.report(&ctx, realm);
+            }
+        });
+    }
+
+    fn notify_about_rejected_promises(&self, sim: &mut Sim<'s>, el: LoopId) {
+        crate::rejections::notify(&self.state, sim, el);
+    }
+
     fn run_one_job(&self, sim: &mut Sim<'s>, el: LoopId) -> bool {
         let state = &self.state;
         let (halted, pending) = {
@@ -348,6 +448,10 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
             .unwrap_or(false)
     }
 }
+
+/// The callbacks that run once (their handle is stale after): a timer's steps, a notification
+/// task, a posted message's task.
+const ONE_SHOT: [&str; 4] = ["timer", "unhandled rejections", "rejectionhandled", "message"];
 
 /// The imperative execute steps' name, as the trace cites it.
 const IMPERATIVE: &str = "imperative execute steps";

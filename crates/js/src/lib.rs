@@ -1,7 +1,10 @@
 //! JavaScript pages in the simulated browser (issue 27): a document's script written in
 //! JavaScript runs on QuickJS (`rquickjs`), one runtime per simulated event loop and one realm
 //! per document, with the platform objects WebMCP pages use, one file per WebIDL interface
-//! (`model_context`, `abort_signal`, `abort_controller`, `document`, `window`, `console`).
+//! (`model_context`, `abort_signal`, `abort_controller`, `document`, `window`, `console`), and
+//! HTML's rejected promises (`rejections`), other navigables' WindowProxy objects and
+//! `postMessage` (`window_proxy`). The objects themselves are made by the realm's
+//! setup scripts, `prelude/{event,abort,model_context,window}.js`.
 //!
 //! `webmcp` calls it through its script interface (`webmcp::script::Engine`) and never names
 //! this crate: [`link`] plugs the engine in, [`check_syntax`] reports a page's syntax error
@@ -14,8 +17,10 @@ mod convert;
 mod document;
 mod engine;
 mod model_context;
+mod rejections;
 mod state;
 mod window;
+mod window_proxy;
 
 use std::rc::Rc;
 

@@ -1,6 +1,6 @@
 //! WebMCP `ModelContext` (<https://webmachinelearning.github.io/webmcp/#modelcontext>):
-//! `registerTool`, `getTools`, `executeTool` and `ontoolchange`, as natives behind the object
-//! `prelude/window.js` makes. Each converts its arguments as WebIDL says, notes its page call
+//! `registerTool`, `getTools`, `executeTool` and the event listeners' dispatcher, as natives
+//! behind the object `prelude/model_context.js` makes (an EventTarget). Each converts its arguments as WebIDL says, notes its page call
 //! site (`file:line:col`) in the trace, and runs the method steps of `webmcp` (the same steps,
 //! and so the same trace lines, as the action language's). The promise it returns follows the
 //! simulator's promise (`State::mirror`). WebIDL: an exception while converting the arguments of
@@ -139,21 +139,25 @@ pub(crate) fn install<'js>(
             },
         )?,
     )?;
-    // The `ontoolchange` event handler IDL attribute (set through the prelude's accessor).
+    // The ModelContext's event listeners (`addEventListener`, `ontoolchange`, and under the
+    // variant `tool-events` `ontoolactivated`/`ontoolcancel`) are the page object's; the
+    // simulator holds their dispatcher and the event types they are for (0: none).
     let weak = state.me.clone();
     natives.set(
-        "setOnToolchange",
-        Function::new(ctx.clone(), move |ctx: Ctx<'js>, this: u32, handler: Value<'js>| {
+        "listenModelContext",
+        Function::new(ctx.clone(), move |ctx: Ctx<'js>, this: u32, types: u32, dispatcher: Function<'js>| {
             let Some(state) = weak.upgrade() else { return };
             let target = DocId(this);
-            if let Some(old) = state.toolchange.borrow_mut().remove(&target) {
-                state.drop_callback(old);
-            }
-            let key = handler.as_function().map(|f| state.save_callback(&ctx, realm, f.clone()));
-            if let Some(key) = key {
-                state.toolchange.borrow_mut().insert(target, key);
-            }
-            state.with_sim(|sim| sim.set_ontoolchange(target, doc, key.map(handle)));
+            let existing = state.dispatchers.borrow().get(&target).copied();
+            let key = match existing {
+                Some(key) => key,
+                None => {
+                    let key = state.save_callback(&ctx, realm, dispatcher);
+                    state.dispatchers.borrow_mut().insert(target, key);
+                    key
+                }
+            };
+            state.with_sim(|sim| sim.script_listen_model_context(target, doc, handle(key), types as u8));
         })?,
     )?;
     Ok(())

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
 use browser::{DocId, LoopId, PromiseId};
-use rquickjs::{Context, Function, Object, Persistent, Runtime};
+use rquickjs::{Context, Function, Object, Persistent, Runtime, Value};
 use slotmap::{new_key_type, Key, KeyData, SlotMap};
 use webmcp::{EngineHandle, Sim};
 
@@ -39,6 +39,25 @@ pub(crate) struct Mirror {
     pub reject: Persistent<Function<'static>>,
 }
 
+/// A rejected promise the page has not handled (HTML "HostPromiseRejectionTracker"), with its
+/// reason and whether a handler was added since (its [[PromiseIsHandled]]).
+pub(crate) struct Rejected {
+    pub promise: Persistent<Value<'static>>,
+    pub reason: Persistent<Value<'static>>,
+    pub handled: Cell<bool>,
+}
+
+/// A realm's rejected promises, as HTML keeps them on its global.
+#[derive(Default)]
+pub(crate) struct Rejections {
+    /// HTML "about-to-be-notified rejected promises list".
+    pub about_to_be_notified: Vec<Rc<Rejected>>,
+    /// Promises handed to a queued notification task, not yet notified.
+    pub notifying: Vec<Rc<Rejected>>,
+    /// HTML "outstanding rejected promises weak set".
+    pub outstanding: Vec<Rc<Rejected>>,
+}
+
 pub(crate) struct Realm {
     pub doc: DocId,
     pub el: LoopId,
@@ -65,11 +84,14 @@ pub(crate) struct Agent {
 pub(crate) struct State {
     pub callbacks: RefCell<SlotMap<CallbackKey, Callback>>,
     pub mirrors: RefCell<BTreeMap<PromiseId, Mirror>>,
-    /// The timers each realm set, by the id `setTimeout` returned.
-    pub timers: RefCell<BTreeMap<(RealmKey, u32), CallbackKey>>,
-    pub next_timer: Cell<u32>,
-    /// Each ModelContext's `ontoolchange` (by the context's document).
-    pub toolchange: RefCell<BTreeMap<DocId, CallbackKey>>,
+    /// The callbacks a realm's prelude holds a token for (a timer's, a signal's dispatcher), by
+    /// the token the native returned.
+    pub tokens: RefCell<BTreeMap<(RealmKey, u32), CallbackKey>>,
+    pub next_token: Cell<u32>,
+    /// The dispatcher of each ModelContext's listeners (by the context's document).
+    pub dispatchers: RefCell<BTreeMap<DocId, CallbackKey>>,
+    /// Each realm's rejected promises (HTML's about-to-be-notified list and outstanding set).
+    pub rejections: RefCell<BTreeMap<RealmKey, Rejections>>,
     pub realms: RefCell<SlotMap<RealmKey, Realm>>,
     pub realm_of: RefCell<BTreeMap<DocId, RealmKey>>,
     pub agents: RefCell<BTreeMap<LoopId, Agent>>,
@@ -90,9 +112,10 @@ impl JsEngine {
         let state = Rc::new_cyclic(|me| State {
             callbacks: RefCell::default(),
             mirrors: RefCell::default(),
-            timers: RefCell::default(),
-            next_timer: Cell::new(1),
-            toolchange: RefCell::default(),
+            tokens: RefCell::default(),
+            next_token: Cell::new(1),
+            dispatchers: RefCell::default(),
+            rejections: RefCell::default(),
             realms: RefCell::default(),
             realm_of: RefCell::default(),
             agents: RefCell::default(),
@@ -113,6 +136,11 @@ pub(crate) fn key(handle: EngineHandle) -> CallbackKey {
 }
 
 impl State {
+    /// Whether an entry from the simulator is running (natives may use `with_sim`).
+    pub(crate) fn has_sim(&self) -> bool {
+        !self.sim.get().is_null()
+    }
+
     /// Runs `f` with the simulator the running entry was lent. Natives call this; they run only
     /// inside an entry (`enter`), which set the pointer from its `&mut Sim` and restores the
     /// outer one when it returns.
@@ -127,6 +155,15 @@ impl State {
 }
 
 impl State {
+    /// A token the prelude holds for callback `key` of `realm` (a number a page cannot forge
+    /// into another realm's).
+    pub(crate) fn token(&self, realm: RealmKey, key: CallbackKey) -> u32 {
+        let token = self.next_token.get();
+        self.next_token.set(token + 1);
+        self.tokens.borrow_mut().insert((realm, token), key);
+        token
+    }
+
     /// Removes a callback (a cleared timer, a replaced handler): its handle goes stale.
     pub(crate) fn drop_callback(&self, key: CallbackKey) {
         self.callbacks.borrow_mut().remove(key);
@@ -138,6 +175,7 @@ impl Drop for JsEngine {
         // Saved functions and promises first: they hold values of the runtimes.
         self.state.callbacks.borrow_mut().clear();
         self.state.mirrors.borrow_mut().clear();
+        self.state.rejections.borrow_mut().clear();
         for realm in self.state.realms.borrow_mut().values_mut() {
             realm.helpers = None;
         }

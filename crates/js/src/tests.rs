@@ -1,4 +1,5 @@
-//! Unit tests of the crate's pure parts: syntax checking.
+//! Unit tests: syntax checking; the platform objects, each run as a one-tab page
+//! (`platform`).
 
 use super::*;
 
@@ -13,3 +14,5 @@ fn a_syntax_error_has_its_line_and_column() {
 fn a_valid_script_compiles() {
     assert_eq!(check_syntax("page.js", "const a = 1; while (false) {}"), Ok(()));
 }
+
+mod platform;

@@ -25,6 +25,34 @@ pub enum ToolExecute {
     Engine(EngineHandle),
 }
 
+/// The listeners a page-script engine keeps on one document's `ModelContext` (DOM "event listener
+/// list"; the `on…` event handler attributes are listeners there): the engine's dispatcher, which
+/// runs DOM "dispatch" at the object in the realm of `realm`, and the event types some listener
+/// is added for (`EngineListeners::TOOLCHANGE`, …), so that an event nobody listens for is not
+/// handed to the engine.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct EngineListeners {
+    pub realm: DocId,
+    pub dispatcher: EngineHandle,
+    pub types: u8,
+}
+
+impl EngineListeners {
+    pub const TOOLCHANGE: u8 = 1;
+    pub const TOOLACTIVATED: u8 = 2;
+    pub const TOOLCANCEL: u8 = 4;
+
+    /// The bit of an event type a ModelContext is fired (0 for any other).
+    pub fn bit(event: &str) -> u8 {
+        match event {
+            "toolchange" => Self::TOOLCHANGE,
+            "toolactivated" => Self::TOOLACTIVATED,
+            "toolcancel" => Self::TOOLCANCEL,
+            _ => 0,
+        }
+    }
+}
+
 impl From<ScriptId> for Callback {
     fn from(script: ScriptId) -> Callback {
         Callback::Action(script)
@@ -58,4 +86,11 @@ pub trait Engine<S: ?Sized> {
     /// Runs one of the engine's own promise jobs queued on event loop `el`, if any (part of
     /// HTML "perform a microtask checkpoint"); returns whether one ran.
     fn run_one_job(&self, sim: &mut S, el: LoopId) -> bool;
+    /// DOM "fire an event" named `event` at the object whose listeners `dispatcher` dispatches
+    /// to (in the realm of `realm`), with the tool's name for the `tool-events` variant's
+    /// `ToolActivatedEvent` and `ToolCancelEvent`.
+    fn fire_event(&self, sim: &mut S, realm: DocId, dispatcher: EngineHandle, event: &str, tool_name: Option<&str>);
+    /// HTML "perform a microtask checkpoint" step 4: "notify about rejected promises" for each
+    /// realm of event loop `el`.
+    fn notify_about_rejected_promises(&self, sim: &mut S, el: LoopId);
 }

@@ -43,6 +43,7 @@ impl Sim<'_> {
         let commutes = match work {
             Work::FireToolchange { doc: target } => {
                 self.model_contexts[target.index()].ontoolchange.is_none()
+                    && self.model_contexts[target.index()].engine_listeners.is_none()
                     && !InertFacts::names(
                         &facts.toolchange_targets,
                         &self.world.nav(self.world.doc_info(*target).navigable).info.name,

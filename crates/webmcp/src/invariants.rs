@@ -820,7 +820,8 @@ impl Checker {
 }
 
 fn cancel_queued(sim: &Sim, target: DocId, uuid: Uuid) -> bool {
-    queued_work(sim).any(|(_, w)| matches!(w, Work::CancelLocal { target: t, uuid: u } if *t == target && *u == uuid))
+    queued_work(sim)
+        .any(|(_, w)| matches!(w, Work::CancelLocal { target: t, uuid: u, .. } if *t == target && *u == uuid))
 }
 
 fn tool_execute_steps_queued(sim: &Sim, target: DocId, uuid: Uuid) -> bool {

@@ -62,6 +62,9 @@ pub struct ModelContext {
     pub uuids_created: u32,
     /// `ontoolchange`.
     pub ontoolchange: Option<(DocId, crate::callback::Callback)>,
+    /// The event listeners a page-script engine keeps on this ModelContext (JavaScript pages'
+    /// `addEventListener` and `on…` attributes), if any.
+    pub engine_listeners: Option<crate::callback::EngineListeners>,
     /// `ontoolactivated` (issue #146; fired only under the variant `tool-events`).
     pub ontoolactivated: Option<(DocId, ScriptId)>,
     /// `ontoolcancel` (issue #146; fired only under the variant `tool-events`).
@@ -500,7 +503,7 @@ impl<'p> Sim<'p> {
         Ok(doc)
     }
 
-    fn create_iframe(&mut self, container_document: DocId, frame: &FrameSpec) -> Result<NavId, RunError> {
+    pub(crate) fn create_iframe(&mut self, container_document: DocId, frame: &FrameSpec) -> Result<NavId, RunError> {
         let attrs = ContainerAttributes {
             allow: frame.allow.as_deref().map(Into::into),
             sandbox: frame.sandbox.as_deref().map(Into::into),

@@ -89,7 +89,7 @@ pub mod variants;
 mod work;
 
 pub use algorithms::execute::validate_input_against_input_schema;
-pub use callback::{Callback, EngineHandle, ToolExecute};
+pub use callback::{Callback, EngineHandle, EngineListeners, ToolExecute};
 pub use explore::{explore, ExploreOptions, LaneOrder, SearchKind, SearchOptions};
 pub use footprint::Footprint;
 pub use idl::{ModelContextTool, RegisteredToolArg};

@@ -240,6 +240,9 @@ pub struct Program {
     pub navigations: Vec<NavigateSpec>,
     pub tabs: Vec<FrameSpec>,
     pub user: ScriptId,
+    /// A script of no statements: the script of a document a page creates at run time
+    /// (`document.createElement('iframe')`), which the scenario does not describe.
+    pub no_script: ScriptId,
     pub agent: Vec<AgentStep>,
     pub promise_names: Vec<String>,
     pub controller_names: Vec<String>,
@@ -284,6 +287,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let mut c = Compiler::default();
     let tabs = s.tabs.iter().map(|f| c.frame(f)).collect::<Result<Vec<_>, _>>()?;
     let user = c.script(&s.user)?;
+    let no_script = c.script(&[])?;
     let agent = s.agent.iter().map(|a| c.agent_step(a)).collect();
     Ok(Program {
         name: s.name.clone(),
@@ -294,6 +298,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         navigations: c.navigations,
         tabs,
         user,
+        no_script,
         agent,
         promise_names: c.promise_names,
         controller_names: c.controller_names,
@@ -552,7 +557,7 @@ fn slot<T>(names: &mut Vec<String>, name: &str, make: fn(u32) -> T) -> T {
 /// What a document's creation takes from its URL and headers, computed once at compile time.
 /// The outer error is an unparsable URL (a compile error); the inner one a malformed
 /// `Permissions-Policy` header, reported only if the document is ever created.
-fn document_response(
+pub(crate) fn document_response(
     url: &str,
     headers: &BTreeMap<String, String>,
     sets_document_domain: bool,

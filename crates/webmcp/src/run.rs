@@ -258,9 +258,15 @@ impl<'p> Sim<'p> {
                 self.run_work(work)?;
             }
             if self.engine.is_none() || !self.run_one_engine_job(el) {
-                return Ok(());
+                break;
             }
         }
+        // Step 4. For each environment settings object settingsObject whose responsible event loop is this event loop, notify about rejected promises given settingsObject's global object.
+        // (Only an engine's realms can hold rejected promises nobody handled.)
+        if let Some(engine) = self.engine() {
+            engine.notify_about_rejected_promises(self, el);
+        }
+        Ok(())
     }
 
     /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`): it
@@ -401,7 +407,7 @@ impl Sim<'_> {
                 self.completion_steps(completion, result, success)
             }
             Work::CancelInParallel { traversable, uuid } => self.cancel_a_pending_tool_execution(traversable, uuid),
-            Work::CancelLocal { target, uuid } => self.cancel_local(target, uuid),
+            Work::CancelLocal { target, uuid, tool_name } => self.cancel_local(target, uuid, &tool_name),
             Work::UnloadCleanupInParallel { document, traversable } => {
                 self.unloading_document_cleanup_in_parallel(document, traversable)
             }
@@ -422,6 +428,7 @@ impl Sim<'_> {
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::EngineCallback { doc, callback, what } => self.run_callback(doc, Callback::Engine(callback), what),
             Work::EngineSettle { promise } => self.engine_promise_settled(promise),
+            Work::AbortSignalTimeout { signal } => self.abort_signal_timeout(signal),
             Work::AgentResult { call, result, success } => {
                 let label = self
                     .seldom
@@ -494,6 +501,9 @@ impl Sim<'_> {
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),
             Work::EngineCallback { what, .. } => (format!("run a page script's {what}"), ("HTML", "invoke a callback")),
             Work::EngineSettle { .. } => ("settle a page script's promise".into(), ("WebIDL", "react to a promise")),
+            Work::AbortSignalTimeout { .. } => {
+                ("signal abort: the signal timed out".into(), ("DOM", "AbortSignal.timeout 3.1"))
+            }
             Work::AgentResult { call, .. } => {
                 let label = self
                     .seldom

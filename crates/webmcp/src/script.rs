@@ -45,6 +45,21 @@ impl Sim<'_> {
     /// operation" first ask HTML's "check if we can run script" of the callback's realm, and
     /// return when it says "do not run".
     pub fn run_callback(&mut self, doc: DocId, callback: impl Into<Callback>, what: &str) {
+        if !self.can_run_script(doc, what) {
+            return;
+        }
+        match callback.into() {
+            Callback::Action(script) => self.run_script(doc, script),
+            Callback::Engine(handle) => {
+                if let Some(engine) = self.engine() {
+                    engine.run_callback(self, doc, handle, what);
+                }
+            }
+        }
+    }
+
+    /// HTML "check if we can run script" for a callback of `doc`'s realm (`what`, for the trace).
+    fn can_run_script(&mut self, doc: DocId, what: &str) -> bool {
         // Whether the document is fully active is its lifecycle.
         self.touch_lifecycle_of(doc);
         // HTML "check if we can run script" step 1. If the global object specified by settings is a Window object whose Document object is not fully active, then return "do not run".
@@ -55,15 +70,25 @@ impl Sim<'_> {
                 "{} is not fully active: its {what} does not run",
                 self.label(doc)
             );
+            return false;
+        }
+        true
+    }
+
+    /// DOM "fire an event" named `event` at a ModelContext whose listeners an engine keeps: the
+    /// engine's dispatcher runs DOM "dispatch", whose listeners are callbacks of `listeners`'
+    /// realm (WebIDL "call a user object's operation" checks that realm can run script).
+    pub(crate) fn fire_engine_event(
+        &mut self,
+        listeners: crate::callback::EngineListeners,
+        event: &str,
+        tool_name: Option<&str>,
+    ) {
+        if !self.can_run_script(listeners.realm, "event listeners") {
             return;
         }
-        match callback.into() {
-            Callback::Action(script) => self.run_script(doc, script),
-            Callback::Engine(handle) => {
-                if let Some(engine) = self.engine() {
-                    engine.run_callback(self, doc, handle, what);
-                }
-            }
+        if let Some(engine) = self.engine() {
+            engine.fire_event(self, listeners.realm, listeners.dispatcher, event, tool_name);
         }
     }
 

@@ -68,7 +68,7 @@ pub enum Work {
     /// executeTool 14.4.2: cancel a pending tool execution, in parallel.
     CancelInParallel { traversable: NavId, uuid: Uuid },
     /// cancel a pending tool execution 6: the task on the target's event loop.
-    CancelLocal { target: DocId, uuid: Uuid },
+    CancelLocal { target: DocId, uuid: Uuid, tool_name: std::rc::Rc<str> },
     /// This spec's unloading document cleanup steps 2.
     UnloadCleanupInParallel { document: DocId, traversable: NavId },
     // Abort algorithms.
@@ -95,6 +95,9 @@ pub enum Work {
     EngineCallback { doc: DocId, callback: crate::callback::EngineHandle, what: &'static str },
     /// A promise an engine mirrors has settled: the engine settles its own (a microtask).
     EngineSettle { promise: PromiseId },
+    /// DOM `AbortSignal.timeout(ms)` step 3.1: signal abort on `signal` with a new "TimeoutError"
+    /// DOMException (a task on the timer task source).
+    AbortSignalTimeout { signal: SignalId },
     /// The agent receives a tool call's result.
     AgentResult { call: u32, result: Option<String>, success: bool },
 }

@@ -157,6 +157,12 @@ pub struct AbortSignal<S> {
     pub abort_algorithms: Vec<S>,
     /// `abort` event listeners (event handler and added listeners), in order.
     pub listeners: Vec<S>,
+    /// DOM: a signal made by "create a dependent abort signal" (`AbortSignal.any`).
+    pub dependent: bool,
+    /// DOM "source signals" (an ordered set; of a dependent signal only).
+    pub source_signals: Vec<SignalId>,
+    /// DOM "dependent signals" (an ordered set).
+    pub dependent_signals: Vec<SignalId>,
 }
 
 impl<S> AbortSignal<S> {
@@ -168,6 +174,9 @@ impl<S> AbortSignal<S> {
             reason: JsValue::Undefined,
             abort_algorithms: Vec::new(),
             listeners: Vec::new(),
+            dependent: false,
+            source_signals: Vec::new(),
+            dependent_signals: Vec::new(),
         }
     }
 }
@@ -255,5 +264,64 @@ impl<S: Clone> World<S> {
         s.aborted = true;
         s.reason = reason.unwrap_or_else(|| JsValue::dom_exception("AbortError"));
         Some((std::mem::take(&mut s.abort_algorithms), s.listeners.clone()))
+    }
+
+    /// DOM "signal abort" steps 3–4, after `signal_abort` marked `signal` aborted: 3. Let
+    /// dependentSignalsToAbort be a new list. 4. For each dependentSignal of signal's dependent
+    /// signals: 4.1. If dependentSignal is not aborted: 4.1.1. Set dependentSignal's abort reason
+    /// to signal's abort reason. 4.1.2. Append dependentSignal to dependentSignalsToAbort.
+    /// Returns each such signal with its abort algorithms (emptied) and listeners, for the
+    /// caller to run the abort steps of (step 6).
+    #[allow(clippy::type_complexity)]
+    pub fn abort_dependent_signals(&mut self, signal: SignalId) -> Vec<(SignalId, Vec<S>, Vec<S>)> {
+        if self.signals[signal].dependent_signals.is_empty() {
+            return Vec::new();
+        }
+        let reason = self.signals[signal].reason.clone();
+        let dependents = self.signals[signal].dependent_signals.clone();
+        let mut to_abort = Vec::new();
+        for dependent in dependents {
+            let d: &mut AbortSignal<S> = &mut self.signals[dependent];
+            if d.aborted {
+                continue;
+            }
+            d.aborted = true;
+            d.reason = reason.clone();
+            to_abort.push((dependent, std::mem::take(&mut d.abort_algorithms), d.listeners.clone()));
+        }
+        to_abort
+    }
+
+    /// DOM "create a dependent abort signal" from `signals`, in `realm` (`AbortSignal.any`).
+    pub fn create_a_dependent_abort_signal(&mut self, signals: &[SignalId], realm: DocId) -> SignalId {
+        // Step 1. Let resultSignal be a new object implementing signalInterface using realm.
+        let result = self.new_abort_controller(realm, None);
+        // Step 2. For each signal of signals: if signal is aborted, then set resultSignal's abort reason to signal's abort reason and return resultSignal.
+        if let Some(aborted) = signals.iter().find(|s| self.signals[**s].aborted) {
+            let reason = self.signals[*aborted].reason.clone();
+            let r: &mut AbortSignal<S> = &mut self.signals[result];
+            r.aborted = true;
+            r.reason = reason;
+            return result;
+        }
+        // Step 3. Set resultSignal's dependent to true.
+        self.signals[result].dependent = true;
+        // Step 4. For each signal of signals:
+        for &signal in signals {
+            // Step 4.1. If signal's dependent is false: append signal to resultSignal's source signals; append resultSignal to signal's dependent signals.
+            // Step 4.2. Otherwise, for each sourceSignal of signal's source signals: append sourceSignal to resultSignal's source signals; append resultSignal to sourceSignal's dependent signals.
+            let sources =
+                if self.signals[signal].dependent { self.signals[signal].source_signals.clone() } else { vec![signal] };
+            for source in sources {
+                if !self.signals[result].source_signals.contains(&source) {
+                    self.signals[result].source_signals.push(source);
+                }
+                if !self.signals[source].dependent_signals.contains(&result) {
+                    self.signals[source].dependent_signals.push(result);
+                }
+            }
+        }
+        // Step 5. Return resultSignal.
+        result
     }
 }

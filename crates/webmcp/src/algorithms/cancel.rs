@@ -60,13 +60,13 @@ impl Sim<'_> {
         self.queue_global_task(
             TaskSource::WebMcp,
             target_document,
-            Work::CancelLocal { target: target_document, uuid },
+            Work::CancelLocal { target: target_document, uuid, tool_name: execution.tool_name.clone() },
             (a, "6"),
         );
     }
 
     /// cancel a pending tool execution step 6, the task.
-    pub fn cancel_local(&mut self, target_document: DocId, uuid: Uuid) {
+    pub fn cancel_local(&mut self, target_document: DocId, uuid: Uuid, tool_name: &str) {
         let a = CANCEL;
         // Step 6.1. Let localExecutions be targetDocument's … local pending tool executions map.
         let map = &mut self.model_contexts[target_document.index()].local_pending_tool_executions;
@@ -88,7 +88,7 @@ impl Sim<'_> {
         self.signal_abort(controller, None, (a, "6.5"));
         // Issue #146: fire "toolcancel" — not in today's text; fired only under the variant.
         if self.program.has_variant(Variant::ToolEvents) {
-            self.fire_tool_event(target_document, crate::program::ToolEvent::Cancel, (a, "6.5"));
+            self.fire_tool_event(target_document, crate::program::ToolEvent::Cancel, tool_name, (a, "6.5"));
         }
     }
 
@@ -166,12 +166,32 @@ impl Sim<'_> {
         }
     }
 
-    /// DOM "signal abort" on a controller's signal: run its abort algorithms, then fire `abort`.
+    /// DOM "signal abort" on a controller's signal (steps 1–2 and 3–4 in `World`): run its abort
+    /// steps, then those of the dependent signals it aborted (`AbortSignal.any`).
     pub fn signal_abort(&mut self, signal: SignalId, reason: Option<JsValue>, step: (&'static str, &'static str)) {
         let Some((algorithms, listeners)) = self.world.signal_abort(signal, reason) else {
             self.note(("DOM", "signal abort 1"), "signal is already aborted: return");
             return;
         };
+        let dependents = self.world.abort_dependent_signals(signal);
+        // Step 5. Run the abort steps for signal.
+        self.run_the_abort_steps(signal, algorithms, listeners, step);
+        // Step 6. For each dependentSignal of dependentSignalsToAbort, run the abort steps for dependentSignal.
+        for (dependent, algorithms, listeners) in dependents {
+            self.run_the_abort_steps(dependent, algorithms, listeners, ("DOM", "signal abort 6"));
+        }
+    }
+
+    /// DOM "run the abort steps": 1. For each algorithm of signal's abort algorithms: run
+    /// algorithm. 2. Empty signal's abort algorithms (done by `World`). 3. Fire an event named
+    /// abort at signal.
+    fn run_the_abort_steps(
+        &mut self,
+        signal: SignalId,
+        algorithms: Vec<Work>,
+        listeners: Vec<Work>,
+        step: (&'static str, &'static str),
+    ) {
         for algorithm in algorithms {
             self.run_work_unchecked(algorithm);
         }

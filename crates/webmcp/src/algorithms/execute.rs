@@ -499,7 +499,11 @@ impl Sim<'_> {
         note!(self, (a, "6"), "local pending tool executions map[{}] set", self.uuid_label(uuid));
         // Step 7. Let options be a new ToolExecuteCallbackOptions dictionary, with signal: controller's signal.
         if self.program.has_variant(Variant::ToolEvents) {
-            self.fire_tool_event(target_document, crate::program::ToolEvent::Activated, (a, "8"));
+            // The event's toolName: the name tool is registered under in the target's tool map.
+            let context = &self.model_contexts[target_document.index()];
+            let name = context.tool_map.iter().find(|(_, t)| t.execute == tool).map(|(n, _)| n.clone());
+            let name = name.unwrap_or_else(|| "".into());
+            self.fire_tool_event(target_document, crate::program::ToolEvent::Activated, &name, (a, "8"));
         }
         // Step 8. Let toolPromise be the result of invoking tool's execute with inputObject and options.
         let tool_promise = self.invoke_execute_callback(tool, target_document, controller, input_arguments);

@@ -293,26 +293,36 @@ impl Sim<'_> {
     /// The task queued by notify documents of a tool change step 3.3.
     pub fn fire_toolchange(&mut self, doc: DocId) {
         let handler = self.model_contexts[doc.index()].ontoolchange;
+        let listeners = self.engine_listeners_for(doc, "toolchange");
         self.count_event(doc, "toolchange");
         if self.record {
             std::hint::cold_path();
             let target = format!("{}.modelContext", self.label(doc));
             self.event(
                 (NOTIFY, "3.3"),
-                EventKind::Fired { event: "toolchange".into(), target, handled: handler.is_some() },
+                EventKind::Fired {
+                    event: "toolchange".into(),
+                    target,
+                    handled: handler.is_some() || listeners.is_some(),
+                },
             );
         }
         if let Some((script_doc, script)) = handler {
             self.run_callback(script_doc, script, "toolchange handler");
         }
+        if let Some(listeners) = listeners {
+            self.fire_engine_event(listeners, "toolchange", None);
+        }
     }
 
-    /// Variant `tool-events` (issue #146, PR #245): fires `toolactivated` or `toolcancel` at
-    /// `doc`'s ModelContext, synchronously, in the running task.
+    /// Variant `tool-events` (issue #146, PR #245): fires `toolactivated` or `toolcancel` (a
+    /// `ToolActivatedEvent` or `ToolCancelEvent` whose `toolName` is `tool_name`) at `doc`'s
+    /// ModelContext, synchronously, in the running task.
     pub fn fire_tool_event(
         &mut self,
         doc: DocId,
         event: crate::program::ToolEvent,
+        tool_name: &str,
         step: (&'static str, &'static str),
     ) {
         let context = &self.model_contexts[doc.index()];
@@ -320,6 +330,7 @@ impl Sim<'_> {
             crate::program::ToolEvent::Activated => context.ontoolactivated,
             crate::program::ToolEvent::Cancel => context.ontoolcancel,
         };
+        let listeners = self.engine_listeners_for(doc, event.name());
         self.count_event(doc, event.name());
         if self.record {
             std::hint::cold_path();
@@ -328,11 +339,27 @@ impl Sim<'_> {
                 "variant tool-events (issue #146): the event is fired at the target's ModelContext, synchronously, here",
             );
             let target = format!("{}.modelContext", self.label(doc));
-            self.event(step, EventKind::Fired { event: event.name().into(), target, handled: handler.is_some() });
+            self.event(
+                step,
+                EventKind::Fired {
+                    event: event.name().into(),
+                    target,
+                    handled: handler.is_some() || listeners.is_some(),
+                },
+            );
         }
         if let Some((script_doc, script)) = handler {
             self.run_script(script_doc, script);
         }
+        if let Some(listeners) = listeners {
+            self.fire_engine_event(listeners, event.name(), Some(tool_name));
+        }
+    }
+
+    /// The engine's listeners on `doc`'s ModelContext, if one of them is for `event`.
+    fn engine_listeners_for(&self, doc: DocId, event: &str) -> Option<crate::callback::EngineListeners> {
+        let listeners = self.model_contexts[doc.index()].engine_listeners?;
+        (listeners.types & crate::callback::EngineListeners::bit(event) != 0).then_some(listeners)
     }
 
     /// <https://webmachinelearning.github.io/webmcp/#tool-is-exposed-to-an-origin>

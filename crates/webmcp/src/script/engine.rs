@@ -12,7 +12,7 @@ use std::rc::Rc;
 use browser::{DocId, JsValue, LoopId, NavId, PromiseId, PromiseState, SignalId};
 use trace::ConsoleLine;
 
-use crate::callback::{Callback, Engine, EngineHandle};
+use crate::callback::{Engine, EngineHandle, EngineListeners};
 use crate::idl::{ModelContextTool, RegisterToolArgs, RegisteredToolArg};
 use crate::kernel::{RunError, Sim};
 use crate::program::Program;
@@ -79,9 +79,12 @@ impl Sim<'_> {
         self.model_context_execute_tool(this, tool, input_object, signal, None)
     }
 
-    /// Sets (or clears) `this`'s `ontoolchange` event handler to a callback of `realm`.
-    pub fn set_ontoolchange(&mut self, this: DocId, realm: DocId, handler: Option<EngineHandle>) {
-        self.model_contexts[this.index()].ontoolchange = handler.map(|h| (realm, Callback::Engine(h)));
+    /// Sets (or clears) the engine's listeners on `this`'s ModelContext: `dispatcher`, a callback
+    /// of `realm` that dispatches an event to them, and the event types they are for
+    /// (`EngineListeners::TOOLCHANGE`, …; 0 clears).
+    pub fn script_listen_model_context(&mut self, this: DocId, realm: DocId, dispatcher: EngineHandle, types: u8) {
+        self.model_contexts[this.index()].engine_listeners =
+            (types != 0).then_some(EngineListeners { realm, dispatcher, types });
     }
 
     /// The RegisteredTool argument for `name`, `origin` and a WindowProxy of navigable `window`.
@@ -126,6 +129,12 @@ impl Sim<'_> {
         }
     }
 
+    /// Whether the run models `variant` (a page's platform objects depend on some: the
+    /// `tool-events` variant's events).
+    pub fn has_variant(&self, variant: scenario::Variant) -> bool {
+        self.program.has_variant(variant)
+    }
+
     /// Virtual time in milliseconds.
     pub fn now_ms(&self) -> u64 {
         self.world.now()
@@ -160,9 +169,216 @@ impl Sim<'_> {
         (s.aborted, s.reason.clone())
     }
 
-    /// `signal.addEventListener('abort', callback)` / `onabort`.
+    /// An engine's `abort` listeners on `signal` (its dispatcher, a callback of `doc`'s realm, run
+    /// by "signal abort" with the signal's other listeners, in the order they were added).
     pub fn script_add_abort_listener(&mut self, signal: SignalId, doc: DocId, callback: EngineHandle) {
         self.world.signals[signal].listeners.push(Work::EngineCallback { doc, callback, what: "abort listener" });
+    }
+
+    /// Removes a dispatcher `script_add_abort_listener` added (its last listener was removed).
+    pub fn script_remove_abort_listener(&mut self, signal: SignalId, doc: DocId, callback: EngineHandle) {
+        let listener = Work::EngineCallback { doc, callback, what: "abort listener" };
+        self.world.signals[signal].listeners.retain(|l| *l != listener);
+    }
+
+    /// DOM "add" an abort algorithm (a callback of `doc`'s realm) to `signal`: it runs with the
+    /// signal's other abort algorithms, in the order they were added, before its `abort` event.
+    pub fn script_add_abort_algorithm(&mut self, signal: SignalId, doc: DocId, callback: EngineHandle) {
+        self.world.add_abort_algorithm(signal, Work::EngineCallback { doc, callback, what: "abort algorithm" });
+    }
+
+    /// DOM `AbortSignal.abort(reason)` in `doc`'s realm.
+    pub fn script_abort_signal_abort(&mut self, doc: DocId, reason: Option<JsValue>) -> SignalId {
+        // Step 1. Let signal be a new AbortSignal object.
+        let signal = self.new_abort_controller_in(doc, None);
+        // Step 2. Set signal's abort reason to reason if it is given; otherwise to a new "AbortError" DOMException.
+        // (Nothing listens to a new signal: no abort steps run.)
+        let _ = self.world.signal_abort(signal, reason);
+        note!(self, ("DOM", "AbortSignal.abort 2"), "a new signal, already aborted");
+        // Step 3. Return signal.
+        signal
+    }
+
+    /// DOM `AbortSignal.timeout(milliseconds)` in `doc`'s realm.
+    pub fn script_abort_signal_timeout(&mut self, doc: DocId, ms: u64) -> SignalId {
+        // Step 1. Let signal be a new AbortSignal object.
+        let signal = self.new_abort_controller_in(doc, None);
+        // Step 2. Let global be signal's relevant global object.
+        // Step 3. Run steps after a timeout given global, "AbortSignal-timeout", milliseconds, and the following step: …
+        note!(self, ("DOM", "AbortSignal.timeout 3"), "signal times out after {ms} ms");
+        self.world.run_steps_after_a_timeout(doc, ms, Work::AbortSignalTimeout { signal });
+        // Step 4. Return signal.
+        signal
+    }
+
+    /// DOM `AbortSignal.timeout` step 3.1 (a task on the timer task source).
+    pub(crate) fn abort_signal_timeout(&mut self, signal: SignalId) {
+        // Step 3.1. Queue a global task on the timer task source given global to signal abort given signal and a new "TimeoutError" DOMException.
+        let reason = JsValue::DomException { name: "TimeoutError".into(), message: "signal timed out".into() };
+        self.signal_abort(signal, Some(reason), ("DOM", "AbortSignal.timeout 3.1"));
+    }
+
+    /// DOM `AbortSignal.any(signals)` in `doc`'s realm: return the result of creating a
+    /// dependent abort signal from signals using AbortSignal and the current realm.
+    pub fn script_abort_signal_any(&mut self, doc: DocId, signals: &[SignalId]) -> SignalId {
+        let signal = self.world.create_a_dependent_abort_signal(signals, doc);
+        note!(self, ("DOM", "create a dependent abort signal"), "a signal that follows {} signals", signals.len());
+        signal
+    }
+
+    /// The Window a WindowProxy of navigable `nav` stands for now: its active document.
+    pub fn script_window_of(&mut self, nav: NavId) -> Result<DocId, JsValue> {
+        self.window_proxy_window(nav)
+    }
+
+    /// `doc`'s URL as the URL Standard's getters give it (HTML `Location`): `href`, `protocol`,
+    /// `host`, `hostname`, `port`, `pathname`, `search`, `hash`, in that order.
+    pub fn url_parts(&self, doc: DocId) -> [String; 8] {
+        let url = &self.world.doc_info(doc).url;
+        let hostname = url.host_str().unwrap_or("").to_string();
+        let port = url.port().map(|p| p.to_string()).unwrap_or_default();
+        let host = if port.is_empty() { hostname.clone() } else { format!("{hostname}:{port}") };
+        let prefixed =
+            |p: &str, s: Option<&str>| s.filter(|s| !s.is_empty()).map(|s| format!("{p}{s}")).unwrap_or_default();
+        [
+            url.to_string(),
+            format!("{}:", url.scheme()),
+            host,
+            hostname,
+            port,
+            url.path().to_string(),
+            prefixed("?", url.query()),
+            prefixed("#", url.fragment()),
+        ]
+    }
+
+    /// `iframe.remove()` of the iframe element whose child navigable is `nav`, in `doc`: DOM's
+    /// "remove" runs HTML's "destroy a child navigable" (as the action language's `removeIframe`).
+    pub fn script_remove_iframe(&mut self, doc: DocId, nav: NavId) -> Result<(), JsValue> {
+        if self.world.nav(nav).container_document != Some(doc) {
+            return Err(JsValue::type_error(format!("iframe {} is not in this document", self.world.nav(nav).name)));
+        }
+        self.remove_iframe(nav);
+        Ok(())
+    }
+
+    /// A page inserts an iframe element it made (`document.createElement('iframe')`,
+    /// `document.body.appendChild`) into `container`: HTML's "create a new child navigable" and
+    /// the navigation to `src` (resolved against the container's URL), done at once (docs/model.md:
+    /// no initial about:blank document, no fetch); the new document has no script. Then the
+    /// iframe load event steps are queued on the container's DOM manipulation task source,
+    /// running `on_load` (the element's `load` dispatcher). Returns the new navigable.
+    pub fn script_insert_iframe(
+        &mut self,
+        container: DocId,
+        src: &str,
+        allow: Option<&str>,
+        on_load: EngineHandle,
+    ) -> Result<NavId, JsValue> {
+        let base = self.world.doc_info(container).url.clone();
+        let src = if src.is_empty() { "about:blank" } else { src };
+        let url = base.join(src).map_err(|e| JsValue::DomException {
+            name: "SyntaxError".into(),
+            message: format!("iframe src {src:?}: {e}"),
+        })?;
+        if url.scheme() == "about" || url.scheme() == "data" || url.scheme() == "javascript" {
+            return Err(JsValue::type_error(format!(
+                "an iframe of {url} (the initial about:blank document, data: and javascript: URLs) is not modelled by webmcp-sim"
+            )));
+        }
+        let response =
+            crate::program::document_response(url.as_str(), &Default::default(), false).map_err(JsValue::type_error)?;
+        let mut n = self.seldom.nav_by_name.len();
+        while self.seldom.nav_by_name.contains_key(format!("iframe{n}").as_str()) {
+            n += 1;
+        }
+        let id = format!("iframe{n}");
+        let frame = crate::program::FrameSpec {
+            id: id.clone(),
+            allow: allow.map(Into::into),
+            sandbox: None,
+            document: crate::program::DocSpec {
+                url: url.to_string(),
+                response,
+                script: self.program.no_script,
+                frames: Vec::new(),
+            },
+        };
+        // A new navigable changes the tree every step that walks it reads.
+        self.footprint.touch(crate::footprint::Resource::Global, true);
+        self.interpretation(
+            ("HTML", "create a new child navigable"),
+            "an iframe a page inserts gets its src document at once (no initial about:blank, no fetch); the document has no script",
+        );
+        let nav = self.create_iframe(container, &frame).map_err(|e| JsValue::type_error(e.to_string()))?;
+        note!(self, ("HTML", "create a new child navigable"), "navigable {id} created, showing {url}");
+        // HTML "completely finish loading" 6: queue an element task on the DOM manipulation task
+        // source given container to run the iframe load event steps.
+        self.queue_global_task(
+            browser::TaskSource::DomManipulation,
+            container,
+            Work::EngineCallback { doc: container, callback: on_load, what: "iframe load event" },
+            ("HTML", "completely finish loading 6"),
+        );
+        Ok(nav)
+    }
+
+    /// HTML `window.parent`: the parent navigable of `nav` (None for a top-level traversable,
+    /// whose `parent` is itself).
+    pub fn script_parent_navigable(&self, nav: NavId) -> Option<NavId> {
+        self.world.nav(nav).info.parent
+    }
+
+    /// HTML `window.top`: the traversable navigable of `nav`.
+    pub fn script_top_navigable(&self, nav: NavId) -> NavId {
+        self.world.nav(nav).info.traversable
+    }
+
+    /// Whether script in `doc` may reach the objects of `target`'s realm: same origin and the
+    /// same agent (event loop), as `contentDocument` requires (a WindowProxy of a cross-origin
+    /// Window offers only HTML's cross-origin properties).
+    pub fn script_can_reach(&mut self, doc: DocId, target: DocId) -> bool {
+        self.touch_lifecycle_of(target);
+        let (d, t) = (self.world.doc_info(doc), self.world.doc_info(target));
+        target == doc || (d.origin.same_origin(&t.origin) && d.event_loop == t.event_loop)
+    }
+
+    /// HTML window post message steps 3–5: `targetOrigin` as given ("*" stays, "/" is `doc`'s
+    /// origin, otherwise the origin of the URL it parses to), or a "SyntaxError" DOMException.
+    pub fn script_target_origin(&self, doc: DocId, target_origin: &str) -> Result<Option<browser::Origin>, JsValue> {
+        // Step 4. If targetOrigin is a single U+002F SOLIDUS character (/), then set targetOrigin to incumbentSettings's origin.
+        if target_origin == "/" {
+            return Ok(Some(self.world.doc_info(doc).origin.clone()));
+        }
+        // Step 5. Otherwise, if targetOrigin is not a single U+002A ASTERISK character (*), then: 5.1. Let parsedURL be the result of running the URL parser on targetOrigin. 5.2. If parsedURL is failure, then throw a "SyntaxError" DOMException. 5.3. Set targetOrigin to parsedURL's origin.
+        if target_origin == "*" {
+            return Ok(None);
+        }
+        let parsed = url::Url::parse(target_origin).map_err(|_| JsValue::DomException {
+            name: "SyntaxError".into(),
+            message: format!("Failed to execute 'postMessage' on 'Window': Invalid target origin '{target_origin}'"),
+        })?;
+        let mut opaque = u32::MAX;
+        Ok(Some(browser::Origin::of_url(&parsed, &mut opaque)))
+    }
+
+    /// HTML window post message steps 8.1: whether `target`'s origin is same origin with the
+    /// target origin (None: "*").
+    pub fn script_origin_allows(&self, target: DocId, target_origin: Option<&browser::Origin>) -> bool {
+        target_origin.is_none_or(|o| self.world.doc_info(target).origin.same_origin(o))
+    }
+
+    /// A global task on `source` for `doc` that runs the engine's `callback` (HTML "queue a
+    /// global task": the rejected promises' notification, a posted message).
+    pub fn script_queue_global_task(
+        &mut self,
+        source: browser::TaskSource,
+        doc: DocId,
+        callback: EngineHandle,
+        what: &'static str,
+        step: (&'static str, &'static str),
+    ) {
+        self.queue_global_task(source, doc, Work::EngineCallback { doc, callback, what }, step);
     }
 
     /// A new promise in `doc`'s realm, for a callback's result.
