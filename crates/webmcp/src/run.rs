@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, Unit};
+use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, TaskSource, Unit};
 use sched::{Chooser, Recorder};
 use trace::{EventKind, Finding, Outcome, PromiseOutcome};
 
@@ -133,6 +133,30 @@ impl<'p> Sim<'p> {
                 ("browser agent", "window")
             };
             self.record_unit(Vec::new(), None, what, cite);
+            self.run_due_inert_timers();
+        }
+    }
+
+    /// While exploring, runs the inert tasks that virtual time's advance queued (an inert tool
+    /// execution's own timer, `crate::inert`), as `Sim::queue_global_task` runs an inert task it
+    /// is given: at once, so that no schedule of the search picks one (the faithful model runs
+    /// each as soon as it heads its queue, `explore::faithful_schedule`).
+    fn run_due_inert_timers(&mut self) {
+        let Some(facts) = self.eager_inert.clone() else { return };
+        loop {
+            let due = self.world.event_loops.iter().enumerate().find_map(|(i, el)| {
+                el.queues
+                    .iter()
+                    .position(|(source, task)| {
+                        source == TaskSource::Timer
+                            && task.document.is_some_and(|doc| self.inert_task(&facts, doc, &task.steps))
+                    })
+                    .map(|at| (i, at))
+            });
+            let Some((i, at)) = due else { return };
+            let task = self.world.event_loops[i].queues.remove(at);
+            let doc = task.document.expect("an inert task has a document");
+            self.run_inert_task(doc, task.steps);
         }
     }
 

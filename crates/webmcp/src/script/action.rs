@@ -361,6 +361,20 @@ impl Sim<'_> {
                 let work = Work::SettleLater { promise: tool_promise, settle: (**then).clone() };
                 self.run_inert_task(doc, work);
             }
+            // Inside an inert tool execution, a later timer: it waits in the timer list placed
+            // by the execution's uuid, not counted among the document's timers (so two
+            // executions leave one list in either order), and its task, inert too, runs when it
+            // comes due (`Sim::run_due_inert_timers`; docs/model.md, "Inert tool executions").
+            Settle::After(ms, then) if self.running_inert_tasks() && self.scope.is_some() => {
+                note!(self, ("HTML", "setTimeout"), "the tool settles after {ms} ms");
+                let (uuid, _) = self.scope.expect("inside an inert tool execution");
+                self.world.run_steps_after_a_timeout_keyed(
+                    doc,
+                    *ms,
+                    crate::inert::facts::timer_key(uuid),
+                    Work::SettleLater { promise: tool_promise, settle: (**then).clone() },
+                );
+            }
             Settle::After(ms, then) => {
                 note!(self, ("HTML", "setTimeout"), "the tool settles after {ms} ms");
                 self.world.run_steps_after_a_timeout(
