@@ -28,7 +28,12 @@ fn n_calls() -> Vec<std::path::PathBuf> {
 
 #[test]
 fn n_calls_counts_are_the_ones_their_comments_say() {
-    let options = ExploreOptions { shortest_witnesses: false, ..ExploreOptions::default() };
+    // As `webmcp-sim explore` searches by default: one work item (split depth 0).
+    let options = ExploreOptions {
+        search: SearchOptions { split_depth: 0, ..Default::default() },
+        shortest_witnesses: false,
+        ..ExploreOptions::default()
+    };
     for file in n_calls() {
         let text = std::fs::read_to_string(&file).unwrap();
         let (states, transitions, outcomes) =
