@@ -56,16 +56,17 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
     // With several threads and one table for the search, the table they share (the delay
     // bound's table, kept without sleep sets, stays per work item on several threads).
     let shared = options.threads_share_a_table().then(SharedTable::<M::Label>::new);
-    let run_item =
-        |(_, item): (usize, WorkItem<M::Label, M::Footprint>), used_before: u64| -> Result<(Report<M::Outcome>, Memory), M::Error> {
-            let mut ex = Explorer::new(model, options, start, shared.as_ref());
-            ex.budget = budget.clone();
-            ex.used_before = used_before;
-            ex.item_weight = item_weight;
-            ex.explore_item(&item)?;
-            let memory = ex.memory();
-            Ok((ex.finish(), memory))
-        };
+    let run_item = |(_, item): (usize, WorkItem<M::Label, M::Footprint>),
+                    used_before: u64|
+     -> Result<(Report<M::Outcome>, Memory), M::Error> {
+        let mut ex = Explorer::new(model, options, start, shared.as_ref());
+        ex.budget = budget.clone();
+        ex.used_before = used_before;
+        ex.item_weight = item_weight;
+        ex.explore_item(&item)?;
+        let memory = ex.memory();
+        Ok((ex.finish(), memory))
+    };
     let parts: Vec<(Report<M::Outcome>, Memory)> = if options.jobs > 1 {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs)

@@ -351,7 +351,7 @@ impl Sim<'_> {
             Settle::Reject(v) => self.settle(tool_promise, Err(v.clone()), (IMPERATIVE, "8")),
             Settle::Throw(m) => self.settle(tool_promise, Err(JsValue::type_error(m.clone())), (IMPERATIVE, "8")),
             Settle::Never => self.note((IMPERATIVE, "8"), "the tool's promise never settles"),
-            // Inside an inert tool execution (`crate::inert`; only `after` 0 ms qualifies): the
+            // Inside an inert tool execution (`crate::inert`), a 0 ms timer: the
             // timer is due at once (HTML "run steps after a timeout" queues its task on the timer
             // task source now), and its task is inert too, so it runs after this one. The
             // document's timer count is not advanced: it only orders timers of one deadline,
