@@ -222,16 +222,23 @@ impl<'p> Sim<'p> {
             // and creates; the other steps: everything).
             Unit::User(steps) => {
                 self.context = Context::User;
+                // It takes the step off the user's queue (and counts the blocks it starts there).
+                self.footprint.touch(Resource::UserQueue, true);
                 (None, None, steps)
             }
             // The agent or the user puts off its next step (which has a window) until virtual time
             // advances.
+            // The agent's queue has no bit of its own, so `agent.wait` counts as touching
+            // everything (as every agent step does: sound, and only agent windows pay for it).
             Unit::AgentWait => {
+                self.footprint.touch(Resource::Global, true);
                 let what = "the agent waits: its next step happens later in its window";
                 return Ok(self.wait_unit(choice_among, what, ("browser agent", "window")));
             }
+            // `user.wait` touches only the user's queue (whether its next step was put off).
             Unit::UserWait => {
                 self.context = Context::User;
+                self.footprint.touch(Resource::UserQueue, true);
                 let what = "the user waits: the next step happens later in its window";
                 return Ok(self.wait_unit(choice_among, what, ("user", "window")));
             }
@@ -287,11 +294,9 @@ impl<'p> Sim<'p> {
         }
     }
 
-    /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`): it
-    /// touches only its own queue, which the footprints have no bit for, so it counts as
-    /// touching everything (sound; only windows pay for it).
+    /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`), with
+    /// the footprint the caller noted.
     fn wait_unit(&mut self, choice_among: Vec<String>, what: &str, step: Step) -> Footprint {
-        self.footprint.touch(Resource::Global, true);
         if self.record {
             std::hint::cold_path();
             self.record_unit(choice_among, None, what.to_string(), step);
