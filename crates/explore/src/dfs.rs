@@ -12,11 +12,15 @@ use crate::progress::{fraction_done, Level};
 use crate::table::{table_bytes, Key, KeyMap, Memory, Shard, SharedTable, SleepSets, Visit};
 use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Options, Report, Searched, Stateful};
 
-/// A subtree to explore, named by the choices that lead to it from the initial state. (A work
-/// item carries no state: the thread that explores it replays the choices, so the state never
-/// crosses threads.)
-struct WorkItem<L> {
+/// A subtree to explore, named by the choices that lead to it from the initial state, with the
+/// sleep set the split reached it with. (A work item carries no state: the thread that explores
+/// it replays the choices, so the state never crosses threads.)
+struct WorkItem<L, F> {
     path: Vec<L>,
+    /// The lanes asleep at the item's root (explored from a choice point above it, and
+    /// commuting with every step since), with the footprints they had there: the search below
+    /// starts from them as the one search would have.
+    sleep: Vec<(L, F)>,
     /// The delays on the path (choices other than the first runnable lane; counted only with a
     /// delay bound).
     delays: u32,
@@ -35,13 +39,13 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
     if options.split_depth == 0 {
         // One work item, the whole tree: `split` would only name it (the item's thread makes
         // the initial state).
-        items.push(WorkItem { path: Vec::new(), delays: 0 });
+        items.push(WorkItem { path: Vec::new(), sleep: Vec::new(), delays: 0 });
     } else {
         let root = model.initial()?;
-        split(model, root, Vec::new(), 0, options, &mut items, &mut split_counts)?;
+        split(model, root, Vec::new(), Vec::new(), 0, options, &mut items, &mut split_counts)?;
     }
     let (k, n) = options.shard;
-    let mine: Vec<(usize, WorkItem<M::Label>)> =
+    let mine: Vec<(usize, WorkItem<M::Label, M::Footprint>)> =
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
     let per_item = options.table_per_work_item || n > 1;
     // Each work item's share of the progress display's fraction done.
@@ -52,16 +56,17 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
     // With several threads and one table for the search, the table they share (the delay
     // bound's table, kept without sleep sets, stays per work item on several threads).
     let shared = options.threads_share_a_table().then(SharedTable::<M::Label>::new);
-    let run_item =
-        |(_, item): (usize, WorkItem<M::Label>), used_before: u64| -> Result<(Report<M::Outcome>, Memory), M::Error> {
-            let mut ex = Explorer::new(model, options, start, shared.as_ref());
-            ex.budget = budget.clone();
-            ex.used_before = used_before;
-            ex.item_weight = item_weight;
-            ex.explore_item(&item)?;
-            let memory = ex.memory();
-            Ok((ex.finish(), memory))
-        };
+    let run_item = |(_, item): (usize, WorkItem<M::Label, M::Footprint>),
+                    used_before: u64|
+     -> Result<(Report<M::Outcome>, Memory), M::Error> {
+        let mut ex = Explorer::new(model, options, start, shared.as_ref());
+        ex.budget = budget.clone();
+        ex.used_before = used_before;
+        ex.item_weight = item_weight;
+        ex.explore_item(&item)?;
+        let memory = ex.memory();
+        Ok((ex.finish(), memory))
+    };
     let parts: Vec<(Report<M::Outcome>, Memory)> = if options.jobs > 1 {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs)
@@ -152,48 +157,79 @@ fn replay_prefix<M: Stateful>(model: &M, path: &[M::Label]) -> Result<M::State, 
     }
 }
 
-/// Expands the first `split_depth` choice points naively, in lane order, collecting work items.
-/// With a delay bound, a choice other than the first lane counts as a delay there too, and one
-/// beyond the bound is cut (`counts.2`).
+/// Expands the first `split_depth` choice points in lane order, collecting work items. Reduced
+/// as the search below is (without state caching): a lane asleep is not expanded, a step that
+/// is a persistent set on its own (`Model::alone`) leaves its later siblings unexpanded, and
+/// each work item carries the sleep set it was reached with, so that cutting the tree at a
+/// depth does not multiply the schedules explored (issue 30: 300 sequential registrations made
+/// 89,700 work items, each starting from an empty sleep set). With a delay bound (no sleep sets
+/// and no persistent sets there) every choice is expanded, a choice other than the first lane
+/// counts as a delay there too, and one beyond the bound is cut (`counts.2`).
+#[allow(clippy::too_many_arguments)]
 fn split<M: Stateful>(
     model: &M,
     mut state: M::State,
     path: Vec<M::Label>,
+    mut sleep: Vec<(M::Label, M::Footprint)>,
     delays: u32,
     options: &Options,
-    out: &mut Vec<WorkItem<M::Label>>,
+    out: &mut Vec<WorkItem<M::Label, M::Footprint>>,
     counts: &mut (u64, u64, bool),
 ) -> Result<(), M::Error> {
+    let reduce = options.reduce && options.delay_bound.is_none();
+    let asleep = |sleep: &[(M::Label, M::Footprint)], label: &M::Label| sleep.iter().any(|(l, _)| l == label);
     let mut lanes = Vec::new();
     loop {
         model.runnable(&mut state, &mut lanes);
         if path.len() >= options.split_depth || lanes.len() != 1 {
             if path.len() >= options.split_depth || lanes.is_empty() || model.units(&state) >= options.max_units {
-                out.push(WorkItem { path, delays });
+                out.push(WorkItem { path, sleep, delays });
                 return Ok(());
             }
             counts.0 += 1;
+            // The lanes expanded so far from this choice point, with their footprints.
+            let mut explored: Vec<(M::Label, M::Footprint)> = Vec::new();
             for (i, lane) in lanes.into_iter().enumerate() {
+                let label = model.label(&state, &lane).clone();
+                if reduce && asleep(&sleep, &label) {
+                    continue;
+                }
                 let delays = delays + (options.delay_bound.is_some() && i > 0) as u32;
                 if options.delay_bound.is_some_and(|bound| delays > bound) {
                     counts.2 = true;
                     continue;
                 }
                 let mut child = state.clone();
-                let label = model.label(&child, &lane).clone();
-                model.step(&mut child, lane)?;
+                let fp = model.step(&mut child, lane)?;
                 counts.1 += 1;
                 let mut child_path = path.clone();
-                child_path.push(label);
-                split(model, child, child_path, delays, options, out, counts)?;
+                child_path.push(label.clone());
+                let child_sleep = if reduce {
+                    sleep.iter().chain(&explored).filter(|(_, f)| !f.conflicts(&fp)).cloned().collect()
+                } else {
+                    Vec::new()
+                };
+                split(model, child, child_path, child_sleep, delays, options, out, counts)?;
+                if reduce && model.alone(&fp) {
+                    break;
+                }
+                if reduce {
+                    explored.push((label, fp));
+                }
             }
             return Ok(());
         }
         if model.units(&state) >= options.max_units {
-            out.push(WorkItem { path, delays });
+            out.push(WorkItem { path, sleep, delays });
             return Ok(());
         }
-        model.step(&mut state, lanes[0])?;
+        // A forced step follows the sleep-set rule as in the search (`run_forced_steps`): a
+        // sleeping lane ends the branch; a step removes from the sleep set what it conflicts with.
+        if reduce && asleep(&sleep, model.label(&state, &lanes[0])) {
+            return Ok(());
+        }
+        let fp = model.step(&mut state, lanes[0])?;
+        sleep.retain(|(_, f)| !f.conflicts(&fp));
     }
 }
 
@@ -324,11 +360,20 @@ impl<'o, M: Stateful> Explorer<'o, M> {
     }
 
     /// Explores one work item: replays its choices from the initial state, then searches below.
-    fn explore_item(&mut self, item: &WorkItem<M::Label>) -> Result<(), M::Error> {
+    fn explore_item(&mut self, item: &WorkItem<M::Label, M::Footprint>) -> Result<(), M::Error> {
+        // A search a bound stopped replays no more prefixes (a split into many work items went on
+        // replaying each after the time limit).
+        if self.stopped() || self.out_of_time() {
+            return Ok(());
+        }
         self.delays = item.delays;
         let mut state = replay_prefix(self.model, &item.path)?;
         let mut path: Vec<LaneId> = item.path.iter().map(|lane| self.lanes.id(lane)).collect();
         self.sleep.clear();
+        for (lane, fp) in &item.sleep {
+            let id = self.lanes.id(lane);
+            self.sleep.push((id, *fp));
+        }
         self.tree_path.clear();
         self.published = 0;
         self.item_start = self.states;

@@ -55,7 +55,7 @@ pub use table::{table_bytes, Memory};
 pub type LaneId = u32;
 
 /// What one step touched, and the dependence test between two steps.
-pub trait Footprint: Copy + Default {
+pub trait Footprint: Copy + Default + Send {
     /// Whether two steps with these footprints may not commute (one writes what the other reads
     /// or writes). Must be symmetric; `false` promises that both orders reach the same state.
     fn conflicts(&self, other: &Self) -> bool;

@@ -41,6 +41,11 @@ pub enum Resource {
     Shown(NavId),
     /// The console and the uncaught-error log, whose order is observable.
     Console,
+    /// The user's queue: the steps still to take, whether the next one was put off
+    /// (`user.wait`), and the in-parallel blocks its steps started. Written by every user step
+    /// and by `user.wait`; nothing else reads it (a task or a block never changes what the user
+    /// does next, nor virtual time, which advances only between units).
+    UserQueue,
     /// The browser-side FIFO parallel queue (`"parallel": "fifo"`): the order blocks start in is
     /// the order they run in. (Found by `webmcp-sim fuzz`; see scenarios/regressions/.)
     ParallelQueue,
@@ -73,6 +78,9 @@ pub struct Footprint {
 }
 
 impl Footprint {
+    /// The bit of `Resource::UserQueue` in `reads` and `writes`: the first above the task
+    /// queues' (`2 + 4 * LOOPS + QUEUE_LOOPS * 6 = 126`).
+    const USER_QUEUE_BIT: u32 = 126;
     /// Event loops and traversables with bits of their own.
     pub(crate) const LOOPS: u32 = 16;
     /// Event loops whose task queues have bits of their own (one per task source).
@@ -115,6 +123,7 @@ impl Footprint {
                 return;
             }
             Resource::Console => 0,
+            Resource::UserQueue => Self::USER_QUEUE_BIT,
             Resource::ParallelQueue => 1,
             Resource::Loop(l) if l.0 < L => 2 + l.0,
             Resource::Lifecycle(l) if l.0 < L => 2 + L + l.0,

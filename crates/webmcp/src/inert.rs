@@ -60,10 +60,10 @@ impl Sim<'_> {
             Work::ToolExecuteSteps { tool_name, completion, .. } => {
                 facts.plain(tool_name) && self.inert_completion(facts, completion)
             }
-            // The timer of an inert execution's tool (`after` 0 ms): its one reaction is the
-            // execution's, whose entry in the pending tool executions map (set at executeTool
-            // 15.12, removed only by its completion steps, since nothing cancels it) names a
-            // plain tool.
+            // The timer of an inert execution's tool (`after`; a later one runs when it comes
+            // due, `Sim::run_due_inert_timers`): its one reaction is the execution's, whose entry
+            // in the pending tool executions map (set at executeTool 15.12, removed only by its
+            // completion steps, since nothing cancels it) names a plain tool.
             Work::SettleLater { promise, .. } => match &self.world.promises[*promise].reactions[..] {
                 [Work::ReactToToolPromise {
                     completion: c @ CompletionSteps::ExecuteTool { target, uuid, .. }, ..

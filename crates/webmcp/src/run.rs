@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, Unit};
+use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, TaskSource, Unit};
 use sched::{Chooser, Recorder};
 use trace::{EventKind, Finding, Outcome, PromiseOutcome};
 
@@ -133,6 +133,30 @@ impl<'p> Sim<'p> {
                 ("browser agent", "window")
             };
             self.record_unit(Vec::new(), None, what, cite);
+            self.run_due_inert_timers();
+        }
+    }
+
+    /// While exploring, runs the inert tasks that virtual time's advance queued (an inert tool
+    /// execution's own timer, `crate::inert`), as `Sim::queue_global_task` runs an inert task it
+    /// is given: at once, so that no schedule of the search picks one (the faithful model runs
+    /// each as soon as it heads its queue, `explore::faithful_schedule`).
+    fn run_due_inert_timers(&mut self) {
+        let Some(facts) = self.eager_inert.clone() else { return };
+        loop {
+            let due = self.world.event_loops.iter().enumerate().find_map(|(i, el)| {
+                el.queues
+                    .iter()
+                    .position(|(source, task)| {
+                        source == TaskSource::Timer
+                            && task.document.is_some_and(|doc| self.inert_task(&facts, doc, &task.steps))
+                    })
+                    .map(|at| (i, at))
+            });
+            let Some((i, at)) = due else { return };
+            let task = self.world.event_loops[i].queues.remove(at);
+            let doc = task.document.expect("an inert task has a document");
+            self.run_inert_task(doc, task.steps);
         }
     }
 
@@ -198,16 +222,23 @@ impl<'p> Sim<'p> {
             // and creates; the other steps: everything).
             Unit::User(steps) => {
                 self.context = Context::User;
+                // It takes the step off the user's queue (and counts the blocks it starts there).
+                self.footprint.touch(Resource::UserQueue, true);
                 (None, None, steps)
             }
             // The agent or the user puts off its next step (which has a window) until virtual time
             // advances.
+            // The agent's queue has no bit of its own, so `agent.wait` counts as touching
+            // everything (as every agent step does: sound, and only agent windows pay for it).
             Unit::AgentWait => {
+                self.footprint.touch(Resource::Global, true);
                 let what = "the agent waits: its next step happens later in its window";
                 return Ok(self.wait_unit(choice_among, what, ("browser agent", "window")));
             }
+            // `user.wait` touches only the user's queue (whether its next step was put off).
             Unit::UserWait => {
                 self.context = Context::User;
+                self.footprint.touch(Resource::UserQueue, true);
                 let what = "the user waits: the next step happens later in its window";
                 return Ok(self.wait_unit(choice_among, what, ("user", "window")));
             }
@@ -269,11 +300,9 @@ impl<'p> Sim<'p> {
         Ok(())
     }
 
-    /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`): it
-    /// touches only its own queue, which the footprints have no bit for, so it counts as
-    /// touching everything (sound; only windows pay for it).
+    /// A user or agent step put off until virtual time advances (`user.wait`, `agent.wait`), with
+    /// the footprint the caller noted.
     fn wait_unit(&mut self, choice_among: Vec<String>, what: &str, step: Step) -> Footprint {
-        self.footprint.touch(Resource::Global, true);
         if self.record {
             std::hint::cold_path();
             self.record_unit(choice_among, None, what.to_string(), step);

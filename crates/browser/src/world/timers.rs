@@ -60,6 +60,26 @@ impl<S: Clone> World<S> {
         self.queue_due_timers();
     }
 
+    /// `run_steps_after_a_timeout` for a timer whose task commutes with every unit and that
+    /// nothing can clear (an inert tool execution's timer, while exploring): placed among the
+    /// timers of its deadline and document by `key` (unique to what set it, such as an
+    /// execution's uuid), after every timer the document set in order, and without counting it
+    /// among the document's timers. Two such timers then leave the same list in either order
+    /// they are set in, and every other timer keeps its number. Which of them fires first is not
+    /// HTML's order (the order they were set in), which no unit can tell: each one's task
+    /// commutes with everything run in between (docs/model.md, "Inert tool executions").
+    pub fn run_steps_after_a_timeout_keyed(&mut self, document: DocId, ms: u64, key: u32, steps: S) {
+        let seq = Self::KEYED | u64::from(key);
+        let deadline = self.timers.now + ms;
+        let pos = self.timers.partition_point(|t| (t.deadline, t.document, t.seq) <= (deadline, document, seq));
+        self.timers.insert(pos, Timer { deadline, document, seq, steps });
+        self.queue_due_timers();
+    }
+
+    /// The `seq` bit of a timer placed by key (`run_steps_after_a_timeout_keyed`): above every
+    /// count of timers set.
+    const KEYED: u64 = 1 << 63;
+
     /// HTML `clearTimeout`, for a timer not yet due: removes the pending timer whose steps are
     /// `steps`; returns whether there was one. (A due timer's task is already queued.)
     pub fn clear_timeout(&mut self, steps: &S) -> bool

@@ -556,21 +556,21 @@ fn shards_never_decide_alone() {
     let (code, stdout, _) = sim(&["check", "never.jsonc"]);
     assert_eq!(code, Some(1), "{stdout}");
     assert!(stdout.contains("0 hold, 1 violated"), "{stdout}");
-    // Shard 2 alone sees only the outcome where the expectation holds: the premise of the test.
-    let (_, shard_two, _) = sim(&["explore", "never.jsonc", "--shard", "2/2"]);
-    assert!(shard_two.contains("distinct outcomes: 1\n"), "{shard_two}");
+    // Shard 1 alone sees only the outcome where the expectation holds: the premise of the test.
+    let (_, shard_one, _) = sim(&["explore", "never.jsonc", "--shard", "1/2"]);
+    assert!(shard_one.contains("distinct outcomes: 1\n"), "{shard_one}");
     // `check --shard` refuses (both formats), pointing to `explore --shard` and `merge --check`.
     for format in ["text", "markdown"] {
-        let (code, stdout, stderr) = sim(&["check", "never.jsonc", "--shard", "2/2", "--format", format]);
+        let (code, stdout, stderr) = sim(&["check", "never.jsonc", "--shard", "1/2", "--format", format]);
         assert_eq!(code, Some(2), "{stdout}{stderr}");
         assert!(stdout.is_empty(), "{stdout}");
         assert!(stderr.contains("merge --check"), "{stderr}");
     }
-    let (code, _, stderr) = sim(&["explore", "never.jsonc", "--shard", "2/2", "--format", "markdown"]);
+    let (code, _, stderr) = sim(&["explore", "never.jsonc", "--shard", "1/2", "--format", "markdown"]);
     assert_eq!(code, Some(2), "{stderr}");
     // A shard's report never says the whole search is complete.
-    assert!(!shard_two.contains("every schedule was covered"), "{shard_two}");
-    assert!(shard_two.contains("complete for this shard only (2 of 2): merge the parts to decide"), "{shard_two}");
+    assert!(!shard_one.contains("every schedule was covered"), "{shard_one}");
+    assert!(shard_one.contains("complete for this shard only (1 of 2): merge the parts to decide"), "{shard_one}");
     // The parts, merged and checked: violated, exit 1, with a witness.
     let mut parts = Vec::new();
     for k in 1..=2 {

@@ -1,5 +1,6 @@
 //! Integration tests of the `webmcp-sim` command line and the shipped scenario corpus.
 
+mod bench_counts;
 mod chromium;
 mod corpus;
 mod coverage;

@@ -43,8 +43,10 @@ fn both_searches_find_the_same_outcomes_and_witnesses_on_the_corpus() {
         executions += e;
         redundant += r;
     }
-    // The engine's own counts over the corpus (a change to the search shows here first).
-    assert_eq!((files.len(), executions, redundant), (101, 30_585, 3));
+    // The engine's own counts over the corpus (a change to the search shows here first). Issue
+    // 30 gave `user.wait` a footprint of its own: scenarios/timing/user-step-window-races-timer
+    // went from 198 executions (0 redundant) to 28 (11 redundant), the corpus from 30,585 (3).
+    assert_eq!((files.len(), executions, redundant), (101, 30_415, 14));
 }
 
 #[test]

@@ -118,3 +118,38 @@ fn random_programs_keep_every_outcome_on_one_thread_and_on_several() {
         }
     }
 }
+
+impl Programs {
+    /// `threads` threads of one assignment each, every one to a variable of its own: every
+    /// schedule reaches one end state.
+    fn independent(threads: usize) -> Programs {
+        Programs {
+            threads: (0..threads).map(|t| vec![Op::Set(t, 1)]).collect(),
+            vars: threads,
+            labels: (0..threads).map(|t| format!("t{t}")).collect(),
+        }
+    }
+}
+
+#[test]
+fn a_split_carries_its_sleep_sets_and_multiplies_no_transitions() {
+    // Six independent threads: sleep sets reach each of the 64 states by one step (62
+    // transitions from choice points, and the one forced step into the end state), with the
+    // tree cut into work items or not (issue 30: the split expanded its choice points without
+    // sleep sets and each work item began with an empty one).
+    let program = Programs::independent(6);
+    let whole = explore::search(&program, &options(true)).unwrap();
+    assert_eq!(whole.report.transitions, 62);
+    for split_depth in [1, 2, 4] {
+        for jobs in [1, 2] {
+            let split = explore::search(&program, &Options { split_depth, jobs, ..options(true) }).unwrap();
+            assert!(split.report.complete());
+            assert_eq!(
+                split.report.transitions + split.split_transitions,
+                62,
+                "split depth {split_depth}, {jobs} threads"
+            );
+            assert_eq!(split.report.outcomes.len(), 1);
+        }
+    }
+}

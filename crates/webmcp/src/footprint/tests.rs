@@ -86,7 +86,7 @@ fn what_a_navigable_shows_is_read_and_written_apart_from_other_navigables() {
 
 #[test]
 fn every_resource_with_a_bit_has_its_own() {
-    let mut resources = vec![Resource::Console, Resource::ParallelQueue];
+    let mut resources = vec![Resource::Console, Resource::ParallelQueue, Resource::UserQueue];
     for i in 0..Footprint::LOOPS {
         let l = LoopId(i);
         resources.extend([

@@ -150,15 +150,16 @@ impl InertFacts {
     }
 
     /// A tool whose execution touches only what it makes itself: its `execute` runs no
-    /// statements and logs no input, and its promise settles at once or after 0 ms (never
-    /// later, never on abort, never not at all: a later timer waits in the timer list, in the
-    /// order it was set).
+    /// statements and logs no input, and its promise settles at once or after a timer (never on
+    /// abort, never not at all). A timer of 0 ms is due at once; a later one waits in the timer
+    /// list, placed by the execution's uuid rather than in the order it was set
+    /// (`browser::World::run_steps_after_a_timeout_keyed`).
     pub(crate) fn plain_tool(program: &Program, dict: &crate::program::ToolDict) -> bool {
         let settles_now = |s: &Settle| matches!(s, Settle::Resolve(_) | Settle::Reject(_) | Settle::Throw(_));
         program.ops(dict.execute_body).is_empty()
             && !dict.log_input
             && match &dict.result {
-                Settle::After(0, then) => settles_now(then),
+                Settle::After(_, then) => settles_now(then),
                 other => settles_now(other),
             }
     }
@@ -213,6 +214,14 @@ fn nested_scripts(program: &Program, op: &Op) -> Vec<ScriptId> {
 /// Whether an execution's objects can be numbered from its uuid (`scoped_number`).
 pub(crate) fn scoped_number_fits(uuid: Uuid) -> bool {
     uuid.realm().is_some_and(|d| d.0 < 1 << 10) && uuid.seq < 1 << 16
+}
+
+/// Where an inert tool execution's own timer goes among the timers of its deadline and document
+/// (`browser::World::run_steps_after_a_timeout_keyed`): from the execution's uuid, never from the
+/// order executions run in.
+pub(crate) fn timer_key(uuid: Uuid) -> u32 {
+    debug_assert!(scoped_number_fits(uuid));
+    uuid.realm().map_or(0, |d| d.0) << 16 | uuid.seq
 }
 
 /// The number of the `made`-th object an inert tool execution makes (a promise or an abort

@@ -164,18 +164,24 @@ fn plain_tools_are_read_from_every_registration() {
     let both = vec!["t0".to_string(), "t1".to_string()];
     assert_eq!(plain(r#"{ "result": { "resolve": "ok" } }"#), both);
     assert_eq!(plain(r#"{ "result": { "after": { "ms": 0, "then": { "reject": "no" } } } }"#), both);
-    // Statements, a logged input, a later timer, a promise that waits for the abort or never
-    // settles: not plain.
+    // A later timer: kept in the timer list by the execution's uuid (issue 30).
+    assert_eq!(plain(r#"{ "result": { "after": { "ms": 1, "then": { "resolve": "ok" } } } }"#), both);
+    // Statements, a logged input, a promise that waits for the abort or never settles, a timer
+    // whose end waits again: not plain.
     assert!(plain(r#"{ "do": [ { "log": "runs" } ], "result": { "resolve": "ok" } }"#).is_empty());
     assert!(plain(r#"{ "logInput": true, "result": { "resolve": "ok" } }"#).is_empty());
-    assert!(plain(r#"{ "result": { "after": { "ms": 1, "then": { "resolve": "ok" } } } }"#).is_empty());
+    assert!(plain(r#"{ "result": { "after": { "ms": 1, "then": "never" } } }"#).is_empty());
     assert!(plain(r#"{ "result": "rejectOnAbort" }"#).is_empty());
     assert!(plain(r#"{ "result": "never" }"#).is_empty());
 }
 
 #[test]
 fn a_tool_execution_nothing_can_cancel_runs_inertly_and_keeps_the_outcome_set() {
-    for execute in [r#"{ "resolve": "ok" }"#, r#"{ "after": { "ms": 0, "then": { "resolve": "ok" } } }"#] {
+    for execute in [
+        r#"{ "resolve": "ok" }"#,
+        r#"{ "after": { "ms": 0, "then": { "resolve": "ok" } } }"#,
+        r#"{ "after": { "ms": 1, "then": { "resolve": "ok" } } }"#,
+    ] {
         for abort in [false, true] {
             let p = program(&two_calls_of(abort, execute));
             let reduced = explore(&p, &ExploreOptions::default()).unwrap();
@@ -206,4 +212,56 @@ fn a_tool_execution_nothing_can_cancel_runs_inertly_and_keeps_the_outcome_set() 
             assert!(audit.complete && audit.violations.is_empty(), "{:?}", audit.violations);
         }
     }
+}
+
+/// Three calls of a tool that settles after 1 ms, on one document: the first aborted by a timer
+/// of the same deadline, the second read by `then` (so neither is inert), the third inert; and a
+/// cross-site frame's 1 ms timer that logs, racing the reaction to the second call. The inert
+/// execution's timer waits in the list placed by its uuid (issue 30) among timers of its
+/// deadline.
+fn calls_racing_timers_of_one_deadline() -> String {
+    let call = |i: u32, signal: &str| {
+        format!(
+            r#"{{ "executeTool": {{ "tool": {{ "dictionary": {{ "name": "wait", "origin": "https://a.example", "window": "tab" }} }}{signal}, "as": "call{i}" }} }}"#
+        )
+    };
+    format!(
+        r#"{{ "version": 1, "name": "keyed", "tabs": [ {{ "id": "tab", "url": "https://a.example/",
+          "frames": [ {{ "id": "f", "url": "https://b.example/",
+            "script": [ {{ "setTimeout": {{ "ms": 1, "do": [ {{ "log": "the frame's timer" }} ] }} }} ] }} ],
+          "script": [
+            {{ "registerTool": {{ "tool": {{ "name": "wait", "description": "d",
+                "execute": {{ "result": {{ "after": {{ "ms": 1, "then": {{ "resolve": "done" }} }} }} }} }} }} }},
+            {{ "newAbortController": "ac" }},
+            {}, {}, {},
+            {{ "then": {{ "promise": "call2", "onFulfilled": [ {{ "log": "call2 settled" }} ] }} }},
+            {{ "setTimeout": {{ "ms": 1, "do": [ {{ "log": "a timer of the same deadline" }}, {{ "abort": {{ "controller": "ac" }} }} ] }} }}
+        ] }} ] }}"#,
+        call(1, r#", "options": { "signal": "ac" }"#),
+        call(2, ""),
+        call(3, "")
+    )
+}
+
+#[test]
+fn an_inert_executions_later_timer_keeps_the_outcome_set_and_replays() {
+    let p = program(&calls_racing_timers_of_one_deadline());
+    let facts = super::facts::InertFacts::of(&p);
+    assert!(facts.plain("wait") && facts.executions_may_be_inert);
+    let reduced = explore(&p, &ExploreOptions::default()).unwrap();
+    let naive = explore(&p, &ExploreOptions::from(SearchOptions { reduce: false, ..Default::default() })).unwrap();
+    assert!(reduced.complete && naive.complete);
+    assert_eq!(sorted_summaries(&reduced), sorted_summaries(&naive));
+    assert!(reduced.outcomes.len() > 1, "the abort and the log race the tools' timers");
+    let faithful = explore(&p, &ExploreOptions { inert_tasks: false, ..ExploreOptions::default() }).unwrap();
+    assert!(reduced.states < faithful.states, "{} states against {}", reduced.states, faithful.states);
+    for class in &reduced.outcomes {
+        let schedule = sched::Schedule::parse(&class.witness).unwrap();
+        let mut chooser = sched::ReplayChooser::new(&schedule);
+        let trace = crate::run(&p, &mut chooser, crate::run::Limits::default()).expect("the witness replays");
+        assert_eq!(trace.outcome.canonical().summary(), class.summary);
+        assert_eq!(chooser.remaining(), 0, "the witness {} is used up", class.witness);
+    }
+    let audit = crate::audit::audit_independence(&p, 100_000, 5_000).unwrap();
+    assert!(audit.complete && audit.violations.is_empty(), "{:?}", audit.violations);
 }

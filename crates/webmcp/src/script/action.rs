@@ -351,7 +351,7 @@ impl Sim<'_> {
             Settle::Reject(v) => self.settle(tool_promise, Err(v.clone()), (IMPERATIVE, "8")),
             Settle::Throw(m) => self.settle(tool_promise, Err(JsValue::type_error(m.clone())), (IMPERATIVE, "8")),
             Settle::Never => self.note((IMPERATIVE, "8"), "the tool's promise never settles"),
-            // Inside an inert tool execution (`crate::inert`; only `after` 0 ms qualifies): the
+            // Inside an inert tool execution (`crate::inert`), a 0 ms timer: the
             // timer is due at once (HTML "run steps after a timeout" queues its task on the timer
             // task source now), and its task is inert too, so it runs after this one. The
             // document's timer count is not advanced: it only orders timers of one deadline,
@@ -360,6 +360,20 @@ impl Sim<'_> {
                 self.note(("HTML", "setTimeout"), "the tool settles after 0 ms");
                 let work = Work::SettleLater { promise: tool_promise, settle: (**then).clone() };
                 self.run_inert_task(doc, work);
+            }
+            // Inside an inert tool execution, a later timer: it waits in the timer list placed
+            // by the execution's uuid, not counted among the document's timers (so two
+            // executions leave one list in either order), and its task, inert too, runs when it
+            // comes due (`Sim::run_due_inert_timers`; docs/model.md, "Inert tool executions").
+            Settle::After(ms, then) if self.running_inert_tasks() && self.scope.is_some() => {
+                note!(self, ("HTML", "setTimeout"), "the tool settles after {ms} ms");
+                let (uuid, _) = self.scope.expect("inside an inert tool execution");
+                self.world.run_steps_after_a_timeout_keyed(
+                    doc,
+                    *ms,
+                    crate::inert::facts::timer_key(uuid),
+                    Work::SettleLater { promise: tool_promise, settle: (**then).clone() },
+                );
             }
             Settle::After(ms, then) => {
                 note!(self, ("HTML", "setTimeout"), "the tool settles after {ms} ms");
