@@ -97,9 +97,11 @@ pub struct Bounds {
     /// The first seed of `--sample`'s runs (run i uses SEED + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run).
-    #[arg(long, default_value_t = 3)]
-    pub pct_depth: usize,
+    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run), 1 to
+    /// 100 (a run has d - 1 change points; PCT's bound shrinks with d, so larger depths find
+    /// nothing more).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub pct_depth: u16,
     /// Keep the witnesses the search met instead of finding each outcome's fewest-choice one
     /// (a breadth-first pass after a complete search; on the largest benchmark it takes about
     /// six times as long as the search).
@@ -163,7 +165,8 @@ impl Bounds {
                 jobs: self.jobs.max(1),
                 shard,
                 progress: None,
-                interrupt: None,
+                // Ctrl-C stops the search, which then reports what it has (exit 130).
+                interrupt: Some(cli::interrupt_flag()),
                 delay_bound: self.delay_bound,
                 table_per_work_item: false,
                 max_executions: self.max_executions,
@@ -181,11 +184,8 @@ pub fn shown(path: &Path) -> String {
     terminal(&path.display().to_string())
 }
 
-/// Writes to stdout; a closed pipe (`webmcp-sim … | head`) ends quietly instead of panicking.
-pub fn out(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    if stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).is_err() {
-        std::process::exit(0);
-    }
+/// Writes to stdout ([`cli::write_stdout`]): a closed pipe (`webmcp-sim … | head`) drops the
+/// rest and keeps the command's exit code; any other failed write is an error.
+pub fn out(text: &str) -> Result<(), CliError> {
+    cli::write_stdout(text)
 }
