@@ -213,3 +213,32 @@ fn sampling_honours_the_time_limit() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("time-limit: ") && stdout.contains("of the 100000000 runs asked for"), "{stdout}");
 }
+
+/// Ctrl-C (SIGINT) in each exploring command: a partial report that says it is partial, exit 130.
+#[test]
+fn ctrl_c_gives_a_partial_honest_report_in_every_exploring_command() {
+    let big = workspace_root().join("fixtures/bench/four-calls-unload.jsonc");
+    let b = big.to_str().unwrap();
+    let dir = scratch("ctrl-c");
+    let html = dir.join("report.html");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["check", b], "interrupted by Ctrl-C: 1 of 1 scenarios"),
+        (vec!["diff", b, "--parallel", "fifo"], "Ctrl-C"),
+        (vec!["report", b, "-o", html.to_str().unwrap()], "incomplete: Ctrl-C"),
+        (vec!["bench-explore", b], "stopped by Ctrl-C"),
+        (vec!["explore", b, "--sample", "100000000"], "Ctrl-C: "),
+        (vec!["fuzz", "--seeds", "0..1000000", "--out", dir.to_str().unwrap()], "interrupted by Ctrl-C: seeds 0.."),
+    ];
+    for (args, says) in cases {
+        let child = bin().args(&args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let what = args[0];
+        assert_eq!(out.status.code(), Some(130), "{what}: {stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(says), "{what}: {stdout}");
+        assert!(!stdout.contains("complete: every schedule"), "{what} claims a complete search: {stdout}");
+    }
+}
