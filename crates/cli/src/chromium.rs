@@ -397,21 +397,21 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
                     _ => String::new(),
                 };
                 let _ = writeln!(out, "  [{} run(s)] {}{because}:", o.runs, o.verdict.text());
+                // What the page logged is the scenario's (and Chromium's) text: escaped per line.
                 for line in o.view.render().lines() {
-                    let _ = writeln!(out, "      {line}");
+                    let _ = writeln!(out, "      {}", terminal(line));
                 }
                 if let Some((near, witness)) = &o.nearest {
                     if o.verdict == Verdict::Outside {
-                        let _ = writeln!(
-                            out,
-                            "    nearest simulated outcome (replay: webmcp-sim replay {name} --schedule '{witness}'):"
-                        );
+                        let replay =
+                            trace::render::replay_command_with(&r.path.display().to_string(), "", witness);
+                        let _ = writeln!(out, "    nearest simulated outcome (replay: {}):", terminal(&replay));
                         for line in near.render().lines() {
-                            let _ = writeln!(out, "      {line}");
+                            let _ = writeln!(out, "      {}", terminal(line));
                         }
                         let _ = writeln!(out, "    Chromium log of the first such run:");
                         for line in &o.log {
-                            let _ = writeln!(out, "      {line}");
+                            let _ = writeln!(out, "      {}", terminal(line));
                         }
                     }
                 }
