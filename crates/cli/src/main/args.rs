@@ -97,9 +97,8 @@ pub struct Bounds {
     /// The first seed of `--sample`'s runs (run i uses SEED + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run), 1 to
-    /// 100 (a run has d - 1 change points; PCT's bound shrinks with d, so larger depths find
-    /// nothing more).
+    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run), from
+    /// 1 to 100.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub pct_depth: u16,
     /// Keep the witnesses the search met instead of finding each outcome's fewest-choice one
