@@ -403,8 +403,7 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
                 }
                 if let Some((near, witness)) = &o.nearest {
                     if o.verdict == Verdict::Outside {
-                        let replay =
-                            trace::render::replay_command_with(&r.path.display().to_string(), "", witness);
+                        let replay = trace::render::replay_command_with(&r.path.display().to_string(), "", witness);
                         let _ = writeln!(out, "    nearest simulated outcome (replay: {}):", terminal(&replay));
                         for line in near.render().lines() {
                             let _ = writeln!(out, "      {}", terminal(line));

@@ -50,9 +50,9 @@ pub struct DiffArgs {
     /// on the machine).
     #[arg(long)]
     pub time_limit: Option<f64>,
-    /// Threads.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
     /// With `--format markdown`: draw outcome N's sequence diagram (repeatable), numbered as
     /// the Markdown lists them: the outcomes only in base, then those only with the change, then
     /// the common ones.
@@ -338,7 +338,7 @@ pub fn diff_command(args: &DiffArgs) -> Result<ExitCode, CliError> {
         max_depth: args.max_depth,
         max_units: args.max_units,
         time_limit,
-        jobs: args.jobs.max(1),
+        jobs: usize::from(args.jobs),
         // Ctrl-C stops the searches; each side then says "Ctrl-C" among its bounds hit.
         interrupt: Some(crate::interrupt_flag()),
         ..Default::default()

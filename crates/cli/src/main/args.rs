@@ -75,9 +75,9 @@ pub struct Bounds {
     /// outcomes; the witness schedules found can differ.
     #[arg(long, default_value = "broadest-first", value_parser = ["broadest-first", "label"])]
     pub lane_order: String,
-    /// Threads.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
     /// Explore only part K of N (`--shard 2/4`); merge the parts with `merge` (`check` refuses
     /// N > 1: one shard cannot decide expectations; `merge --check` decides them over all parts).
     #[arg(long, default_value = "1/1")]
@@ -161,7 +161,7 @@ impl Bounds {
                 max_units: self.max_units,
                 time_limit: self.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)?,
                 split_depth: self.split_depth.unwrap_or(if self.jobs > 1 || shard.1 > 1 { 2 } else { 0 }),
-                jobs: self.jobs.max(1),
+                jobs: usize::from(self.jobs),
                 shard,
                 progress: None,
                 // Ctrl-C stops the search, which then reports what it has (exit 130).

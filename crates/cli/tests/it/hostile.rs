@@ -187,6 +187,12 @@ fn numeric_options_are_bounded_and_an_empty_change_is_an_error() {
         let out = run(&["explore", n, "--sample", "3", "--pct-depth", depth]);
         assert_eq!(out.status.code(), Some(2), "--pct-depth {depth}: {}", String::from_utf8_lossy(&out.stderr));
     }
+    for jobs in ["0", "257", "100000"] {
+        for command in ["explore", "check", "diff"] {
+            let out = run(&[command, n, "--jobs", jobs, "--parallel", "fifo"]);
+            assert_eq!(out.status.code(), Some(2), "{command} --jobs {jobs}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+    }
     let out = run(&["explore", n, "--sample", "3", "--pct-depth", "100"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = run(&["diff", n, "--with", ""]);
