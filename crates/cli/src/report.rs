@@ -183,11 +183,23 @@ pub fn outcomes_by_seed(
     seeds: Range<u64>,
     max_units: usize,
 ) -> Result<Vec<OutcomeGroup>, GroupError> {
+    outcomes_by_seed_until(program, seeds, max_units, None)
+}
+
+/// [`outcomes_by_seed`], stopped by Ctrl-C or when `time_limit` has passed (checked before each
+/// run): the groups of the seeds run so far; the caller says the range was cut (the groups'
+/// counts add up to the runs done).
+pub fn outcomes_by_seed_until(
+    program: &Program,
+    seeds: Range<u64>,
+    max_units: usize,
+    time_limit: Option<std::time::Duration>,
+) -> Result<Vec<OutcomeGroup>, GroupError> {
+    let start = std::time::Instant::now();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     let mut groups: Vec<OutcomeGroup> = Vec::new();
     for seed in seeds {
-        if crate::interrupted() {
-            // Ctrl-C: the groups of the seeds run so far (the caller says the range was cut).
+        if crate::interrupted() || time_limit.is_some_and(|limit| start.elapsed() >= limit) {
             break;
         }
         let trace = run_trace(program, &Driver::Seed(seed), max_units).map_err(|error| GroupError { seed, error })?;

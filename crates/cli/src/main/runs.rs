@@ -122,22 +122,21 @@ pub fn report(
     let time_limit = bounds.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)?;
     let loaded = cli::load(path, changes)?;
     let found = match &seeds {
-        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), bounds.max_units)
-            .map(|groups| {
-                let ran: u64 = groups.iter().map(|g| g.count).sum();
-                let runs = if cli::interrupted() {
-                    format!(
-                        "seeds {}..{}, cut by Ctrl-C: {ran} of {} runs",
-                        seeds.start,
-                        seeds.end,
-                        seeds.end - seeds.start
-                    )
-                } else {
-                    format!("seeds {}..{}", seeds.start, seeds.end)
-                };
-                (groups, runs, cli::report::Counted::Runs)
-            })
-            .map_err(|e| e.to_string()),
+        Some(seeds) => {
+            cli::report::outcomes_by_seed_until(&loaded.program, seeds.clone(), bounds.max_units, time_limit)
+                .map(|groups| {
+                    let ran: u64 = groups.iter().map(|g| g.count).sum();
+                    let asked = seeds.end - seeds.start;
+                    let cut = if cli::interrupted() { "Ctrl-C" } else { "the time limit" };
+                    let runs = if ran < asked {
+                        format!("seeds {}..{}, cut by {cut}: {ran} of {asked} runs", seeds.start, seeds.end)
+                    } else {
+                        format!("seeds {}..{}", seeds.start, seeds.end)
+                    };
+                    (groups, runs, cli::report::Counted::Runs)
+                })
+                .map_err(|e| e.to_string())
+        }
         None => {
             let mut options = webmcp::ExploreOptions::default();
             options.search.max_states = bounds.max_states;

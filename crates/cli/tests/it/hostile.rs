@@ -218,6 +218,14 @@ fn sampling_honours_the_time_limit() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("time-limit: ") && stdout.contains("of the 100000000 runs asked for"), "{stdout}");
+    // `report --sample` too: the report says how many of the runs asked for it grouped.
+    let dir = scratch("sample");
+    let html = dir.join("report.html");
+    let s = scenario.to_str().unwrap();
+    let out = run(&["report", s, "--sample", "100000000", "--time-limit", "0.5", "-o", html.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("cut by the time limit: ") && stdout.contains(" of 100000000 runs"), "{stdout}");
 }
 
 /// Ctrl-C (SIGINT) in each exploring command: a partial report that says it is partial, exit 130.
