@@ -8,9 +8,13 @@
 // per run, the records the pages logged (console lines, settlements, uncaught exceptions, in
 // each document's own order), how the run ended (quiescent or timeout) and the run's log.
 //
-// Jitter never changes what a scenario means: it delays the start of each event loop's scripts
-// (documents that share an event loop keep tree order), busy-waits a random time at the start
-// of each document's script (a slow page), and delays each user step.
+// Jitter is bounded so it cannot reorder what a scenario orders: it delays the start of each
+// event loop's scripts by up to `startJitterMs` (documents that share an event loop keep tree
+// order), busy-waits up to a quarter of that at the start of each document's script (a slow
+// page), and delays each untimed user and agent step by up to `jitterMs`. `startJitterMs` is
+// `jitterMs`, or less when the scenario's timers are closer than that (crates/cli/src/chromium/
+// plan.rs, `start_jitter`): a loop started after another loop's timer fired would run its script
+// in an order the simulator never takes.
 import { chromium } from 'playwright-core';
 
 const MARK = '\u2063wmcp';
@@ -41,6 +45,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function runOnce(browser, plan, run, out) {
   const random = rng((plan.seed ?? 0) * 1000003 + run);
   const jitter = () => Math.floor(random() * (plan.jitterMs + 1));
+  const startJitterMs = plan.startJitterMs ?? plan.jitterMs;
+  const startJitter = () => Math.floor(random() * (startJitterMs + 1));
   const { records, log } = out;
   const pendingTimers = new Map();
   const t0 = Date.now();
@@ -146,10 +152,22 @@ async function runOnce(browser, plan, run, out) {
     // The documents of one event loop start as consecutive tasks of that loop (0 ms timers set
     // by its first document, so they keep tree order and no later timer comes between them);
     // a document the first one cannot reach is started by the driver right after.
+    // Warm up every frame that starts a script before any start: the first evaluate into a
+    // frame (an out-of-process iframe above all) creates its execution context and can take tens
+    // of ms, more than a short timer at the chosen scale; done here, in parallel, it cannot
+    // delay one event loop's start past another loop's timer. Only the jitter does, and that is
+    // bounded (`startJitterMs`).
+    await Promise.all(
+      plan.starts.map((s) => {
+        const frame = findFrame(s.navigable);
+        return frame ? frame.evaluate(() => 0).catch(() => {}) : Promise.resolve();
+      }),
+    );
+    log.push(`${at()} every frame ready`);
     const chains = [...groups.values()].map(async (docs) => {
-      await sleep(jitter());
+      await sleep(startJitter());
       const ids = docs.map((s) => s.navigable);
-      const busies = docs.map(() => Math.floor(random() * (plan.jitterMs / 4 + 1)));
+      const busies = docs.map(() => Math.floor(random() * (startJitterMs / 4 + 1)));
       let left = ids;
       const first = findFrame(ids[0]);
       if (first) {

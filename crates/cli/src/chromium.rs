@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
 use crate::CliError;
+use trace::escape::terminal;
 
 use scenario::Variant;
 
@@ -40,6 +41,9 @@ pub struct Options {
     pub chromium: PathBuf,
     pub driver: PathBuf,
     pub seed: u64,
+    /// Wall-clock limit of each of the simulator's searches (the spec's set, the profile's): a
+    /// search it stops is incomplete, and the report says "outside" may be a bound.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 /// The driver shipped with the workspace.
@@ -99,6 +103,10 @@ pub enum Result_ {
         /// (`pageshow.persisted`) than the scenario has `restoreFromBfcache` steps: such a run
         /// reloaded a page instead and did not test the cache.
         not_restored: u32,
+        /// Each event loop's start delay bound, and why it is less than `--jitter` when it is
+        /// (`plan::start_jitter`).
+        start_jitter_ms: u64,
+        jitter_cut: Option<String>,
     },
 }
 
@@ -156,7 +164,8 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
         Ok(p) => p,
         Err(reason) => return done(Result_::CannotRun(reason)),
     };
-    let explore_options = webmcp::ExploreOptions::default();
+    let mut explore_options = webmcp::ExploreOptions::default();
+    explore_options.search.time_limit = opts.time_limit;
     let explored = webmcp::explore(&program, &explore_options)
         .and_then(|spec| Ok((spec, webmcp::explore(&profile(&program), &explore_options)?)));
     let (spec, chromium) = match explored {
@@ -185,7 +194,7 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
     };
 
     let restores = restores(&plan.json);
-    let mut json = plan.json;
+    let mut json = plan.json.clone();
     json["chromium"] = opts.chromium.display().to_string().into();
     json["runs"] = opts.runs.into();
     json["seed"] = opts.seed.into();
@@ -240,6 +249,8 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
         timeout_ms: plan.timeout_ms,
         restores,
         not_restored,
+        start_jitter_ms: plan.start_jitter_ms,
+        jitter_cut: plan.jitter_cut,
     })
 }
 
@@ -321,7 +332,7 @@ fn driver_limit(plan: &serde_json::Value) -> std::time::Duration {
 /// The text report of one scenario.
 pub fn render(r: &ScenarioResult, opts: &Options) -> String {
     let mut out = String::new();
-    let name = r.path.display();
+    let name = terminal(&r.path.display().to_string());
     match &r.result {
         Result_::CannotRun(reason) => {
             let _ = writeln!(out, "{name}: cannot run: {reason} (skipped, not counted as passed)");
@@ -338,6 +349,8 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
             timeout_ms,
             restores,
             not_restored,
+            start_jitter_ms,
+            jitter_cut,
         } => {
             let (spec, prof, outside) = r.counts();
             let _ = writeln!(
@@ -347,11 +360,14 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
             );
             let _ = writeln!(
                 out,
-                "  explored: {spec_outcomes} outcome(s) under the spec{}; time: 1 virtual ms = {} real ms; jitter up to {} ms",
+                "  explored: {spec_outcomes} outcome(s) under the spec{}; time: 1 virtual ms = {} real ms; jitter up to {} ms (event loop starts: up to {start_jitter_ms} ms)",
                 if *complete { "" } else { " (search INCOMPLETE: \"outside\" may be a bound)" },
                 opts.scale,
                 opts.jitter_ms
             );
+            if let Some(why) = jitter_cut {
+                let _ = writeln!(out, "  warning: {name}: {why}");
+            }
             let _ = writeln!(
                 out,
                 "  ends: {quiescent} quiescent (no record for {quiet_ms} ms, no timer pending), {timeouts} at the {timeout_ms} ms timeout, {errors} driver error(s)"
@@ -381,21 +397,20 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
                     _ => String::new(),
                 };
                 let _ = writeln!(out, "  [{} run(s)] {}{because}:", o.runs, o.verdict.text());
+                // What the page logged is the scenario's (and Chromium's) text: escaped per line.
                 for line in o.view.render().lines() {
-                    let _ = writeln!(out, "      {line}");
+                    let _ = writeln!(out, "      {}", terminal(line));
                 }
                 if let Some((near, witness)) = &o.nearest {
                     if o.verdict == Verdict::Outside {
-                        let _ = writeln!(
-                            out,
-                            "    nearest simulated outcome (replay: webmcp-sim replay {name} --schedule '{witness}'):"
-                        );
+                        let replay = trace::render::replay_command_with(&r.path.display().to_string(), "", witness);
+                        let _ = writeln!(out, "    nearest simulated outcome (replay: {}):", terminal(&replay));
                         for line in near.render().lines() {
-                            let _ = writeln!(out, "      {line}");
+                            let _ = writeln!(out, "      {}", terminal(line));
                         }
                         let _ = writeln!(out, "    Chromium log of the first such run:");
                         for line in &o.log {
-                            let _ = writeln!(out, "      {line}");
+                            let _ = writeln!(out, "      {}", terminal(line));
                         }
                     }
                 }
@@ -441,7 +456,7 @@ pub struct Args {
     pub runs: u32,
     /// Upper bound in real ms of the random delays added to each run (event loops' starts, user
     /// steps) and of the busy-wait (a quarter of it) at the start of each document's script.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     pub jitter: u64,
     /// Real milliseconds per virtual millisecond of the scenario's timers.
     #[arg(long, default_value_t = 20.0)]
@@ -458,6 +473,10 @@ pub struct Args {
     /// Also write the Markdown table (docs/chromium.md's) to this file.
     #[arg(long)]
     pub table: Option<PathBuf>,
+    /// Wall-clock limit in seconds for each of the simulator's searches (the spec's outcome set
+    /// and the chromium profile's); a search it stops is reported as incomplete.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
 }
 
 /// Runs the subcommand: exit 1 when an observed outcome is outside both sets ([`exit_code`]),
@@ -467,12 +486,13 @@ pub fn command(args: Args) -> Result<ExitCode, CliError> {
         return Err(CliError::input(format!("{} does not exist", args.chromium.display()))
             .hint("install Chromium with `apt-get install chromium`, or pass --chromium PATH"));
     }
-    if !(args.time_scale > 0.0 && args.time_scale.is_finite()) {
+    if !(args.time_scale > 0.0 && args.time_scale <= 1_000.0) {
         return Err(CliError::input(format!(
-            "--time-scale {}: write a positive number of real ms per virtual ms, e.g. 1",
+            "--time-scale {}: write a positive number of real ms per virtual ms, at most 1000, e.g. 1",
             args.time_scale
         )));
     }
+    let time_limit = args.time_limit.map(crate::parse_time_limit).transpose().map_err(CliError::input)?;
     let opts = Options {
         runs: args.runs,
         jitter_ms: args.jitter,
@@ -480,12 +500,12 @@ pub fn command(args: Args) -> Result<ExitCode, CliError> {
         chromium: args.chromium.clone(),
         driver: args.driver.clone().unwrap_or_else(default_driver),
         seed: args.seed,
+        time_limit,
     };
     let mut results = Vec::new();
     for f in &crate::scenario_paths(&args.scenarios)? {
         let r = check_scenario(f, &opts)?;
-        print!("{}", render(&r, &opts));
-        let _ = std::io::stdout().flush();
+        crate::write_stdout(&render(&r, &opts))?;
         results.push(r);
     }
     let ran = results.iter().filter(|r| matches!(r.result, Result_::Ran { .. })).count();
@@ -493,11 +513,11 @@ pub fn command(args: Args) -> Result<ExitCode, CliError> {
         let (x, y, z) = r.counts();
         (t.0 + x, t.1 + y, t.2 + z)
     });
-    println!(
-        "\n{} scenario(s): {ran} ran in Chromium, {} cannot run; runs: {a} inside spec, {b} outside spec but inside chromium profile, {c} outside both",
+    crate::write_stdout(&format!(
+        "\n{} scenario(s): {ran} ran in Chromium, {} cannot run; runs: {a} inside spec, {b} outside spec but inside chromium profile, {c} outside both\n",
         results.len(),
         results.len() - ran
-    );
+    ))?;
     if let Some(t) = &args.table {
         let root = std::env::current_dir().unwrap_or_default();
         std::fs::write(t, table(&results, &root)).map_err(|e| CliError::input(format!("{}: {e}", t.display())))?;

@@ -5,6 +5,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use trace::escape::terminal;
+use trace::markdown::code;
 
 use trace::{Exploration, OutcomeClass};
 
@@ -48,9 +50,14 @@ pub struct DiffArgs {
     /// on the machine).
     #[arg(long)]
     pub time_limit: Option<f64>,
-    /// Threads.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
+    /// With `--format markdown`: draw outcome N's sequence diagram (repeatable), numbered as
+    /// the Markdown lists them: the outcomes only in base, then those only with the change, then
+    /// the common ones.
+    #[arg(long, value_name = "N")]
+    pub outcome: Vec<usize>,
 }
 
 impl DiffArgs {
@@ -168,7 +175,7 @@ impl Diff {
 
     pub fn render_text(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "webmcp-sim diff: {}", self.path);
+        let _ = writeln!(s, "webmcp-sim diff: {}", terminal(&self.path));
         for (name, side) in [("base", &self.base), ("with", &self.with)] {
             let ex = &side.exploration;
             // Threads sharing one visited table: the exploration says so among its options.
@@ -191,12 +198,12 @@ impl Diff {
         for (title, classes, side) in sections {
             let _ = writeln!(s, "\n{title} ({}):", classes.len());
             for c in classes {
-                let _ = writeln!(s, "  summary: {}", c.summary);
+                let _ = writeln!(s, "  summary: {}", terminal(&c.summary));
                 let _ = writeln!(
                     s,
                     "    witness ({} choices): {}",
                     c.witness_choices,
-                    trace::render::replay_command_with(&self.path, &side.flags, &c.witness)
+                    terminal(&trace::render::replay_command_with(&self.path, &side.flags, &c.witness))
                 );
             }
         }
@@ -212,8 +219,25 @@ impl Diff {
     /// [`Diff::render_markdown`] with the scenario's source folded away before the last line,
     /// so the block replays on its own.
     pub fn render_markdown_with_source(&self, command: &str, source: &str) -> String {
+        self.render_markdown_drawing(command, source, &[])
+    }
+
+    /// Every outcome as the Markdown numbers them (from 1): those only in base, then those
+    /// only with the change, then the common ones; each with its side.
+    pub fn numbered(&self) -> Vec<(&OutcomeClass, &Side)> {
+        let base = self.base_only().map(|c| (c, &self.base));
+        let with = self.with_only().map(|c| (c, &self.with));
+        let common = self.common.iter().map(|&i| (&self.base.exploration.outcomes[i], &self.base));
+        base.chain(with).chain(common).collect()
+    }
+
+    /// [`Diff::render_markdown_with_source`] with the Mermaid diagrams of the outcomes asked
+    /// for (`--outcome N`: its number and the diagram's text) after the lists; when they would
+    /// take the block past one GitHub issue ([`trace::markdown::MAX_BODY`]), the diagrams that
+    /// do not fit are left out and a note says which.
+    pub fn render_markdown_drawing(&self, command: &str, source: &str, diagrams: &[(usize, String)]) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "#### `webmcp-sim diff` on `{}`\n", self.path);
+        let _ = writeln!(s, "#### `webmcp-sim diff` on `{}`\n", code(&self.path));
         let _ = writeln!(s, "| | options | outcomes | search |\n| --- | --- | --- | --- |");
         for (name, side) in [("base", &self.base), ("with", &self.with)] {
             let ex = &side.exploration;
@@ -222,6 +246,7 @@ impl Diff {
             let _ = writeln!(s, "| {name} | `{}` | {} | {search} |", side.options, ex.outcomes.len());
         }
         let _ = writeln!(s, "\n**{}**\n", self.verdict());
+        let mut number = 0;
         for (title, classes, side) in [
             ("Only in base", self.base_only().collect::<Vec<_>>(), &self.base),
             ("Only with the change", self.with_only().collect(), &self.with),
@@ -232,11 +257,12 @@ impl Diff {
             }
             let _ = writeln!(s, "{title}:\n");
             for c in classes {
-                let _ = writeln!(s, "- `{}`", c.summary.replace('`', "'"));
+                number += 1;
+                let _ = writeln!(s, "- ({number}) `{}`", code(&c.summary));
                 let _ = writeln!(
                     s,
                     "  ```sh\n  {}\n  ```",
-                    trace::render::replay_command_with(&self.path, &side.flags, &c.witness)
+                    terminal(&trace::render::replay_command_with(&self.path, &side.flags, &c.witness))
                 );
             }
             s.push('\n');
@@ -244,20 +270,32 @@ impl Diff {
         if !self.common.is_empty() {
             let _ = writeln!(s, "<details><summary>{} common outcome(s)</summary>\n", self.common.len());
             for &i in &self.common {
-                let _ = writeln!(s, "- `{}`", self.base.exploration.outcomes[i].summary.replace('`', "'"));
+                number += 1;
+                let _ = writeln!(s, "- ({number}) `{}`", code(&self.base.exploration.outcomes[i].summary));
             }
             let _ = writeln!(s, "\n</details>\n");
         }
-        if !source.is_empty() && source.len() <= trace::markdown::MAX_BODY / 4 {
-            let text = if source.ends_with('\n') { source.to_string() } else { format!("{source}\n") };
-            let fence = "`".repeat(text.split(|c| c != '`').map(str::len).max().unwrap_or(0).max(2) + 1);
+        let room = trace::markdown::MAX_BODY.saturating_sub(s.len() + source.len() + command.len() + 4_000);
+        let mut left_out = Vec::new();
+        let mut used = 0;
+        for (n, diagram) in diagrams {
+            let block = format!("Outcome ({n}):\n\n```mermaid\n{diagram}```\n\n");
+            if used + block.len() > room {
+                left_out.push(n.to_string());
+                continue;
+            }
+            used += block.len();
+            s.push_str(&block);
+        }
+        if !left_out.is_empty() {
             let _ = writeln!(
                 s,
-                "<details><summary>Scenario source (<code>{}</code>)</summary>\n\n{fence}jsonc\n{text}{fence}\n\n</details>\n",
-                trace::escape::html(&self.path)
+                "*The diagrams of outcome(s) {} are left out to fit one GitHub issue: ask for fewer with `--outcome N`.*\n",
+                left_out.join(", ")
             );
         }
-        let _ = writeln!(s, "Generated by `{command}`.");
+        s.push_str(&trace::markdown::source_details(&self.path, source));
+        let _ = writeln!(s, "Generated by `{}`.", code(command));
         s
     }
 }
@@ -300,9 +338,14 @@ pub fn diff_command(args: &DiffArgs) -> Result<ExitCode, CliError> {
         max_depth: args.max_depth,
         max_units: args.max_units,
         time_limit,
-        jobs: args.jobs.max(1),
+        jobs: usize::from(args.jobs),
+        // Ctrl-C stops the searches; each side then says "Ctrl-C" among its bounds hit.
+        interrupt: Some(crate::interrupt_flag()),
         ..Default::default()
     });
+    if !args.outcome.is_empty() && matches!(args.format, DiffFormat::Text) {
+        return Err(CliError::input("--outcome draws diagrams in the Markdown; add --format markdown"));
+    }
     let mut code = 0;
     for scenario in crate::scenario_paths(std::slice::from_ref(&args.scenario))? {
         // Bad input (a scenario that does not load, an unknown variant) is exit 2; a run that
@@ -312,12 +355,48 @@ pub fn diff_command(args: &DiffArgs) -> Result<ExitCode, CliError> {
         let d = diff(&scenario, &base, &with, &explore).map_err(CliError::failed)?;
         let text = match args.format {
             DiffFormat::Text => d.render_text(),
-            DiffFormat::Markdown => d.render_markdown_with_source(&command_line(args, &scenario), &source),
+            DiffFormat::Markdown => {
+                let diagrams = diagrams(&d, &scenario, &args.outcome, (&base, &with))?;
+                d.render_markdown_drawing(&command_line(args, &scenario), &source, &diagrams)
+            }
         };
-        print!("{text}");
+        crate::write_stdout(&text)?;
         code = code.max(d.exit_code());
+        if crate::interrupted() {
+            eprintln!("interrupted: the diff above is partial (its searches are incomplete)");
+            return Ok(ExitCode::from(130));
+        }
     }
     Ok(ExitCode::from(code))
+}
+
+/// The Mermaid diagram of each outcome `asked` for (`--outcome N`, numbered as
+/// [`Diff::numbered`]): its witness replayed under its side's options. A number the diff does
+/// not list is bad input.
+fn diagrams(
+    d: &Diff,
+    scenario: &Path,
+    asked: &[usize],
+    (base, with): (&[Change], &[Change]),
+) -> Result<Vec<(usize, String)>, CliError> {
+    let numbered = d.numbered();
+    let mut out = Vec::new();
+    for &n in asked {
+        let Some((class, side)) = n.checked_sub(1).and_then(|i| numbered.get(i)) else {
+            return Err(CliError::input(format!(
+                "--outcome {n}: the diff of {} lists {} outcome(s), numbered from 1",
+                terminal(&scenario.display().to_string()),
+                numbered.len()
+            )));
+        };
+        let changes = if std::ptr::eq(*side, &d.with) { with } else { base };
+        let program = crate::load(scenario, changes)?.program;
+        let schedule = sched::Schedule::parse(&class.witness).map_err(|e| CliError::failed(e.to_string()))?;
+        let trace = crate::report::run_trace(&program, &crate::Driver::Replay(schedule), 10_000)
+            .map_err(|e| CliError::failed(format!("outcome {n}: replaying its witness: {e}")))?;
+        out.push((n, trace::mermaid::render_mermaid(&trace)));
+    }
+    Ok(out)
 }
 
 /// The command that produced a diff of `scenario`, for the Markdown block's last line.
@@ -327,6 +406,9 @@ fn command_line(args: &DiffArgs, scenario: &Path) -> String {
         let _ = write!(s, " --base {}", args.base);
     }
     s.push_str(&args.with_words());
+    for n in &args.outcome {
+        let _ = write!(s, " --outcome {n}");
+    }
     s
 }
 
@@ -339,6 +421,8 @@ pub fn expect_changes(with: &scenario::DiffOptions) -> Vec<Change> {
     if let Some(v) = &with.variants {
         changes.push(Change::Variants(v.clone()));
     }
+    changes.extend(with.variant.iter().map(|&v| Change::AddVariant(v)));
+    changes.extend(with.no_variant.iter().map(|&v| Change::RemoveVariant(v)));
     changes
 }
 

@@ -65,5 +65,30 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
+/// Set once stdout's reader went away (`webmcp-sim … | head -1`): later output is dropped.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes `text` to stdout, the one way a command prints its report. A closed pipe
+/// (`… | head -1`) drops the rest of the output and is not an error, so the command still ends
+/// with its own exit code (`set -o pipefail` sees a violation as 1, not 0 or a panic); any other
+/// failed write (`> /dev/full`) is an error (exit 1), never a success that printed nothing.
+pub fn write_stdout(text: &str) -> Result<(), CliError> {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            STDOUT_CLOSED.store(true, Ordering::Relaxed);
+            Ok(())
+        }
+        Err(e) => Err(CliError::failed(format!("writing the output to stdout: {e}"))
+            .hint("the report was not written in full; free the disk or name another output")),
+    }
+}
+
 #[cfg(test)]
 mod tests;

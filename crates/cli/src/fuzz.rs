@@ -101,6 +101,8 @@ pub struct FuzzReport {
     /// Known findings (`--known`) by finding and step: scenarios showing it, first seed.
     pub known: BTreeMap<(u32, String), (u64, u64)>,
     pub seconds: f64,
+    /// The first seed not run, when Ctrl-C stopped the fuzzer (the report is partial).
+    pub interrupted_at: Option<u64>,
 }
 
 impl FuzzArgs {
@@ -187,6 +189,11 @@ pub fn run_fuzz_knowing(
     let (gen, check) = (args.gen(), args.check());
     let mut next_progress = 100;
     for seed in seeds.clone() {
+        if cli::interrupted() {
+            // Ctrl-C: the report covers the seeds done so far and says so.
+            report.interrupted_at = Some(seed);
+            break;
+        }
         let plan = generate(seed, gen);
         let case = check_scenario(&build(&plan, "fuzz"), &check, seed);
         report.scenarios += 1;
@@ -290,6 +297,13 @@ pub fn render(args: &FuzzArgs, seeds: &std::ops::Range<u64>, r: &FuzzReport) -> 
         r.stateless_compared,
         r.seconds
     );
+    if let Some(seed) = r.interrupted_at {
+        s.push_str(&format!(
+            "interrupted by Ctrl-C: seeds {}..{seed} only, {} not run; the counts below are partial\n",
+            seeds.start,
+            seeds.end - seed
+        ));
+    }
     s.push_str(&format!("simulator bugs: {}\n", r.bugs.len()));
     for (seed, kind, message, path) in &r.bugs {
         s.push_str(&format!("  seed {seed}: {}: {message}\n    case: {}\n", kind.name(), show(path)));
@@ -333,7 +347,10 @@ pub fn fuzz(args: &FuzzArgs) -> Result<ExitCode, CliError> {
     let seeds = cli::report::parse_seeds(&args.seeds).map_err(CliError::input)?;
     let known = cli::known_findings(args.known.as_deref())?;
     let report = run_fuzz_knowing(args, seeds.clone(), &known, &mut |line| eprintln!("fuzz: {line}"));
-    print_quietly(&render(args, &seeds, &report));
+    cli::write_stdout(&render(args, &seeds, &report))?;
+    if report.interrupted_at.is_some() {
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::from(if report.bugs.is_empty() { 0 } else { 1 }))
 }
 
@@ -356,9 +373,9 @@ pub fn fuzz_parser(args: &FuzzParserArgs) -> Result<ExitCode, CliError> {
         }
     });
     let _ = std::panic::take_hook();
-    print_quietly(&format!("{}\n", render_parser(args, &report)));
+    cli::write_stdout(&format!("{}\n", render_parser(args, &report)))?;
     for (family, input, message) in report.panics.iter().take(5) {
-        print_quietly(&format!("panic ({family}): {message}\n  input: {input:?}\n"));
+        cli::write_stdout(&format!("panic ({family}): {message}\n  input: {input:?}\n"))?;
     }
     Ok(ExitCode::from(if report.panics.is_empty() { 0 } else { 1 }))
 }
@@ -370,14 +387,6 @@ fn shipped_texts(dir: &Path) -> std::io::Result<Vec<String>> {
         return Err(cli::no_scenario());
     }
     files.iter().map(|f| scenario::read_file(f).map_err(|d| std::io::Error::other(d.to_string()))).collect()
-}
-
-/// Writes to stdout; on a closed pipe (`… | head`) the text is lost instead of the process
-/// panicking, and the exit code still says whether the fuzzer found something.
-fn print_quietly(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
 }
 
 /// The parser fuzz report as text.

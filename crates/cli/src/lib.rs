@@ -17,7 +17,7 @@ pub mod prefix;
 pub mod report;
 pub mod snapshot;
 
-pub use error::CliError;
+pub use error::{write_stdout, CliError};
 pub use load::{
     known_findings, load, load_program, no_scenario, read_scenario, scenario_files, scenario_paths, scenarios_at,
     Loaded,
@@ -96,7 +96,13 @@ pub fn check_dir_knowing(
     ));
     let (mut total_states, mut violated, mut unknown, mut held) = (0u64, 0, 0, 0);
     let mut known_outcomes = 0;
+    let stopped = || options.search.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+    let mut checked = 0;
     for file in &files {
+        if stopped() {
+            break;
+        }
+        checked += 1;
         let name = name_of(file);
         let (program, flags) = match load(file, changes) {
             Ok(l) => (l.program, l.flags),
@@ -176,9 +182,16 @@ pub fn check_dir_knowing(
             expect
         ));
     }
+    let count = if checked < files.len() || stopped() {
+        // Ctrl-C: the table is partial; the scenario it cut is incomplete ("Ctrl-C") and the rest
+        // are not in it.
+        exit_code = 130;
+        format!("interrupted by Ctrl-C: {checked} of {}", files.len())
+    } else {
+        files.len().to_string()
+    };
     text.push_str(&format!(
-        "\n{} scenarios, {total_states} states; expectations: {held} hold, {violated} violated, {unknown} unknown\n",
-        files.len()
+        "\n{count} scenarios, {total_states} states; expectations: {held} hold, {violated} violated, {unknown} unknown\n"
     ));
     if known_outcomes > 0 {
         text.push_str(&format!(
@@ -271,16 +284,47 @@ pub fn merge_files(paths: &[PathBuf]) -> Result<trace::Exploration, String> {
     merge_files_keeping_digest(paths).map(|(merged, _)| merged)
 }
 
+/// The most bytes `merge` reads of one part: an exploration's JSON is larger than a scenario
+/// (the largest shipped, four-calls-unload's, is about 2 MB), but a part is read whole before it
+/// is parsed, so it is bounded like a scenario file is (`/dev/zero` or a FIFO cannot grow it).
+pub const MAX_PART_BYTES: u64 = 64 << 20;
+
+/// One `merge` part, parsed as it is read (never held whole as text), from at most
+/// [`MAX_PART_BYTES`] + 1 bytes of the file: `/dev/zero`, a FIFO or a huge file cannot grow the
+/// process past the part's own data.
+fn read_part(path: &Path) -> Result<trace::Exploration, String> {
+    use std::io::Read;
+    /// Counts the bytes read through it.
+    struct Counted<R> {
+        inner: R,
+        read: u64,
+    }
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.inner.read(buf)?;
+            self.read += n as u64;
+            Ok(n)
+        }
+    }
+    let shown = terminal(&path.display().to_string());
+    let file = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
+    let mut reader = Counted { inner: std::io::BufReader::new(file.take(MAX_PART_BYTES + 1)), read: 0 };
+    let parsed = serde_json::from_reader(&mut reader);
+    if reader.read > MAX_PART_BYTES {
+        return Err(format!(
+            "{shown}: larger than {} MiB, more than an exploration result `explore --format json` writes",
+            MAX_PART_BYTES >> 20
+        ));
+    }
+    parsed.map_err(|e| format!("{shown}: not an exploration result ({e}); write them with `explore --format json`"))
+}
+
 /// [`merge_files`], and the digest of the scenario file the shards explored (their options
 /// record it; `None` for a whole exploration, which records none).
 pub fn merge_files_keeping_digest(paths: &[PathBuf]) -> Result<(trace::Exploration, Option<String>), String> {
     let mut parts = Vec::new();
     for p in paths {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        let part: trace::Exploration = serde_json::from_str(&text).map_err(|e| {
-            format!("{}: not an exploration result ({e}); write them with `explore --format json`", p.display())
-        })?;
-        parts.push(part);
+        parts.push(read_part(p)?);
     }
     check_shards(&parts)?;
     let mut merged = trace::Exploration::merge(&parts)?;
@@ -473,8 +517,9 @@ impl fmt::Display for ExploreBench {
         let ratio = match self.reduction {
             Some(r) => format!("{r:.1}x"),
             None => format!(
-                ">= {:.1}x (naive stopped at its bound)",
-                self.naive_transitions as f64 / self.transitions.max(1) as f64
+                ">= {:.1}x (naive stopped at its bound{})",
+                self.naive_transitions as f64 / self.transitions.max(1) as f64,
+                if interrupted() { " or by Ctrl-C" } else { "" }
             ),
         };
         let per_outcome = self.unique_states as f64 / self.outcomes.max(1) as f64;
@@ -487,7 +532,11 @@ impl fmt::Display for ExploreBench {
             self.unique_states,
             self.states,
             self.transitions,
-            if self.complete { "complete" } else { "incomplete (a bound was hit)" },
+            match (self.complete, interrupted()) {
+                (true, _) => "complete",
+                (false, true) => "incomplete (stopped by Ctrl-C)",
+                (false, false) => "incomplete (a bound was hit)",
+            },
         )?;
         writeln!(
             f,
@@ -523,8 +572,10 @@ pub fn bench_explore(
     stateless: Option<(u64, std::time::Duration)>,
 ) -> Result<ExploreBench, RunError> {
     // The search alone is timed; the witness pass once, after.
+    // Ctrl-C stops the searches; the report then says they are incomplete ("Ctrl-C").
+    let interrupt = Some(interrupt_flag());
     let options = webmcp::ExploreOptions {
-        search: webmcp::SearchOptions { split_depth: 0, ..Default::default() },
+        search: webmcp::SearchOptions { split_depth: 0, interrupt: interrupt.clone(), ..Default::default() },
         shortest_witnesses: false,
         ..Default::default()
     };
@@ -538,7 +589,7 @@ pub fn bench_explore(
         let seconds = start.elapsed().as_secs_f64();
         times.push(seconds);
         total += seconds;
-        if times.len() >= 5 && total >= 1.0 {
+        if times.len() >= 5 && total >= 1.0 || interrupted() {
             break measured;
         }
     };
@@ -551,6 +602,7 @@ pub fn bench_explore(
             split_depth: 0,
             reduce: false,
             max_states: naive_max_states,
+            interrupt,
             ..Default::default()
         },
         shortest_witnesses: false,
@@ -629,8 +681,9 @@ pub fn peak_memory() -> String {
         .unwrap_or_else(|| "unknown (no /proc/self/status)".to_string())
 }
 
-/// The flag a Ctrl-C sets (the handler is installed once per process, by `with_progress`).
-fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+/// The flag a Ctrl-C sets (the handler is installed once per process, the first time a command
+/// asks for the flag: every exploring command gives it to its searches and loops).
+pub fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
     static FLAG: std::sync::OnceLock<std::sync::Arc<std::sync::atomic::AtomicBool>> = std::sync::OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

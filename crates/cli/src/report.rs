@@ -23,6 +23,7 @@ pub const UNUSED_CHOICES: &str = "the schedule is not from this scenario";
 /// simulator does not model, or a scenario the run finds impossible).
 pub fn run_exit_code(error: &RunError, driver: &Driver) -> u8 {
     match (driver, error) {
+        (_, RunError::Choose(sched::ChooseError::TimeLimit { .. })) => 1,
         (Driver::Replay(_), RunError::Choose(_)) => 2,
         (Driver::Replay(_), RunError::Scenario(m)) if m.ends_with(UNUSED_CHOICES) => 2,
         _ => 1,
@@ -32,32 +33,66 @@ pub fn run_exit_code(error: &RunError, driver: &Driver) -> u8 {
 /// Runs a program once: with a seeded chooser, or replaying a schedule, every choice of which
 /// must be used.
 pub fn run_trace(program: &Program, driver: &Driver, max_units: usize) -> Result<Trace, RunError> {
-    let limits = Limits { max_units };
+    run_trace_until(program, driver, max_units, None)
+}
+
+/// A chooser that fails once its deadline has passed (`run --time-limit`). A run asks its
+/// chooser at every choice point, so the limit is checked there (a stretch without choices is
+/// bounded by `--max-units`).
+struct Deadline<'c> {
+    inner: &'c mut dyn sched::Chooser,
+    deadline: Option<(std::time::Instant, std::time::Duration)>,
+    choices: usize,
+}
+
+impl sched::Chooser for Deadline<'_> {
+    fn choose(&mut self, runnable: &[sched::Lane]) -> Result<usize, sched::ChooseError> {
+        self.choices += 1;
+        if let Some((start, limit)) = self.deadline {
+            if start.elapsed() >= limit {
+                let micros = u64::try_from(limit.as_micros()).unwrap_or(u64::MAX);
+                return Err(sched::ChooseError::TimeLimit { choice: self.choices, micros });
+            }
+        }
+        self.inner.choose(runnable)
+    }
+}
+
+/// [`run_trace`] with a wall-clock limit: a run still choosing when it passes is an error that
+/// says so (a run that did not finish is never printed as if it had).
+pub fn run_trace_until(
+    program: &Program,
+    driver: &Driver,
+    max_units: usize,
+    time_limit: Option<std::time::Duration>,
+) -> Result<Trace, RunError> {
+    let deadline = time_limit.map(|limit| (std::time::Instant::now(), limit));
+    let run = |inner: &mut dyn sched::Chooser| {
+        webmcp::run(program, &mut Deadline { inner, deadline, choices: 0 }, Limits { max_units })
+    };
     match driver {
-        Driver::Seed(seed) => webmcp::run(program, &mut RandomChooser::new(*seed), limits),
+        Driver::Seed(seed) => run(&mut RandomChooser::new(*seed)),
         Driver::Prefix(prefix) => {
             let mut chooser = crate::prefix::PrefixChooser::new(prefix);
-            let trace = webmcp::run(program, &mut chooser, limits)?;
-            if chooser.remaining() > 0 {
-                return Err(RunError::Scenario(format!(
-                    "the run finished with {} prefix choice(s) unused: the schedule is not from this scenario",
-                    chooser.remaining()
-                )));
-            }
+            let trace = run(&mut chooser)?;
+            unused(chooser.remaining(), "prefix choice(s) unused: the schedule is not from this scenario")?;
             Ok(trace)
         }
         Driver::Replay(schedule) => {
             let mut chooser = ReplayChooser::new(schedule);
-            let trace = webmcp::run(program, &mut chooser, limits)?;
-            if chooser.remaining() > 0 {
-                return Err(RunError::Scenario(format!(
-                    "the run finished with {} schedule choice(s) unused: {UNUSED_CHOICES}",
-                    chooser.remaining()
-                )));
-            }
+            let trace = run(&mut chooser)?;
+            unused(chooser.remaining(), &format!("schedule choice(s) unused: {UNUSED_CHOICES}"))?;
             Ok(trace)
         }
     }
+}
+
+/// The error of a replayed or prefixed run that left `remaining` choices unused.
+fn unused(remaining: usize, what: &str) -> Result<(), RunError> {
+    if remaining > 0 {
+        return Err(RunError::Scenario(format!("the run finished with {remaining} {what}")));
+    }
+    Ok(())
 }
 
 /// The formats of one run that are for people or their tools rather than for snapshots.
@@ -148,9 +183,25 @@ pub fn outcomes_by_seed(
     seeds: Range<u64>,
     max_units: usize,
 ) -> Result<Vec<OutcomeGroup>, GroupError> {
+    outcomes_by_seed_until(program, seeds, max_units, None)
+}
+
+/// [`outcomes_by_seed`], stopped by Ctrl-C or when `time_limit` has passed (checked before each
+/// run): the groups of the seeds run so far; the caller says the range was cut (the groups'
+/// counts add up to the runs done).
+pub fn outcomes_by_seed_until(
+    program: &Program,
+    seeds: Range<u64>,
+    max_units: usize,
+    time_limit: Option<std::time::Duration>,
+) -> Result<Vec<OutcomeGroup>, GroupError> {
+    let start = std::time::Instant::now();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     let mut groups: Vec<OutcomeGroup> = Vec::new();
     for seed in seeds {
+        if crate::interrupted() || time_limit.is_some_and(|limit| start.elapsed() >= limit) {
+            break;
+        }
         let trace = run_trace(program, &Driver::Seed(seed), max_units).map_err(|error| GroupError { seed, error })?;
         let key = serde_json::to_string(&trace.outcome.canonical()).unwrap_or_default();
         match index.get(&key) {

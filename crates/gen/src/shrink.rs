@@ -316,12 +316,24 @@ pub fn case_text(path: &Path, case: &Case) -> String {
     crate::jsonc::to_short_jsonc(&case.scenario, &comments)
 }
 
-/// Writes the case to `dir/stem.jsonc` and returns the path.
+/// Writes the case to a new file, `dir/stem.jsonc`, or `dir/stem-2.jsonc`, `-3`, … when that
+/// name is taken (by an earlier case of this run or by an earlier run): a case never overwrites
+/// another. Returns the path.
 pub fn write_case(dir: &Path, stem: &str, case: &Case) -> std::io::Result<PathBuf> {
+    use std::io::Write;
     std::fs::create_dir_all(dir)?;
-    let path = dir.join(format!("{stem}.jsonc"));
-    std::fs::write(&path, case_text(&path, case))?;
-    Ok(path)
+    for n in 1..=10_000u32 {
+        let path = dir.join(if n == 1 { format!("{stem}.jsonc") } else { format!("{stem}-{n}.jsonc") });
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => {
+                file.write_all(case_text(&path, case).as_bytes())?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other(format!("{stem}.jsonc and 10,000 numbered names after it are taken; empty the folder")))
 }
 
 #[cfg(test)]

@@ -101,15 +101,26 @@ pub struct DiffExpect {
     pub only_in_with: Option<Vec<Predicate>>,
 }
 
-/// The options a `diff` expectation changes.
+/// The options a `diff` expectation changes, named as on the command line: `parallel` as
+/// `--parallel` (`parallel=`), `variant` as each `--variant X` (`variant=X`: added to the
+/// file's), `noVariant` as `no-variant=X` (removed), `variants` as `variants=A+B` (exactly these).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct DiffOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parallel: Option<ParallelModel>,
+    /// Replaces the file's list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<Vec<String>>")]
     pub variants: Option<Vec<Variant>>,
+    /// Each added to the variants (after `variants`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub variant: Vec<Variant>,
+    /// Each removed from the variants (after `variant`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<String>")]
+    pub no_variant: Vec<Variant>,
 }
 
 /// A statement about one outcome.

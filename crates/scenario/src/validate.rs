@@ -24,6 +24,9 @@ const HINT_NAMES: usize = 20;
 const USER_STEPS: [&str; 4] = ["navigate", "removeIframe", "enterBfcache", "restoreFromBfcache"];
 
 /// The wrappers that give a user step a time (`user` list only).
+/// The longest `setTimeout` delay: 2^31 - 1 ms, the largest WebIDL `long` (HTML's timeout).
+pub const MAX_TIMEOUT_MS: u64 = i32::MAX as u64;
+
 const TIMED_USER_STEPS: [&str; 2] = ["at", "within"];
 
 /// One problem validation found in a scenario.
@@ -382,7 +385,10 @@ impl<'s> Validator<'s> {
             Action::Abort(abort) => self.within("abort", |v| {
                 v.within("controller", |v| v.uses(Wants::Controller, &abort.controller));
             }),
-            Action::SetTimeout(timeout) => self.within("setTimeout", |v| v.actions("do", &timeout.do_, Lane::Script)),
+            Action::SetTimeout(timeout) => self.within("setTimeout", |v| {
+                v.timeout_ms(timeout.ms);
+                v.actions("do", &timeout.do_, Lane::Script);
+            }),
             Action::Then(then) => self.within("then", |v| {
                 v.within("promise", |v| v.uses(Wants::Promise, &then.promise));
                 v.actions("onFulfilled", &then.on_fulfilled, Lane::Script);
@@ -673,6 +679,20 @@ impl<'s> Validator<'s> {
     }
 
     /// Records a problem at the member `key` of the current path.
+    /// A `setTimeout` delay: HTML's timeout is a WebIDL `long`, which a browser converts modulo
+    /// 2^32 (a larger one fires at once or at a wrapped time), so a delay over 2^31 - 1 ms would
+    /// mean one thing in the simulator and another in Chromium.
+    fn timeout_ms(&mut self, ms: u64) {
+        if ms > MAX_TIMEOUT_MS {
+            self.problem_at(
+                "ms",
+                Anchor::Value,
+                format!("{ms} ms is more than a timeout can be ({MAX_TIMEOUT_MS} ms, HTML's `long`)"),
+                Some(format!("use at most {MAX_TIMEOUT_MS} ms (about 24.8 days); a longer timer never fires in a run")),
+            );
+        }
+    }
+
     fn problem_at(&mut self, key: &str, anchor: Anchor, message: String, hint: Option<String>) {
         self.problems.push(Problem { path: self.path.key(key), message, hint, anchor });
     }

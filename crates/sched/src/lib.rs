@@ -60,6 +60,8 @@ pub enum ChooseError {
     NotRunnable { choice: usize, wanted: Lane, runnable: Vec<Lane> },
     /// A replayed schedule ended while the run still had choices to make.
     Exhausted { choice: usize, runnable: Vec<Lane> },
+    /// The run's wall-clock limit (`--time-limit`) passed before this choice.
+    TimeLimit { choice: usize, micros: u64 },
 }
 
 impl fmt::Display for ChooseError {
@@ -75,6 +77,9 @@ impl fmt::Display for ChooseError {
                 "schedule ended at choice {choice}, but the run still has to choose among: {}",
                 join(runnable)
             ),
+            ChooseError::TimeLimit { choice, micros } => {
+                write!(f, "the run reached its time limit ({} s) at choice {choice}, unfinished", *micros as f64 / 1e6)
+            }
         }
     }
 }

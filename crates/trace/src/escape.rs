@@ -3,8 +3,9 @@
 //! log line, a file path) through the helper of the medium it writes, never raw.
 //!
 //! The characters no medium shows as themselves are the same everywhere ([`is_hidden`]): control
-//! characters, bidirectional formatting characters (which reorder the text around them, e.g.
-//! U+202E RIGHT-TO-LEFT OVERRIDE) and the Unicode line and paragraph separators. The terminal,
+//! characters, format characters (General Category Cf: the bidirectional formatting characters,
+//! which reorder the text around them, e.g. U+202E RIGHT-TO-LEFT OVERRIDE, and the invisible ones,
+//! U+200B ZERO WIDTH SPACE, U+FEFF, the U+E0001 tags) and the Unicode line and paragraph separators. The terminal,
 //! Mermaid and HTML helpers show them as visible `\u{202e}` text; Markdown and HTML turn line
 //! breaks into spaces as before.
 
@@ -14,9 +15,17 @@ use std::fmt::Write as _;
 mod tests;
 
 /// Whether `c` must not reach any output as itself: a control character (C0, DEL, C1), a
-/// bidirectional formatting character, or a line or paragraph separator.
+/// format character (General Category Cf: bidirectional formatting characters, zero-width
+/// characters, U+FEFF, soft hyphen, the tag characters U+E0001 and U+E0020..U+E007F, which can
+/// spell hidden text), or a line or paragraph separator.
 pub fn is_hidden(c: char) -> bool {
-    c.is_control() || is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}')
+    if c.is_ascii() {
+        return c.is_ascii_control();
+    }
+    c.is_control()
+        || is_bidi_control(c)
+        || matches!(c, '\u{2028}' | '\u{2029}')
+        || unicode_general_category::get_general_category(c) == unicode_general_category::GeneralCategory::Format
 }
 
 /// Unicode's bidirectional formatting characters (UAX #9, table 4: explicit formatting; and the
@@ -233,6 +242,28 @@ pub fn json_document(serialized: String) -> String {
     let mut out = String::with_capacity(serialized.len() + 16);
     for c in serialized.chars() {
         if c != '\n' && is_hidden(c) {
+            push_u_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// For a scenario's source shown in a code block: a leading byte order mark is dropped (the
+/// loader skips it), CR LF becomes LF, and every other hidden character ([`is_hidden`]) but line
+/// feed and tab becomes a JSON `\u` escape, which means the same inside a JSON string (where a
+/// raw control character is not even allowed) and shows as text in a comment; so the block, saved,
+/// loads as the same scenario and never sends a raw escape or override to the reader.
+pub fn source(text: &str) -> String {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !text.chars().any(|c| c != '\n' && c != '\t' && is_hidden(c)) {
+        return text.to_string();
+    }
+    let text = text.replace("\r\n", "\n");
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c != '\n' && c != '\t' && is_hidden(c) {
             push_u_escape(&mut out, c);
         } else {
             out.push(c);

@@ -301,25 +301,36 @@ fn header(trace: &Trace, about: &About) -> String {
 /// The scenario's source, folded away, so a reader can save it and replay every command; a
 /// source that would take more than a quarter of the body is left out, and the note says so.
 fn source(s: &mut String, about: &About) {
-    if about.source.is_empty() {
-        return;
+    s.push_str(&source_details(about.path, about.source));
+}
+
+/// The scenario's source in a folded `<details>` block (every Markdown output that carries it:
+/// `explore`, `check`, `report`, `diff`), its hidden characters written as JSON `\u` escapes
+/// ([`crate::escape::source`]); a source over a quarter of [`MAX_BODY`] is left out with a note.
+/// Empty for an empty source.
+pub fn source_details(path: &str, source: &str) -> String {
+    let mut s = String::new();
+    if source.is_empty() {
+        return s;
     }
-    let name = code(about.path);
-    if chars(about.source) > MAX_BODY / 4 {
+    let name = code(path);
+    if chars(source) > MAX_BODY / 4 {
         let _ = writeln!(
             s,
             "*The scenario source ({} bytes) is left out to fit one GitHub issue: attach the file `{name}`.*\n",
-            chars(about.source)
+            chars(source)
         );
-        return;
+        return s;
     }
-    let text = if about.source.ends_with('\n') { about.source.to_string() } else { format!("{}\n", about.source) };
+    let source = crate::escape::source(source);
+    let text = if source.ends_with('\n') { source } else { format!("{source}\n") };
     let fence = fence_for(&text);
     let _ = writeln!(
         s,
         "<details><summary>Scenario source (<code>{}</code>)</summary>\n\n{fence}jsonc\n{text}{fence}\n\n</details>\n",
-        crate::escape::html(about.path)
+        crate::escape::html(path)
     );
+    s
 }
 
 /// A run's Mermaid sequence diagram, fenced.
@@ -385,8 +396,8 @@ fn cell(lines: &[String]) -> String {
 }
 
 /// Text for a one-backtick code span: backticks and line breaks would end it, so they go.
-fn code(text: &str) -> String {
-    text.chars().map(|c| if c == '`' || c.is_control() { '\'' } else { c }).collect()
+pub fn code(text: &str) -> String {
+    crate::escape::terminal(text).replace('`', "'")
 }
 
 /// A code fence longer than any run of backticks in `text`, so the text cannot close it.

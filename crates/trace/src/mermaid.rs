@@ -12,8 +12,37 @@ use crate::{EventKind, Trace, Unit};
 #[cfg(test)]
 mod tests;
 
-/// The longest untrusted string (a log line, a URL, a tool name) kept in a diagram, in characters.
-const MAX_TEXT: usize = 60;
+/// The longest line of a note or message, in characters: a longer text is wrapped onto more
+/// lines (`<br/>`), at a space where it can be, never cut.
+const LINE: usize = 60;
+
+/// The longest untrusted string (a log line, a URL, a tool name) kept in a note or message, in
+/// characters (wrapped to [`LINE`]); longer is cut with `…`, so a diagram stays bounded.
+const MAX_TEXT: usize = 600;
+
+/// The longest participant label (one line), in characters.
+const MAX_LABEL: usize = 120;
+
+/// `text` escaped for Mermaid and wrapped onto lines of at most [`LINE`] characters, joined with
+/// `<br/>` (which Mermaid draws as a line break): each line is escaped on its own, so the break
+/// is the only markup.
+fn wrap(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut lines = Vec::new();
+    let mut start = 0;
+    while chars.len() - start > LINE {
+        let window = &chars[start..start + LINE];
+        // Break after the last space of the window, unless it is too early to help.
+        let cut = match window.iter().rposition(|&c| c == ' ') {
+            Some(i) if i >= LINE / 2 => start + i + 1,
+            _ => start + LINE,
+        };
+        lines.push(escape(chars[start..cut].iter().collect::<String>().trim_end()));
+        start = cut;
+    }
+    lines.push(escape(&chars[start..].iter().collect::<String>()));
+    lines.join("<br/>")
+}
 
 /// A participant of the diagram: its Mermaid id (ours: never a keyword such as `par`, `end` or
 /// `note`, which Mermaid reads case-insensitively) and its label.
@@ -52,7 +81,7 @@ impl Participants {
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                add(format!("EL{i}"), truncate(&format!("{} ({})", l.label, l.documents.join(", ")), 2 * MAX_TEXT))
+                add(format!("EL{i}"), truncate(&format!("{} ({})", l.label, l.documents.join(", ")), MAX_LABEL))
             })
             .collect();
         let parallel =
@@ -120,11 +149,11 @@ pub fn render_mermaid(trace: &Trace) -> String {
                 }
                 EventKind::Console { document, text } => {
                     let text = format!("console.log({}): {}", truncate(document, MAX_TEXT), truncate(text, MAX_TEXT));
-                    format!("Note right of {me}: {}", escape(&text))
+                    format!("Note right of {me}: {}", wrap(&text))
                 }
                 EventKind::Settled { promise, state } => {
                     let text = format!("promise {} {}", truncate(promise, MAX_TEXT), truncate(state, MAX_TEXT));
-                    format!("Note right of {me}: {}", escape(&text))
+                    format!("Note right of {me}: {}", wrap(&text))
                 }
                 EventKind::SettleNoOp { promise, attempted } => {
                     let text = format!(
@@ -132,11 +161,11 @@ pub fn render_mermaid(trace: &Trace) -> String {
                         truncate(promise, MAX_TEXT),
                         truncate(attempted, MAX_TEXT)
                     );
-                    format!("Note right of {me}: {}", escape(&text))
+                    format!("Note right of {me}: {}", wrap(&text))
                 }
                 EventKind::Uncaught { document, error } => {
                     let text = format!("uncaught in {}: {}", truncate(document, MAX_TEXT), truncate(error, MAX_TEXT));
-                    format!("Note right of {me}: {}", escape(&text))
+                    format!("Note right of {me}: {}", wrap(&text))
                 }
                 EventKind::AssertFailed { message } => {
                     let text = match crate::known::shipped().id_at(&event.cite.to_string(), message) {
@@ -188,7 +217,7 @@ fn end_note(trace: &Trace) -> String {
     for u in &o.uncaught {
         lines.push(format!("uncaught in {}: {}", truncate(&u.document, MAX_TEXT), truncate(&u.text, MAX_TEXT)));
     }
-    lines.iter().map(|l| escape(l)).collect::<Vec<_>>().join("<br/>")
+    lines.iter().map(|l| wrap(l)).collect::<Vec<_>>().join("<br/>")
 }
 
 /// Who a unit's note goes over: its own participant, or every participant for a time advance.
@@ -208,16 +237,16 @@ fn unit_note(unit: &Unit) -> String {
         head.push_str(&truncate(d, MAX_TEXT));
     }
     let mut note =
-        format!("{}<br/>{}", escape(&head), with_cite(&truncate(&unit.what, MAX_TEXT), &unit.cite.to_string()));
+        format!("{}<br/>{}", wrap(&head), with_cite(&truncate(&unit.what, MAX_TEXT), &unit.cite.to_string()));
     if !unit.choice_among.is_empty() {
         let among: Vec<String> = unit.choice_among.iter().map(|l| truncate(l, MAX_TEXT)).collect();
         note.push_str("<br/>");
-        note.push_str(&escape(&format!("chosen among {}", among.join(", "))));
+        note.push_str(&wrap(&format!("chosen among {}", among.join(", "))));
     }
     note
 }
 
 /// `text<br/>[cite]`, both escaped.
 fn with_cite(text: &str, cite: &str) -> String {
-    format!("{}<br/>{}", escape(text), escape(&format!("[{}]", truncate(cite, MAX_TEXT))))
+    format!("{}<br/>{}", wrap(text), wrap(&format!("[{}]", truncate(cite, MAX_TEXT))))
 }

@@ -54,7 +54,9 @@ impl<S: Clone> World<S> {
         let count = self.timers.set.entry(document).or_insert(0);
         let seq = *count;
         *count += 1;
-        let deadline = self.timers.now + ms;
+        // Saturating: a delay near 2^64 ms is "never" in virtual time, not a wrapped deadline
+        // that fires at once.
+        let deadline = self.timers.now.saturating_add(ms);
         let pos = self.timers.partition_point(|t| (t.deadline, t.document, t.seq) <= (deadline, document, seq));
         self.timers.insert(pos, Timer { deadline, document, seq, steps });
         self.queue_due_timers();

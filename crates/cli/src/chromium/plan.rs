@@ -26,6 +26,12 @@ pub struct Timing {
 /// A scenario compiled for Chromium: the driver's plan (without run count and paths).
 pub struct Plan {
     pub json: Value,
+    /// The bound of each event loop's random start delay (and, a quarter of it, of each
+    /// document's busy-wait): `--jitter`, or less when the scenario's timers are closer than
+    /// that ([`start_jitter`]).
+    pub start_jitter_ms: u64,
+    /// Why the start jitter is less than `--jitter`, for a warning that names the scenario.
+    pub jitter_cut: Option<String>,
     /// Real milliseconds without a record before a run counts as quiescent.
     pub quiet_ms: u64,
     /// Real milliseconds after which a run stops unfinished.
@@ -68,8 +74,11 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
     c.pages.insert(AWAY_URL.to_string(), json!({"headers": {}, "body": "<!doctype html><title>away</title>"}));
     let total_ms = total_ms(s);
     let scaled = (total_ms as f64 * timing.scale).ceil() as u64;
-    let quiet_ms = 250 + scaled;
-    let timeout_ms = 10_000 + 2 * scaled + timing.jitter_ms * (2 + s.user.len() as u64 + s.agent.len() as u64);
+    let quiet_ms = scaled.saturating_add(250);
+    let steps = 2 + s.user.len() as u64 + s.agent.len() as u64;
+    let timeout_ms =
+        scaled.saturating_mul(2).saturating_add(10_000).saturating_add(timing.jitter_ms.saturating_mul(steps));
+    let (start_jitter_ms, jitter_cut) = start_jitter(s, timing);
     let tab_ids: Vec<&str> = s.tabs.iter().map(|t| t.id.as_str()).collect();
     let json = json!({
         "pages": c.pages,
@@ -80,10 +89,100 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
         "agent": agent,
         "awayUrl": AWAY_URL,
         "jitterMs": timing.jitter_ms,
+        "startJitterMs": start_jitter_ms,
         "quietMs": quiet_ms,
         "timeoutMs": timeout_ms,
     });
-    Ok(Plan { json, quiet_ms, timeout_ms })
+    Ok(Plan { json, start_jitter_ms, jitter_cut, quiet_ms, timeout_ms })
+}
+
+/// The bound of the event loops' start delays, so that jitter cannot reorder what the scenario
+/// orders. Every initial script runs at virtual time 0, before any timer of 1 ms or more; in
+/// Chromium a loop started `d` real ms after another (plus a busy-wait of up to a quarter of
+/// the jitter) runs its script after the other loop's timers of less than `d` real ms, an order
+/// the simulator never takes. So the start delay plus the busy-wait is held to half the
+/// scenario's shortest gap between two of its times (0, each timer's and timed step's moment)
+/// at the chosen scale, the other half left to Chromium's own start-up round trips. Returns the
+/// bound and, when it is less than `--jitter`, why (the caller warns, naming the scenario).
+/// User and agent steps keep the whole `--jitter`: their lanes may go before or after any timer
+/// in the simulator too.
+pub fn start_jitter(s: &sc::Scenario, timing: Timing) -> (u64, Option<String>) {
+    let Some(gap) = shortest_gap(s) else {
+        return (timing.jitter_ms, None);
+    };
+    let real_gap = gap as f64 * timing.scale;
+    // delay + delay / 4 <= real_gap / 2
+    let bound = (real_gap / 2.0 / 1.25).floor() as u64;
+    if bound >= timing.jitter_ms {
+        return (timing.jitter_ms, None);
+    }
+    let why = format!(
+        "start jitter cut from {} to {bound} ms: its shortest timer gap, {gap} virtual ms, is {real_gap} real ms at --time-scale {}, and a larger start delay could run one event loop's script after another loop's timer",
+        timing.jitter_ms, timing.scale
+    );
+    (bound, Some(why))
+}
+
+/// The shortest positive gap, in virtual ms, between two moments the scenario names: 0 (the
+/// initial scripts), each `setTimeout`'s and `after`'s due time (counted from the time 0 of the
+/// script that sets it, nested timers added up), each `at` step's time and each `within`
+/// window's ends. `None` when the scenario names no moment but 0.
+pub fn shortest_gap(s: &sc::Scenario) -> Option<u64> {
+    fn actions(list: &[sc::Action], base: u64, out: &mut std::collections::BTreeSet<u64>) {
+        for a in list {
+            action(a, base, out);
+        }
+    }
+    fn result(r: &sc::ExecuteResult, base: u64, out: &mut std::collections::BTreeSet<u64>) {
+        if let sc::ExecuteResult::After(a) = r {
+            out.insert(base.saturating_add(a.ms));
+            result(&a.then, base.saturating_add(a.ms), out);
+        }
+    }
+    fn action(a: &sc::Action, base: u64, out: &mut std::collections::BTreeSet<u64>) {
+        match a {
+            sc::Action::RegisterTool(r) => {
+                actions(&r.tool.execute.do_, base, out);
+                actions(&r.tool.execute.on_abort, base, out);
+                result(&r.tool.execute.result, base, out);
+            }
+            sc::Action::SetTimeout(t) => {
+                let due = base.saturating_add(t.ms);
+                out.insert(due);
+                actions(&t.do_, due, out);
+            }
+            sc::Action::Then(t) => {
+                actions(&t.on_fulfilled, base, out);
+                actions(&t.on_rejected, base, out);
+            }
+            sc::Action::On(o) => actions(&o.do_, base, out),
+            sc::Action::Navigate(n) => {
+                actions(&n.script, base, out);
+                frames(&n.frames, base, out);
+            }
+            sc::Action::At(a) => {
+                out.insert(a.ms);
+                action(&a.step, a.ms, out);
+            }
+            sc::Action::Within(w) => {
+                out.insert(w.from);
+                out.insert(w.to);
+                action(&w.step, w.from, out);
+            }
+            _ => {}
+        }
+    }
+    fn frames(list: &[sc::Frame], base: u64, out: &mut std::collections::BTreeSet<u64>) {
+        for f in list {
+            actions(&f.script, base, out);
+            frames(&f.frames, base, out);
+        }
+    }
+    let mut moments = std::collections::BTreeSet::from([0]);
+    frames(&s.tabs, 0, &mut moments);
+    actions(&s.user, 0, &mut moments);
+    let moments: Vec<u64> = moments.into_iter().collect();
+    moments.windows(2).map(|w| w[1] - w[0]).min()
 }
 
 /// Every key of the scenario format (docs/scenario.schema.json) that this plan translates into
@@ -267,33 +366,36 @@ pub(crate) fn agent_steps(s: &sc::Scenario) -> Result<Vec<Value>, String> {
 
 /// Every virtual millisecond the scenario's timers can add up to (an upper bound of its length).
 fn total_ms(s: &sc::Scenario) -> u64 {
+    // Saturating: a scenario's times are u64 (an `at` step may name any moment).
     fn actions(list: &[sc::Action]) -> u64 {
-        list.iter().map(action).sum()
+        list.iter().map(action).fold(0, u64::saturating_add)
     }
     fn result(r: &sc::ExecuteResult) -> u64 {
         match r {
-            sc::ExecuteResult::After(a) => a.ms + result(&a.then),
+            sc::ExecuteResult::After(a) => a.ms.saturating_add(result(&a.then)),
             _ => 0,
         }
     }
     fn action(a: &sc::Action) -> u64 {
         match a {
             sc::Action::RegisterTool(r) => {
-                actions(&r.tool.execute.do_) + actions(&r.tool.execute.on_abort) + result(&r.tool.execute.result)
+                [actions(&r.tool.execute.do_), actions(&r.tool.execute.on_abort), result(&r.tool.execute.result)]
+                    .into_iter()
+                    .fold(0, u64::saturating_add)
             }
-            sc::Action::SetTimeout(t) => t.ms + actions(&t.do_),
-            sc::Action::Then(t) => actions(&t.on_fulfilled) + actions(&t.on_rejected),
+            sc::Action::SetTimeout(t) => t.ms.saturating_add(actions(&t.do_)),
+            sc::Action::Then(t) => actions(&t.on_fulfilled).saturating_add(actions(&t.on_rejected)),
             sc::Action::On(o) => actions(&o.do_),
-            sc::Action::Navigate(n) => actions(&n.script) + frames(&n.frames),
-            sc::Action::At(a) => a.ms + action(&a.step),
-            sc::Action::Within(w) => w.to + action(&w.step),
+            sc::Action::Navigate(n) => actions(&n.script).saturating_add(frames(&n.frames)),
+            sc::Action::At(a) => a.ms.saturating_add(action(&a.step)),
+            sc::Action::Within(w) => w.to.saturating_add(action(&w.step)),
             _ => 0,
         }
     }
     fn frames(list: &[sc::Frame]) -> u64 {
-        list.iter().map(|f| actions(&f.script) + frames(&f.frames)).sum()
+        list.iter().map(|f| actions(&f.script).saturating_add(frames(&f.frames))).fold(0, u64::saturating_add)
     }
-    frames(&s.tabs) + actions(&s.user)
+    frames(&s.tabs).saturating_add(actions(&s.user))
 }
 
 struct Compiler {

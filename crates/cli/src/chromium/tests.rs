@@ -307,3 +307,24 @@ fn a_feature_the_plan_does_not_translate_makes_the_scenario_cannot_run() {
         }
     }
 }
+
+#[test]
+fn start_jitter_is_cut_to_fit_the_shortest_timer_gap() {
+    use super::plan::{shortest_gap, start_jitter, Timing};
+    let load = |rel: &str| scenario::load(&scenario_path(rel)).unwrap().0;
+    let one_ms = load("fixtures/chromium/iframe-removed-by-1ms-timer.jsonc");
+    assert_eq!(shortest_gap(&one_ms), Some(1));
+    // 1 virtual ms = 20 real ms: delay + delay / 4 <= 10 ms, so 8 ms.
+    let (bound, why) = start_jitter(&one_ms, Timing { scale: 20.0, jitter_ms: 20 });
+    assert_eq!(bound, 8);
+    assert!(why.unwrap().contains("start jitter cut from 20 to 8 ms"));
+    // A jitter that already fits is kept, and so is one at a larger scale.
+    assert_eq!(start_jitter(&one_ms, Timing { scale: 20.0, jitter_ms: 5 }), (5, None));
+    assert_eq!(start_jitter(&one_ms, Timing { scale: 100.0, jitter_ms: 20 }), (20, None));
+    // Timers at 5 and 10 ms (nested timers add up; `after` counts from its call): the gap is 5.
+    let races = load("scenarios/races/cancel-vs-completion.jsonc");
+    assert_eq!(shortest_gap(&races), Some(5));
+    // No timer: nothing to cut.
+    let plain = load("scenarios/spec/notify-task-ordering.jsonc");
+    assert_eq!(start_jitter(&plain, Timing { scale: 20.0, jitter_ms: 20 }).1, None);
+}

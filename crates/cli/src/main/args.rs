@@ -75,9 +75,9 @@ pub struct Bounds {
     /// outcomes; the witness schedules found can differ.
     #[arg(long, default_value = "broadest-first", value_parser = ["broadest-first", "label"])]
     pub lane_order: String,
-    /// Threads.
-    #[arg(long, default_value_t = 1)]
-    pub jobs: usize,
+    /// Threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub jobs: u16,
     /// Explore only part K of N (`--shard 2/4`); merge the parts with `merge` (`check` refuses
     /// N > 1: one shard cannot decide expectations; `merge --check` decides them over all parts).
     #[arg(long, default_value = "1/1")]
@@ -97,9 +97,10 @@ pub struct Bounds {
     /// The first seed of `--sample`'s runs (run i uses SEED + i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run).
-    #[arg(long, default_value_t = 3)]
-    pub pct_depth: usize,
+    /// The bug depth `--sample` aims at (PCT's d: d - 1 priority change points per run), from
+    /// 1 to 100.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub pct_depth: u16,
     /// Keep the witnesses the search met instead of finding each outcome's fewest-choice one
     /// (a breadth-first pass after a complete search; on the largest benchmark it takes about
     /// six times as long as the search).
@@ -160,10 +161,11 @@ impl Bounds {
                 max_units: self.max_units,
                 time_limit: self.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)?,
                 split_depth: self.split_depth.unwrap_or(if self.jobs > 1 || shard.1 > 1 { 2 } else { 0 }),
-                jobs: self.jobs.max(1),
+                jobs: usize::from(self.jobs),
                 shard,
                 progress: None,
-                interrupt: None,
+                // Ctrl-C stops the search, which then reports what it has (exit 130).
+                interrupt: Some(cli::interrupt_flag()),
                 delay_bound: self.delay_bound,
                 table_per_work_item: false,
                 max_executions: self.max_executions,
@@ -181,11 +183,8 @@ pub fn shown(path: &Path) -> String {
     terminal(&path.display().to_string())
 }
 
-/// Writes to stdout; a closed pipe (`webmcp-sim … | head`) ends quietly instead of panicking.
-pub fn out(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    if stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()).is_err() {
-        std::process::exit(0);
-    }
+/// Writes to stdout ([`cli::write_stdout`]): a closed pipe (`webmcp-sim … | head`) drops the
+/// rest and keeps the command's exit code; any other failed write is an error.
+pub fn out(text: &str) -> Result<(), CliError> {
+    cli::write_stdout(text)
 }

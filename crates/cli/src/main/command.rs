@@ -27,6 +27,10 @@ pub enum Command {
         /// Stop after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
+        /// Wall-clock limit in seconds, checked at each choice: a run still choosing then is an
+        /// error that says so (exit 1).
+        #[arg(long)]
+        time_limit: Option<f64>,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -48,6 +52,10 @@ pub enum Command {
         /// Stop after this many units (a run that hits it says so).
         #[arg(long, default_value_t = 10_000)]
         max_units: usize,
+        /// Wall-clock limit in seconds, checked at each choice: a run still choosing then is an
+        /// error that says so (exit 1).
+        #[arg(long)]
+        time_limit: Option<f64>,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -210,11 +218,13 @@ pub enum Command {
 /// it and exits with its code).
 pub fn run(command: Command) -> Result<ExitCode, CliError> {
     match command {
-        Command::Run { scenario, seed, format, max_units, spec } => {
-            runs::run(&scenario, &spec_changes(&spec)?, cli::Driver::Seed(seed), format, max_units)
+        Command::Run { scenario, seed, format, max_units, time_limit, spec } => {
+            let limits = runs::RunLimits { max_units, time_limit };
+            runs::run(&scenario, &spec_changes(&spec)?, cli::Driver::Seed(seed), format, limits)
         }
-        Command::Replay { scenario, schedule, complete, format, max_units, spec } => {
-            runs::replay(&scenario, &spec_changes(&spec)?, &schedule, complete.is_some(), format, max_units)
+        Command::Replay { scenario, schedule, complete, format, max_units, time_limit, spec } => {
+            let limits = runs::RunLimits { max_units, time_limit };
+            runs::replay(&scenario, &spec_changes(&spec)?, &schedule, complete.is_some(), format, limits)
         }
         Command::Explore { scenario, bounds, format, outcome, spec } => {
             explore::explore(&scenario, &bounds, format, &outcome, &spec)
@@ -260,7 +270,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             folder_report(&path, report.map(|r| (r.text, r.exit_code)))
         }
         Command::Variants => {
-            out(&webmcp::variants::listing());
+            out(&webmcp::variants::listing())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Diff(args) => cli::diff::diff_command(&args),
@@ -277,6 +287,6 @@ fn spec_changes(spec: &SpecArgs) -> Result<Vec<Change>, CliError> {
 /// Prints a folder command's report and ends with its code; an unreadable folder is exit 2.
 fn folder_report(path: &Path, report: std::io::Result<(String, u8)>) -> Result<ExitCode, CliError> {
     let (text, code) = report.map_err(|e| CliError::input(format!("{}: {e}", shown(path))))?;
-    out(&text);
+    out(&text)?;
     Ok(ExitCode::from(code))
 }

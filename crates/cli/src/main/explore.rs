@@ -35,7 +35,7 @@ pub fn explore(
     let files = cli::scenario_paths(&[path.to_path_buf()])?;
     for (i, file) in files.iter().enumerate() {
         if i > 0 {
-            out("\n");
+            out("\n")?;
         }
         explore_one(file, bounds, &options, &changes, format, show)?;
         if cli::interrupted() {
@@ -59,7 +59,21 @@ fn explore_one(
     let program = &loaded.program;
     let started = std::time::Instant::now();
     let result = match bounds.sample {
-        Some(runs) => webmcp::sample::sample_pct(program, runs, bounds.seed, bounds.pct_depth, bounds.max_units),
+        Some(runs) => {
+            // `--time-limit` and Ctrl-C cut the sampling as they cut a search.
+            let stop = webmcp::sample::SampleStop {
+                time_limit: options.search.time_limit,
+                interrupt: options.search.interrupt.clone(),
+            };
+            webmcp::sample::sample_pct_until(
+                program,
+                runs,
+                bounds.seed,
+                usize::from(bounds.pct_depth),
+                bounds.max_units,
+                &stop,
+            )
+        }
         None => cli::with_progress(
             options.clone(),
             |options, probes| webmcp::explore::estimate_tree(program, options, probes).ok().map(|e| e.choice_points),
@@ -72,11 +86,11 @@ fn explore_one(
     ex.file = path.display().to_string();
     cli::mark_shard(&mut ex, path).map_err(CliError::input)?;
     match format {
-        FormatArg::Text => out(&ex.render_text_with(&ex.file, &loaded.flags)),
-        FormatArg::Json => out(&ex.render_json()),
+        FormatArg::Text => out(&ex.render_text_with(&ex.file, &loaded.flags))?,
+        FormatArg::Json => out(&ex.render_json())?,
         FormatArg::Markdown => {
             let verdicts = cli::verdicts(path, program, changes, &ex, options);
-            out(&issue_markdown(&loaded, &ex, path, &verdicts, show, trace::known::shipped())?);
+            out(&issue_markdown(&loaded, &ex, path, &verdicts, show, trace::known::shipped())?)?;
         }
     }
     Ok(())
@@ -124,7 +138,11 @@ pub fn check_markdown(
         webmcp::explore(&loaded.program, &options).map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
     ex.file = path.display().to_string();
     let verdicts = cli::verdicts(path, &loaded.program, &changes, &ex, &options);
-    out(&issue_markdown(&loaded, &ex, path, &verdicts, show, known)?);
+    out(&issue_markdown(&loaded, &ex, path, &verdicts, show, known)?)?;
+    if cli::interrupted() {
+        eprintln!("interrupted: the report above is partial");
+        return Ok(ExitCode::from(130));
+    }
     let settled = verdicts.iter().all(|v| v.status == webmcp::expect::Status::Holds);
     Ok(ExitCode::from(u8::from(!settled)))
 }
@@ -171,13 +189,13 @@ pub fn merge(
             if check {
                 // Decided before anything is printed, so a wrong file prints only the error.
                 let verdicts = cli::check_merged(&ex, Path::new(&ex.file), digest.as_deref(), parts.len())?;
-                out(&ex.render_text(&ex.file));
-                out(&verdicts.text);
+                out(&ex.render_text(&ex.file))?;
+                out(&verdicts.text)?;
                 return Ok(ExitCode::from(verdicts.exit_code));
             }
-            out(&ex.render_text(&ex.file));
+            out(&ex.render_text(&ex.file))?;
         }
-        FormatArg::Json => out(&ex.render_json()),
+        FormatArg::Json => out(&ex.render_json())?,
         FormatArg::Markdown => {
             return Err(CliError::input("merge prints text or json; for Markdown, explore the scenario itself"));
         }
@@ -200,10 +218,10 @@ pub fn audit(paths: &[PathBuf], max_states: u64, max_units: usize) -> Result<Exi
             audit.states,
             audit.pairs,
             audit.violations.len()
-        ));
+        ))?;
         for v in &audit.violations {
             violated = true;
-            out(&format!("  {}\n", terminal(&v.to_string())));
+            out(&format!("  {}\n", terminal(&v.to_string())))?;
         }
     }
     Ok(ExitCode::from(u8::from(violated)))
@@ -227,8 +245,13 @@ pub fn bench_explore(
         let program = cli::load_program(&scenario)?;
         let report = cli::bench_explore(&program, naive_max_states, stateless)
             .map_err(|e| CliError::failed(format!("{}: {e}", shown(&scenario))))?;
-        out(&format!("{report}\n"));
+        out(&format!("{report}\n"))?;
+        if cli::interrupted() {
+            out(&format!("peak resident memory: {}\n", cli::peak_memory()))?;
+            eprintln!("interrupted: the measurements above are partial (Ctrl-C stopped a search)");
+            return Ok(ExitCode::from(130));
+        }
     }
-    out(&format!("peak resident memory: {}\n", cli::peak_memory()));
+    out(&format!("peak resident memory: {}\n", cli::peak_memory()))?;
     Ok(ExitCode::SUCCESS)
 }

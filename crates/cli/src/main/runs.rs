@@ -20,12 +20,25 @@ pub fn replay(
     schedule: &str,
     complete: bool,
     format: RunFormatArg,
-    max_units: usize,
+    limits: RunLimits,
 ) -> Result<ExitCode, CliError> {
     let schedule = sched::Schedule::parse(schedule)
         .map_err(|e| CliError::input(format!("--schedule: {}", terminal(&e.to_string()))).hint(REPLAY_HINT))?;
     let driver = if complete { Driver::Prefix(schedule) } else { Driver::Replay(schedule) };
-    run(path, changes, driver, format, max_units)
+    run(path, changes, driver, format, limits)
+}
+
+/// The bounds of one run: `--max-units` and `--time-limit` (seconds, checked at each choice).
+#[derive(Clone, Copy)]
+pub struct RunLimits {
+    pub max_units: usize,
+    pub time_limit: Option<f64>,
+}
+
+impl RunLimits {
+    fn time_limit(&self) -> Result<Option<std::time::Duration>, CliError> {
+        self.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)
+    }
 }
 
 /// `run` (and `replay`): one run, in the format asked for.
@@ -34,27 +47,33 @@ pub fn run(
     changes: &[Change],
     driver: Driver,
     format: RunFormatArg,
-    max_units: usize,
+    limits: RunLimits,
 ) -> Result<ExitCode, CliError> {
+    let time_limit = limits.time_limit()?;
+    let max_units = limits.max_units;
     let format = match format {
         RunFormatArg::Text => Format::Text,
         RunFormatArg::Json => Format::Json,
-        RunFormatArg::Markdown => return one_view(path, changes, &driver, cli::report::View::Markdown, max_units),
-        RunFormatArg::Perfetto => return one_view(path, changes, &driver, cli::report::View::Perfetto, max_units),
+        RunFormatArg::Markdown => return one_view(path, changes, &driver, cli::report::View::Markdown, limits),
+        RunFormatArg::Perfetto => return one_view(path, changes, &driver, cli::report::View::Perfetto, limits),
     };
     let loaded = cli::load(path, changes)?;
-    let text =
-        cli::run_program(&loaded.program, &driver, format, max_units).map_err(|e| run_failed(path, &e, &driver))?;
-    out(&text);
+    let trace = cli::report::run_trace_until(&loaded.program, &driver, max_units, time_limit)
+        .map_err(|e| run_failed(path, &e, &driver))?;
+    let text = match format {
+        Format::Text => trace.render_text(),
+        Format::Json => trace.render_json(),
+    };
+    out(&text)?;
     if format == Format::Text {
         if let Driver::Prefix(prefix) = &driver {
             let full = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")).unwrap_or("");
             let total = sched::Schedule::parse(full).map(|s| s.picks.len()).unwrap_or(0);
-            out(&cli::prefix::statement(prefix.picks.len(), total.saturating_sub(prefix.picks.len())));
+            out(&cli::prefix::statement(prefix.picks.len(), total.saturating_sub(prefix.picks.len())))?;
         }
         if let Some(schedule) = text.lines().last().and_then(|l| l.strip_prefix("schedule: ")) {
             let replay = trace::render::replay_command_with(&path.display().to_string(), &loaded.flags, schedule);
-            out(&format!("replay: {}\n", terminal(&replay)));
+            out(&format!("replay: {}\n", terminal(&replay)))?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -79,11 +98,13 @@ fn one_view(
     changes: &[Change],
     driver: &Driver,
     view: cli::report::View,
-    max_units: usize,
+    limits: RunLimits,
 ) -> Result<ExitCode, CliError> {
+    let time_limit = limits.time_limit()?;
     let loaded = cli::load(path, changes)?;
-    let trace = cli::report::run_trace(&loaded.program, driver, max_units).map_err(|e| run_failed(path, &e, driver))?;
-    out(&cli::report::render_loaded_run(&trace, view, path, &loaded, driver));
+    let trace = cli::report::run_trace_until(&loaded.program, driver, limits.max_units, time_limit)
+        .map_err(|e| run_failed(path, &e, driver))?;
+    out(&cli::report::render_loaded_run(&trace, view, path, &loaded, driver))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -101,13 +122,27 @@ pub fn report(
     let time_limit = bounds.time_limit.map(cli::parse_time_limit).transpose().map_err(CliError::input)?;
     let loaded = cli::load(path, changes)?;
     let found = match &seeds {
-        Some(seeds) => cli::report::outcomes_by_seed(&loaded.program, seeds.clone(), bounds.max_units)
-            .map(|groups| (groups, format!("seeds {}..{}", seeds.start, seeds.end), cli::report::Counted::Runs))
-            .map_err(|e| e.to_string()),
+        Some(seeds) => {
+            cli::report::outcomes_by_seed_until(&loaded.program, seeds.clone(), bounds.max_units, time_limit)
+                .map(|groups| {
+                    let ran: u64 = groups.iter().map(|g| g.count).sum();
+                    let asked = seeds.end - seeds.start;
+                    let cut = if cli::interrupted() { "Ctrl-C" } else { "the time limit" };
+                    let runs = if ran < asked {
+                        format!("seeds {}..{}, cut by {cut}: {ran} of {asked} runs", seeds.start, seeds.end)
+                    } else {
+                        format!("seeds {}..{}", seeds.start, seeds.end)
+                    };
+                    (groups, runs, cli::report::Counted::Runs)
+                })
+                .map_err(|e| e.to_string())
+        }
         None => {
             let mut options = webmcp::ExploreOptions::default();
             options.search.max_states = bounds.max_states;
             options.search.time_limit = time_limit;
+            // Ctrl-C stops the search, which then reports what it found as incomplete.
+            options.search.interrupt = Some(cli::interrupt_flag());
             cli::report::explored_groups_with(&loaded.program, &options)
                 .map(|(groups, how)| (groups, how, cli::report::Counted::EndStates))
         }
@@ -121,15 +156,17 @@ pub fn report(
         ReportFormatArg::Markdown => report_markdown(&loaded, &groups, path, &runs, counted),
     };
     let line = format!("{}: {} outcomes ({})", shown(path), groups.len(), terminal(&runs));
+    // Ctrl-C: the partial report is written, and the exit code says it was cut.
+    let code = if cli::interrupted() { ExitCode::from(130) } else { ExitCode::SUCCESS };
     if output == Path::new("-") {
         // `-o -`: the page on stdout, the summary on stderr.
-        out(&html);
+        out(&html)?;
         eprintln!("{line} -> stdout");
-        return Ok(ExitCode::SUCCESS);
+        return Ok(code);
     }
     std::fs::write(output, html).map_err(|e| CliError::input(format!("{}: {e}", shown(output))))?;
-    out(&format!("{line} -> {}\n", shown(output)));
-    Ok(ExitCode::SUCCESS)
+    out(&format!("{line} -> {}\n", shown(output)))?;
+    Ok(code)
 }
 
 /// The bounds `report` takes: the search's (`--max-states`, `--time-limit`) and each run's.
@@ -167,6 +204,6 @@ fn report_markdown(
 pub fn bench(path: &Path, runs: u64) -> Result<ExitCode, CliError> {
     let program = cli::load_program(path)?;
     let report = cli::bench(&program, runs).map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
-    out(&format!("{}: {report}\n", shown(path)));
+    out(&format!("{}: {report}\n", shown(path)))?;
     Ok(ExitCode::SUCCESS)
 }

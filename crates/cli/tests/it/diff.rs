@@ -339,3 +339,42 @@ fn report_explores_by_default_and_samples_when_asked() {
     assert!(md.starts_with("### webmcp-sim: "), "{md}");
     assert!(md.contains("<summary>Scenario source"), "{md}");
 }
+
+/// A scenario's `diff` expectation names its changes as the command line does: `variant` adds
+/// (each `--variant X`), `noVariant` removes (`no-variant=X`), `variants` replaces
+/// (`variants=A+B`), `parallel` (`--parallel`).
+#[test]
+fn a_scenario_diff_with_uses_the_command_line_names() {
+    use cli::options::{parse_changes, Change};
+    let with: scenario::DiffOptions = serde_json::from_value(serde_json::json!({
+        "parallel": "fifo",
+        "variants": ["completion-steps-in-parallel"],
+        "variant": ["execute-checks-target-fully-active"],
+        "noVariant": ["completion-steps-in-parallel"]
+    }))
+    .unwrap();
+    let from_file = cli::diff::expect_changes(&with);
+    let from_flags = parse_changes(
+        "parallel=fifo,variants=completion-steps-in-parallel,variant=execute-checks-target-fully-active,no-variant=completion-steps-in-parallel",
+    )
+    .unwrap();
+    assert_eq!(from_file, from_flags);
+    assert!(matches!(from_file[2], Change::AddVariant(_)) && matches!(from_file[3], Change::RemoveVariant(_)));
+}
+
+/// `diff --format markdown --outcome N` draws outcome N's diagram (numbered as the lists number
+/// them), replayed under its side's options; a number the diff does not list is exit 2.
+#[test]
+fn diff_markdown_draws_the_outcomes_asked_for() {
+    let out = sim(&["diff", CANCEL, "--with", "parallel=fifo", "--format", "markdown", "--outcome", "1"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("- (1) `"), "{text}");
+    assert!(text.contains("Outcome (1):\n\n```mermaid\nsequenceDiagram\n"), "{text}");
+    assert!(text.trim_end().ends_with("--with parallel=fifo --outcome 1`."), "{text}");
+    let out = sim(&["diff", CANCEL, "--with", "parallel=fifo", "--format", "markdown", "--outcome", "99"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--outcome 99: the diff of"));
+    let out = sim(&["diff", CANCEL, "--with", "parallel=fifo", "--outcome", "1"]);
+    assert_eq!(out.status.code(), Some(2), "text has no diagrams");
+}

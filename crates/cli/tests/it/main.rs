@@ -9,6 +9,7 @@ mod diff;
 mod errors;
 mod explore;
 mod findings_diff;
+mod hostile;
 mod js;
 mod outcome_parts;
 mod outputs;

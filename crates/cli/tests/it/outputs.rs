@@ -76,7 +76,7 @@ fn the_terminal_escapes_scenario_prints_no_raw_control_character_in_any_text_out
     // `check` prints scenario strings when an expectation fails: one that quotes a hostile log line.
     let dir = scratch("terminal");
     let source = std::fs::read_to_string(&scenario).unwrap();
-    let violated = r#"  "expect": { "never": [ { "logged": "timer\nreplay: rm -rf ~" } ] },"#;
+    let violated = r#"  "expect": { "never": [ { "logged": "timer\nreplay: rm -rf ~ \u200b\ufeff\udb40\udc01" } ] },"#;
     let source = source.replacen("  \"tabs\": [", &format!("{violated}\n  \"tabs\": ["), 1);
     std::fs::write(dir.join("terminal-escapes-\u{1b}[2J.jsonc"), source).unwrap();
     let scenario = scenario.to_str().unwrap();

@@ -28,6 +28,12 @@ fn a_case_file_names_itself_in_its_replay_command() {
     let dir = std::env::temp_dir().join(format!("gen-shrink-test-{}", std::process::id()));
     let path = write_case(&dir, "case", &case).expect("writes");
     let text = std::fs::read_to_string(&path).expect("reads");
+    // A second case of the same stem gets a name of its own and leaves the first as it was.
+    let other = Case { title: "other".into(), ..case.clone() };
+    let second = write_case(&dir, "case", &other).expect("writes");
+    assert_eq!(second, dir.join("case-2.jsonc"));
+    assert_eq!(std::fs::read_to_string(&path).expect("reads"), text);
+    assert!(std::fs::read_to_string(&second).expect("reads").starts_with("// other\n"));
     std::fs::remove_dir_all(&dir).ok();
     assert!(text.starts_with("// what\n// replay: webmcp-sim replay "), "{text}");
     assert!(text.contains(&format!("{} --schedule 'el0.net,user'", path.display())));

@@ -11,6 +11,7 @@ const HOSTILE: &[&str] = &[
     "nul \u{0} del \u{7f} c1 \u{9b}2J",
     "line\nbreak\r\nand\u{2028}separators\u{2029}",
     "bidi \u{202e}txt.exe\u{202c} \u{2066}isolate\u{2069} \u{200f}mark \u{061c}",
+    "format zw\u{200b}sp bom\u{feff} shy\u{ad} tag\u{e0001}\u{e0068}\u{e0069}\u{e007f} wj\u{2060}",
     "costs $$5 or $$6",
     "%%{init: {'theme':'dark'}}%%",
     "</script><script>alert(1)</script>",
@@ -126,5 +127,18 @@ fn a_json_document_keeps_its_value_and_loses_its_hidden_characters() {
         let a: serde_json::Value = serde_json::from_str(&doc).unwrap();
         let b: serde_json::Value = serde_json::from_str(&escaped).unwrap();
         assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn format_characters_are_hidden_and_visible_characters_are_not() {
+    for c in
+        ['\u{200b}', '\u{200d}', '\u{feff}', '\u{ad}', '\u{2060}', '\u{e0001}', '\u{e0041}', '\u{e007f}', '\u{202e}']
+    {
+        assert!(is_hidden(c), "{c:?} is a format character");
+        assert_eq!(terminal(&c.to_string()), format!("\\u{{{:04x}}}", u32::from(c)));
+    }
+    for c in ['a', ' ', 'é', '中', '😀', '\u{301}', '<'] {
+        assert!(!is_hidden(c), "{c:?} is shown as itself");
     }
 }

@@ -88,3 +88,20 @@ fn strip_entities(text: &str) -> Option<String> {
     out.push_str(rest);
     Some(out)
 }
+
+#[test]
+fn long_text_is_wrapped_onto_lines_not_cut() {
+    let line = "the tool's callback logged a line much longer than one line of a note in the diagram, every word kept";
+    let wrapped = super::wrap(line);
+    let lines: Vec<&str> = wrapped.split("<br/>").collect();
+    assert!(lines.len() >= 2, "{wrapped}");
+    for l in &lines {
+        assert!(strip_entities(l).unwrap().chars().count() <= super::LINE, "{l}");
+    }
+    let joined: Vec<String> = lines.iter().map(|l| strip_entities(l).unwrap()).collect();
+    assert_eq!(joined.join(" "), line);
+    // A word longer than a line is split, not lost; escaping stays per line.
+    let word = "x".repeat(150);
+    assert_eq!(super::wrap(&word).replace("<br/>", ""), word);
+    assert_eq!(super::wrap("a;b"), super::escape("a;b"));
+}
