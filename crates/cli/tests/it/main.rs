@@ -15,6 +15,7 @@ mod paths;
 mod render;
 mod spec_example;
 mod stateless;
+mod wpt;
 
 use std::path::{Path, PathBuf};
 
