@@ -44,8 +44,9 @@ pub struct Args {
     /// INCOMPLETE where they could change).
     #[arg(long, default_value_t = 200_000)]
     pub max_states: u64,
-    /// Schedules (executions) each file's search may run before it stops.
-    #[arg(long, default_value_t = 20_000)]
+    /// Schedules (executions) each file's search may run before it stops (docs/wpt.md,
+    /// "Budgets": about 3 ms each in a `quick` build).
+    #[arg(long, default_value_t = 5_000)]
     pub max_executions: u64,
     /// Units along one schedule before that branch stops.
     #[arg(long, default_value_t = 20_000)]
@@ -62,8 +63,11 @@ pub struct Args {
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WptFormat {
+    /// A table per file, then the counts and the unmodelled members.
     Text,
+    /// Every verdict with its witnesses (`"version": 1`).
     Json,
+    /// The JSON `wpt run --log-wptreport` writes (wpt.fyi reads it).
     Wptreport,
 }
 

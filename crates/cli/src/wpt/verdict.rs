@@ -190,7 +190,11 @@ fn decide(name: &str, observed: Vec<Observed>, complete: bool, harness: bool) ->
         };
         (Verdict::ScheduleDependent, Some(text))
     } else if !complete {
-        (Verdict::Incomplete, Some(format!("{} on every schedule explored; a budget cut the search", first.status)))
+        let seen = match &first.message {
+            Some(m) => format!("{} ({m})", first.status),
+            None => first.status.clone(),
+        };
+        (Verdict::Incomplete, Some(format!("{seen} on every schedule explored; a budget cut the search")))
     } else {
         let fewest = witnesses.iter().min_by_key(|w| (w.choices, w.schedule.clone())).unwrap_or(first);
         let verdict = match first.status.as_str() {

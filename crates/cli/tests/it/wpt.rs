@@ -16,7 +16,7 @@ fn args(paths: Vec<std::path::PathBuf>) -> Args {
         wpt_root: None,
         format: WptFormat::Text,
         max_states: 200_000,
-        max_executions: 20_000,
+        max_executions: 5_000,
         max_units: 20_000,
         max_depth: 2_000,
         time_limit: None,
