@@ -12,8 +12,8 @@ use super::{FileReport, Report};
 
 /// The replay command of a witness.
 pub fn replay_command(file: &FileReport, schedule: &str) -> String {
-    let flags = if file.flags.is_empty() { String::new() } else { format!(" {}", file.flags) };
-    format!("webmcp-sim replay {} --schedule {}{flags}", shell(&file.file), shell(schedule))
+    // `flags` starts with its own space (`options::flags`).
+    format!("webmcp-sim replay {} --schedule {}{}", shell(&file.file), shell(schedule), file.flags)
 }
 
 fn witness_line(out: &mut String, file: &FileReport, w: &Observed) {

@@ -87,7 +87,7 @@ fn a_schedule_dependent_subtest_has_a_replayable_witness_for_each_result() {
     fifo.spec.parallel = Some("fifo".into());
     let report = run_file(&file, &fifo).unwrap();
     assert_eq!(report.subtests[0].verdict.label(), "PASS");
-    assert_eq!(report.flags, "--parallel fifo");
+    assert_eq!(report.flags, " --parallel fifo");
 }
 
 fn wpt(paths: &[&Path], format: &str) -> String {
