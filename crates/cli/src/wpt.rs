@@ -181,7 +181,12 @@ pub fn run_file(path: &Path, args: &Args) -> Result<FileReport, CliError> {
     let mut report = FileReport {
         file: path.display().to_string(),
         url: page.url.clone(),
-        harness: SubtestVerdict { name: "(harness)".into(), verdict: verdict::Verdict::Error, message: None, witnesses: vec![] },
+        harness: SubtestVerdict {
+            name: "(harness)".into(),
+            verdict: verdict::Verdict::Error,
+            message: None,
+            witnesses: vec![],
+        },
         subtests: Vec::new(),
         complete: false,
         bounds_hit: Vec::new(),

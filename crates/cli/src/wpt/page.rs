@@ -90,9 +90,10 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
     let root = root_for(path, root);
     let canonical_root = std::fs::canonicalize(&root).unwrap_or(root.clone());
     let canonical = std::fs::canonicalize(path).unwrap_or(path.to_path_buf());
-    let rel = canonical.strip_prefix(&canonical_root).map(Path::to_path_buf).unwrap_or_else(|_| {
-        PathBuf::from(path.file_name().unwrap_or_default())
-    });
+    let rel = canonical
+        .strip_prefix(&canonical_root)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| PathBuf::from(path.file_name().unwrap_or_default()));
     let rel: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     let name = rel.last().cloned().unwrap_or_default();
     let secure = name.contains(".https.");
@@ -108,7 +109,8 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
         rel.join("/")
     };
     let url = format!("{scheme_host}/{page_path}");
-    let mut builder = Builder { root: canonical_root, page_dir: rel[..rel.len().saturating_sub(1)].to_vec(), ..Default::default() };
+    let mut builder =
+        Builder { root: canonical_root, page_dir: rel[..rel.len().saturating_sub(1)].to_vec(), ..Default::default() };
     if name.ends_with(".window.js") || name.ends_with(".any.js") {
         builder.wrapper(&name, &source);
     } else {
@@ -146,8 +148,9 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
         "tabs": [ { "id": "test", "url": url, "js": head } ],
     });
     let text = serde_json::to_string_pretty(&scenario_json).expect("a JSON value prints");
-    let scenario = scenario::parse_str(&path.display().to_string(), &text)
-        .map_err(|d| CliError::input(format!("{shown}: {}", d.iter().map(|d| d.render(&text)).collect::<Vec<_>>().join("\n"))))?;
+    let scenario = scenario::parse_str(&path.display().to_string(), &text).map_err(|d| {
+        CliError::input(format!("{shown}: {}", d.iter().map(|d| d.render(&text)).collect::<Vec<_>>().join("\n")))
+    })?;
     Ok(Page { scenario, source, pieces, notes: builder.notes, url })
 }
 
@@ -262,7 +265,9 @@ impl Builder {
                 }
                 "iframe" => {
                     let src = attr("src").unwrap_or_else(|| "about:blank".into());
-                    self.notes.push(format!("<iframe src={src:?}> is not loaded: iframes in WPT pages are not modelled by webmcp-sim yet"));
+                    self.notes.push(format!(
+                        "<iframe src={src:?}> is not loaded: iframes in WPT pages are not modelled by webmcp-sim yet"
+                    ));
                 }
                 _ => {}
             }
@@ -278,22 +283,25 @@ impl Builder {
         let text = match path.as_deref() {
             Some("/resources/testharness.js") => Some(HARNESS.to_string()),
             Some("/resources/testharnessreport.js") => Some(String::new()),
-            Some("/resources/testdriver.js" | "/resources/testdriver-vendor.js" | "/resources/testdriver-actions.js") => {
-                Some(TESTDRIVER.to_string())
-            }
+            Some(
+                "/resources/testdriver.js" | "/resources/testdriver-vendor.js" | "/resources/testdriver-actions.js",
+            ) => Some(TESTDRIVER.to_string()),
             Some("/common/get-host-info.sub.js") => Some(HOST_INFO.to_string()),
             Some(p) => {
                 let file = self.root.join(p.trim_start_matches('/'));
                 match std::fs::read_to_string(&file) {
                     Ok(text) => Some(text),
                     Err(e) => {
-                        self.notes.push(format!("<script src={src:?}> did not load ({}: {e}): not run", file.display()));
+                        self.notes
+                            .push(format!("<script src={src:?}> did not load ({}: {e}): not run", file.display()));
                         None
                     }
                 }
             }
             None => {
-                self.notes.push(format!("<script src={src:?}>: a URL of another server is not modelled by webmcp-sim: not run"));
+                self.notes.push(format!(
+                    "<script src={src:?}>: a URL of another server is not modelled by webmcp-sim: not run"
+                ));
                 None
             }
         };
@@ -380,7 +388,10 @@ mod tests {
             Piece { file: "page.html".into(), first_line: 7, at: 700 },
         ];
         assert_eq!(locate(&pieces, "Error: boom (test.inline.js:702:30)"), "Error: boom (page.html:9:30)");
-        assert_eq!(locate(&pieces, "at test.inline.js:5:1 and test.inline.js"), "at /resources/testharness.js:4:1 and test.inline.js");
+        assert_eq!(
+            locate(&pieces, "at test.inline.js:5:1 and test.inline.js"),
+            "at /resources/testharness.js:4:1 and test.inline.js"
+        );
     }
 
     #[test]

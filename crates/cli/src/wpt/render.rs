@@ -101,9 +101,14 @@ pub fn summary(report: &Report) -> String {
             let _ = writeln!(out, "  {:<19} {n}", v.label());
         }
     }
-    let decided = subtests - counts.get(&Verdict::Unsupported).unwrap_or(&0) - counts.get(&Verdict::Error).unwrap_or(&0);
+    let decided =
+        subtests - counts.get(&Verdict::Unsupported).unwrap_or(&0) - counts.get(&Verdict::Error).unwrap_or(&0);
     if subtests > 0 {
-        let _ = writeln!(out, "  verdict other than UNSUPPORTED/ERROR: {decided} of {subtests} ({}%)", decided * 100 / subtests);
+        let _ = writeln!(
+            out,
+            "  verdict other than UNSUPPORTED/ERROR: {decided} of {subtests} ({}%)",
+            decided * 100 / subtests
+        );
     }
     if !members.is_empty() {
         let mut by_count: Vec<(&String, &usize)> = members.iter().collect();
@@ -129,12 +134,16 @@ fn wpt_status(s: &SubtestVerdict) -> (&'static str, Option<String>) {
         Verdict::Error => ("ERROR", s.message.clone()),
         // A subtest that can fail under the spec fails; the message says on which schedules.
         Verdict::ScheduleDependent => {
-            let witnesses: Vec<String> = s
-                .witnesses
-                .iter()
-                .map(|w| format!("{} with --schedule {}", w.status, shell(&w.schedule)))
-                .collect();
-            ("FAIL", Some(format!("SCHEDULE-DEPENDENT: {} ({})", s.message.clone().unwrap_or_default(), witnesses.join("; "))))
+            let witnesses: Vec<String> =
+                s.witnesses.iter().map(|w| format!("{} with --schedule {}", w.status, shell(&w.schedule))).collect();
+            (
+                "FAIL",
+                Some(format!(
+                    "SCHEDULE-DEPENDENT: {} ({})",
+                    s.message.clone().unwrap_or_default(),
+                    witnesses.join("; ")
+                )),
+            )
         }
         Verdict::Unsupported => ("NOTRUN", with("UNSUPPORTED, not modelled by webmcp-sim")),
         Verdict::Incomplete => ("NOTRUN", with("INCOMPLETE")),

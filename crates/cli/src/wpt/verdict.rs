@@ -260,12 +260,21 @@ pub fn verdicts(explored: &Explored) -> (SubtestVerdict, Vec<SubtestVerdict>) {
 mod tests {
     use super::*;
 
-    fn run(status: &str, tests: &[(&str, &str, Option<&str>)], schedule: &str, choices: usize) -> (Results, String, usize) {
+    fn run(
+        status: &str,
+        tests: &[(&str, &str, Option<&str>)],
+        schedule: &str,
+        choices: usize,
+    ) -> (Results, String, usize) {
         let tests = tests
             .iter()
             .map(|(n, s, m)| SubtestResult { name: n.to_string(), status: s.to_string(), message: m.map(String::from) })
             .collect();
-        (Results { status: status.into(), message: None, allow_uncaught_exception: false, tests }, schedule.into(), choices)
+        (
+            Results { status: status.into(), message: None, allow_uncaught_exception: false, tests },
+            schedule.into(),
+            choices,
+        )
     }
 
     #[test]
@@ -292,7 +301,10 @@ mod tests {
         let explored = Explored {
             runs: vec![run(
                 "OK",
-                &[("a", "PASS", None), ("b", "FAIL", Some("ModelContext.addEventListener is not modelled by webmcp-sim"))],
+                &[
+                    ("a", "PASS", None),
+                    ("b", "FAIL", Some("ModelContext.addEventListener is not modelled by webmcp-sim")),
+                ],
                 "",
                 0,
             )],

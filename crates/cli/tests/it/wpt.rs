@@ -40,8 +40,11 @@ fn every_corpus_subtest_reaches_its_recorded_verdict_and_a_wrong_one_is_caught()
     let problems = compare_expected(&reports, &expected, &base);
     assert!(problems.is_empty(), "tests/wpt/EXPECTED.txt is not met:\n{}", problems.join("\n"));
     // Every kind of verdict the corpus is there to show is shown.
-    let verdicts: std::collections::BTreeSet<&str> =
-        reports.iter().flat_map(|r| std::iter::once(&r.harness).chain(&r.subtests)).map(|s| s.verdict.label()).collect();
+    let verdicts: std::collections::BTreeSet<&str> = reports
+        .iter()
+        .flat_map(|r| std::iter::once(&r.harness).chain(&r.subtests))
+        .map(|s| s.verdict.label())
+        .collect();
     for v in ["PASS", "FAIL", "SCHEDULE-DEPENDENT", "TIMEOUT", "NOTRUN", "UNSUPPORTED", "OK", "ERROR"] {
         assert!(verdicts.contains(v), "no subtest of the corpus is {v}: {verdicts:?}");
     }
@@ -55,12 +58,18 @@ fn every_corpus_subtest_reaches_its_recorded_verdict_and_a_wrong_one_is_caught()
     assert_ne!(wrong, expected);
     let problems = compare_expected(&reports, &wrong, &base);
     assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(problems[0].starts_with("execute-order.https.html | two executions settle in call order : expected PASS"), "{problems:?}");
+    assert!(
+        problems[0].starts_with("execute-order.https.html | two executions settle in call order : expected PASS"),
+        "{problems:?}"
+    );
     let missing = expected.replace("abort.https.html | an already aborted signal rejects with its reason | PASS\n", "")
         + "abort.https.html | no such subtest | PASS\n";
     let problems = compare_expected(&reports, &missing, &base);
     assert_eq!(problems.len(), 2, "{problems:?}");
-    assert!(problems[0].contains("an already aborted signal rejects with its reason | PASS : not listed"), "{problems:?}");
+    assert!(
+        problems[0].contains("an already aborted signal rejects with its reason | PASS : not listed"),
+        "{problems:?}"
+    );
     assert!(problems[1].contains("no such subtest"), "{problems:?}");
 }
 
@@ -80,7 +89,12 @@ fn a_schedule_dependent_subtest_has_a_replayable_witness_for_each_result() {
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let trace = String::from_utf8_lossy(&out.stdout);
-        assert!(trace.contains(&format!("\"status\":\"{}\"", w.status)), "the replay of {} did not {}:\n{trace}", w.schedule, w.status);
+        assert!(
+            trace.contains(&format!("\"status\":\"{}\"", w.status)),
+            "the replay of {} did not {}:\n{trace}",
+            w.schedule,
+            w.status
+        );
     }
     // Under the fifo reading of "in parallel" the two executions settle in call order.
     let mut fifo = args(vec![file.clone()]);
@@ -117,12 +131,20 @@ fn the_output_is_byte_identical_from_run_to_run_and_the_wptreport_reads() {
     assert_eq!(results[0]["status"], "OK");
     let subtest = &results[0]["subtests"][0];
     assert_eq!(subtest["status"], "FAIL");
-    assert!(subtest["message"].as_str().unwrap().starts_with("SCHEDULE-DEPENDENT: FAIL on some schedules"), "{subtest}");
+    assert!(
+        subtest["message"].as_str().unwrap().starts_with("SCHEDULE-DEPENDENT: FAIL on some schedules"),
+        "{subtest}"
+    );
     assert_eq!(results[1]["status"], "TIMEOUT");
     assert_eq!(results[2]["subtests"][0]["status"], "NOTRUN");
     assert!(results[2]["subtests"][0]["message"].as_str().unwrap().contains("Window.navigator"));
     let text = wpt(&paths, "text");
-    assert!(text.contains("unsupported members (subtests):\n     1  Window.OffscreenCanvas (not defined)\n     1  Window.navigator\n"), "{text}");
+    assert!(
+        text.contains(
+            "unsupported members (subtests):\n     1  Window.OffscreenCanvas (not defined)\n     1  Window.navigator\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
