@@ -83,6 +83,9 @@ pub struct FileReport {
     /// Whether every schedule was explored.
     pub complete: bool,
     pub bounds_hit: Vec<String>,
+    /// How the witnesses were chosen (`explore`'s `witnesses:` line): for JavaScript pages, the
+    /// shortest the search met.
+    pub witnesses: String,
     /// Distinct outcomes and schedules run.
     pub outcomes: usize,
     pub executions: u64,
@@ -190,6 +193,7 @@ pub fn run_file(path: &Path, args: &Args) -> Result<FileReport, CliError> {
         subtests: Vec::new(),
         complete: false,
         bounds_hit: Vec::new(),
+        witnesses: String::new(),
         outcomes: 0,
         executions: 0,
         notes: page.notes.clone(),
@@ -229,6 +233,7 @@ pub fn run_file(path: &Path, args: &Args) -> Result<FileReport, CliError> {
     report.subtests = subtests;
     report.complete = exploration.complete;
     report.bounds_hit = exploration.bounds_hit;
+    report.witnesses = exploration.witnesses;
     report.outcomes = exploration.outcomes.len();
     report.executions = exploration.stateless.map_or(0, |e| e.executions);
     Ok(report)

@@ -55,6 +55,9 @@ pub fn text(report: &Report) -> String {
             format!("INCOMPLETE: stopped by {}", file.bounds_hit.join(", "))
         };
         let _ = writeln!(out, "  explored: {} outcome(s), {} schedule(s), {search}", file.outcomes, file.executions);
+        if !file.witnesses.is_empty() {
+            let _ = writeln!(out, "  witnesses: {}", terminal(&file.witnesses));
+        }
         let mut harness = file.harness.clone();
         harness.name = "harness status".into();
         subtest_lines(&mut out, file, &harness);

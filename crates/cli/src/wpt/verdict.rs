@@ -90,10 +90,11 @@ pub struct Observed {
 pub struct SubtestVerdict {
     pub name: String,
     pub verdict: Verdict,
-    /// FAIL, TIMEOUT, …: the message on the fewest-choice schedule; SCHEDULE-DEPENDENT: the first
+    /// FAIL, TIMEOUT, …: the message of the witness with the fewest choices; SCHEDULE-DEPENDENT: the first
     /// status that differs from the first witness's and its message; UNSUPPORTED: the member.
     pub message: Option<String>,
-    /// One fewest-choice witness per distinct (status, message), in status order (PASS first).
+    /// One witness per distinct (status, message), in status order (PASS first): the schedule
+    /// with the fewest choices among those the search met.
     pub witnesses: Vec<Observed>,
 }
 
@@ -165,7 +166,7 @@ fn status_rank(status: &str) -> u8 {
 
 /// Groups what every outcome said into one verdict.
 fn decide(name: &str, observed: Vec<Observed>, complete: bool, harness: bool) -> SubtestVerdict {
-    // One witness per distinct (status, message): the fewest choices, then the least schedule.
+    // One witness per distinct (status, message): the fewest choices met, then the least schedule.
     let mut distinct: BTreeMap<(u8, String, Option<String>), Observed> = BTreeMap::new();
     for o in observed {
         let key = (status_rank(&o.status), o.status.clone(), o.message.clone());
@@ -211,7 +212,7 @@ fn decide(name: &str, observed: Vec<Observed>, complete: bool, harness: bool) ->
     SubtestVerdict { name: name.to_string(), verdict, message, witnesses }
 }
 
-/// The harness's verdict and each subtest's, subtests in the order the fewest-choice outcome
+/// The harness's verdict and each subtest's, subtests in the order the outcome with the fewest choices
 /// created them (then any others in the order met). A subtest some schedule never created
 /// counts as status `NOT-CREATED` there.
 pub fn verdicts(explored: &Explored) -> (SubtestVerdict, Vec<SubtestVerdict>) {
