@@ -5,7 +5,8 @@
 //! holding `resources/testharness.js`, or the file's folder): `/resources/testharness.js` is
 //! ours (`testharness.js` beside this file), `/resources/testharnessreport.js` is empty,
 //! `/resources/testdriver*.js` is a `test_driver` whose every member is "not modelled", and
-//! `/common/get-host-info.sub.js` gives WPT's origins.
+//! `/common/get-host-info.sub.js` gives WPT's origins. `FILE.headers` beside the page gives its
+//! response headers (`Permissions-Policy`).
 //!
 //! The scripts run as one classic script, each in turn (docs/wpt.md says what that changes): a
 //! script that does not parse is replaced by a call that makes the harness status ERROR with the
@@ -141,11 +142,12 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
     if builder.bytes > MAX_SCRIPT_BYTES {
         return Err(CliError::input(format!("{shown}: its scripts are over {MAX_SCRIPT_BYTES} bytes")));
     }
+    let headers = response_headers(path, &mut builder.notes);
     let scenario_json = serde_json::json!({
         "version": 1,
         "name": page_path,
         "description": format!("WPT file {page_path} (webmcp-sim wpt)"),
-        "tabs": [ { "id": "test", "url": url, "js": head } ],
+        "tabs": [ { "id": "test", "url": url, "js": head, "headers": headers } ],
     });
     let text = serde_json::to_string_pretty(&scenario_json).expect("a JSON value prints");
     let scenario = scenario::parse_str(&path.display().to_string(), &text).map_err(|d| {
@@ -180,6 +182,28 @@ pub fn locate(pieces: &[Piece], message: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The response headers WPT's server sends with the page: `FILE.headers` beside it (`Name:
+/// value` lines). The model reads `Permissions-Policy` and `Origin-Agent-Cluster`; any other
+/// header is passed on, and a note says it is not modelled.
+fn response_headers(path: &Path, notes: &mut Vec<String>) -> serde_json::Map<String, serde_json::Value> {
+    let mut headers = serde_json::Map::new();
+    let mut file = path.as_os_str().to_owned();
+    file.push(".headers");
+    let Ok(text) = std::fs::read_to_string(&file) else { return headers };
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let Some((name, value)) = line.split_once(':') else {
+            notes.push(format!("{}: not a `Name: value` line: {line:?}", Path::new(&file).display()));
+            continue;
+        };
+        let name = name.trim();
+        if !(name.eq_ignore_ascii_case("Permissions-Policy") || name.eq_ignore_ascii_case("Origin-Agent-Cluster")) {
+            notes.push(format!("response header {name} is not modelled by webmcp-sim"));
+        }
+        headers.insert(name.to_string(), serde_json::Value::String(value.trim().to_string()));
+    }
+    headers
 }
 
 #[derive(Default)]
