@@ -16,6 +16,7 @@ pub mod options;
 pub mod prefix;
 pub mod report;
 pub mod snapshot;
+pub mod wpt;
 
 pub use error::{write_stdout, CliError};
 pub use load::{

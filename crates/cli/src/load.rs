@@ -73,6 +73,11 @@ fn read_scenario_with_source(path: &Path) -> Result<(scenario::Scenario, String)
         }
         CliError::diagnostics(rendered)
     };
+    if crate::wpt::is_test_file(path) {
+        // A WPT page (`.html`, `.window.js`, `.any.js`): its scripts make the scenario.
+        let page = crate::wpt::page::load(path, None)?;
+        return Ok((page.scenario, page.source));
+    }
     let text = scenario::read_source(path).map_err(|failed| render(std::slice::from_ref(&failed.0), &failed.1))?;
     let mut scenario =
         scenario::parse_str(&path.display().to_string(), &text).map_err(|diags| render(&diags, &text))?;

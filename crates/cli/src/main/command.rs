@@ -159,6 +159,11 @@ pub enum Command {
     /// against the explored set (docs/chromium.md); exit 1 when one is outside the spec's set and
     /// the chromium profile's.
     Chromium(cli::chromium::Args),
+    /// Run WPT testharness.js files (`.html`, `.window.js`, `.any.js`) under every schedule and
+    /// give each subtest its verdict across all of them: PASS, FAIL, SCHEDULE-DEPENDENT (with a
+    /// replayable witness per result), TIMEOUT, NOTRUN, ERROR, UNSUPPORTED (the member named) or
+    /// INCOMPLETE (docs/wpt.md).
+    Wpt(cli::wpt::Args),
     /// Write or check golden snapshots (insta's `.snap` format) of every scenario under DIR, in
     /// DIR/snapshots/; exit 1 on a new or changed one, written beside it as `.snap.new`.
     Snapshot {
@@ -252,6 +257,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             runs::report(&scenario, &changes, &output, format, seeds.as_deref(), &bounds)
         }
         Command::Chromium(args) => cli::chromium::command(args),
+        Command::Wpt(args) => cli::wpt::command(&args),
         Command::Snapshot { dir, review } => {
             folder_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))
         }

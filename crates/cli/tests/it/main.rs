@@ -17,6 +17,7 @@ mod paths;
 mod render;
 mod spec_example;
 mod stateless;
+mod wpt;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,200 @@
+//! The wpt report as a table per file with a summary (text), and as the wptreport JSON that
+//! `wpt run --log-wptreport` writes and wpt.fyi reads. Both are functions of the report alone:
+//! no time, no machine (the wptreport's `time_start`/`time_end` and `duration` are 0).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use trace::escape::{shell, terminal};
+
+use super::verdict::{unsupported_member, Observed, SubtestVerdict, Verdict};
+use super::{FileReport, Report};
+
+/// The replay command of a witness.
+pub fn replay_command(file: &FileReport, schedule: &str) -> String {
+    // `flags` starts with its own space (`options::flags`).
+    format!("webmcp-sim replay {} --schedule {}{}", shell(&file.file), shell(schedule), file.flags)
+}
+
+fn witness_line(out: &mut String, file: &FileReport, w: &Observed) {
+    let message = w.message.as_deref().map(|m| format!(" {}", terminal(m))).unwrap_or_default();
+    let _ = writeln!(out, "      {}:{message}", w.status);
+    let _ = writeln!(out, "        {}", replay_command(file, &w.schedule));
+}
+
+fn subtest_lines(out: &mut String, file: &FileReport, s: &SubtestVerdict) {
+    let _ = writeln!(out, "  {:<19} {}", s.verdict.label(), terminal(&s.name));
+    match s.verdict {
+        Verdict::Pass | Verdict::Ok => {}
+        Verdict::ScheduleDependent => {
+            for w in &s.witnesses {
+                witness_line(out, file, w);
+            }
+        }
+        _ => {
+            if let Some(m) = &s.message {
+                let _ = writeln!(out, "      {}", terminal(m));
+            }
+        }
+    }
+}
+
+/// The text report: each file's harness and subtest verdicts, then the counts.
+pub fn text(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "spec reading: {}", report.options.join("; "));
+    for file in &report.files {
+        let _ = writeln!(out, "\n{} ({})", terminal(&file.file), terminal(&file.url));
+        if let Some(e) = &file.error {
+            let _ = writeln!(out, "  ERROR               the file did not explore: {}", terminal(e));
+            continue;
+        }
+        let search = if file.complete {
+            "every schedule".to_string()
+        } else {
+            format!("INCOMPLETE: stopped by {}", file.bounds_hit.join(", "))
+        };
+        let _ = writeln!(out, "  explored: {} outcome(s), {} schedule(s), {search}", file.outcomes, file.executions);
+        if !file.witnesses.is_empty() {
+            let _ = writeln!(out, "  witnesses: {}", terminal(&file.witnesses));
+        }
+        let mut harness = file.harness.clone();
+        harness.name = "harness status".into();
+        subtest_lines(&mut out, file, &harness);
+        for s in &file.subtests {
+            subtest_lines(&mut out, file, s);
+        }
+        for note in &file.notes {
+            let _ = writeln!(out, "  note: {}", terminal(note));
+        }
+    }
+    out.push('\n');
+    out.push_str(&summary(report));
+    out
+}
+
+/// The counts of every verdict over all files, and the unmodelled members behind UNSUPPORTED.
+pub fn summary(report: &Report) -> String {
+    let mut out = String::new();
+    let mut counts: BTreeMap<Verdict, usize> = BTreeMap::new();
+    let mut members: BTreeMap<String, usize> = BTreeMap::new();
+    let mut subtests = 0;
+    for file in &report.files {
+        for s in &file.subtests {
+            subtests += 1;
+            *counts.entry(s.verdict).or_default() += 1;
+            if s.verdict == Verdict::Unsupported {
+                *members.entry(s.message.clone().unwrap_or_default()).or_default() += 1;
+            }
+        }
+        if file.subtests.is_empty() {
+            // A file whose harness reported no subtest counts once, as its harness's verdict.
+            subtests += 1;
+            let member = file.harness.message.as_deref().and_then(unsupported_member);
+            let verdict = if member.is_some() { Verdict::Unsupported } else { Verdict::Error };
+            *counts.entry(verdict).or_default() += 1;
+            if let Some(m) = member {
+                *members.entry(m).or_default() += 1;
+            }
+        }
+    }
+    let _ = writeln!(out, "summary: {} file(s), {subtests} subtest(s)", report.files.len());
+    for v in Verdict::ALL {
+        if let Some(n) = counts.get(&v) {
+            let _ = writeln!(out, "  {:<19} {n}", v.label());
+        }
+    }
+    let decided =
+        subtests - counts.get(&Verdict::Unsupported).unwrap_or(&0) - counts.get(&Verdict::Error).unwrap_or(&0);
+    if subtests > 0 {
+        let _ = writeln!(
+            out,
+            "  verdict other than UNSUPPORTED/ERROR: {decided} of {subtests} ({}%)",
+            decided * 100 / subtests
+        );
+    }
+    if !members.is_empty() {
+        let mut by_count: Vec<(&String, &usize)> = members.iter().collect();
+        by_count.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let _ = writeln!(out, "unsupported members (subtests):");
+        for (member, n) in by_count {
+            let _ = writeln!(out, "  {n:>4}  {}", terminal(member));
+        }
+    }
+    out
+}
+
+/// WPT's status for a verdict, and the message carrying what the status cannot say.
+fn wpt_status(s: &SubtestVerdict) -> (&'static str, Option<String>) {
+    let with = |prefix: &str| Some(format!("{prefix}: {}", s.message.clone().unwrap_or_default()));
+    match s.verdict {
+        Verdict::Pass => ("PASS", None),
+        Verdict::Ok => ("OK", None),
+        Verdict::Fail => ("FAIL", s.message.clone()),
+        Verdict::Timeout => ("TIMEOUT", s.message.clone()),
+        Verdict::Notrun => ("NOTRUN", s.message.clone()),
+        Verdict::PreconditionFailed => ("PRECONDITION_FAILED", s.message.clone()),
+        Verdict::Error => ("ERROR", s.message.clone()),
+        // A subtest that can fail under the spec fails; the message says on which schedules.
+        Verdict::ScheduleDependent => {
+            let witnesses: Vec<String> =
+                s.witnesses.iter().map(|w| format!("{} with --schedule {}", w.status, shell(&w.schedule))).collect();
+            (
+                "FAIL",
+                Some(format!(
+                    "SCHEDULE-DEPENDENT: {} ({})",
+                    s.message.clone().unwrap_or_default(),
+                    witnesses.join("; ")
+                )),
+            )
+        }
+        Verdict::Unsupported => ("NOTRUN", with("UNSUPPORTED, not modelled by webmcp-sim")),
+        Verdict::Incomplete => ("NOTRUN", with("INCOMPLETE")),
+    }
+}
+
+/// The wptreport JSON (`wpt run --log-wptreport`): one result per file, its harness status and
+/// subtests.
+pub fn wptreport(report: &Report) -> String {
+    let results: Vec<serde_json::Value> = report
+        .files
+        .iter()
+        .map(|file| {
+            let test = file.url.split_once("://").and_then(|(_, rest)| rest.find('/').map(|i| rest[i..].to_string()));
+            let (status, message) = match &file.error {
+                Some(e) => ("ERROR", Some(e.clone())),
+                None => {
+                    let (s, m) = wpt_status(&file.harness);
+                    (if s == "NOTRUN" { "ERROR" } else { s }, m)
+                }
+            };
+            let subtests: Vec<serde_json::Value> = file
+                .subtests
+                .iter()
+                .map(|s| {
+                    let (status, message) = wpt_status(s);
+                    serde_json::json!({ "name": s.name, "status": status, "message": message })
+                })
+                .collect();
+            serde_json::json!({
+                "test": test.unwrap_or_default(),
+                "status": status,
+                "message": message,
+                "subtests": subtests,
+                "duration": 0,
+            })
+        })
+        .collect();
+    let value = serde_json::json!({
+        "run_info": {
+            "product": "webmcp-sim",
+            "browser_version": env!("CARGO_PKG_VERSION"),
+            "os": "simulated",
+            "webmcp_sim_spec_reading": report.options.join("; "),
+        },
+        "time_start": 0,
+        "time_end": 0,
+        "results": results,
+    });
+    serde_json::to_string_pretty(&value).expect("the report serializes") + "\n"
+}
