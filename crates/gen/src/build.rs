@@ -61,6 +61,7 @@ pub fn build(plan: &Plan, name: &str) -> Scenario {
         agent,
         expect: None,
         extras: None,
+        resources: Default::default(),
     }
 }
 

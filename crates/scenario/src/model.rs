@@ -59,6 +59,20 @@ pub struct Scenario {
     /// Free-form notes for people (links, issue numbers, any JSON); the simulator ignores them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extras: Option<serde_json::Value>,
+    /// Documents the scenario's server holds, by URL path (`/resources/frame.html`), served at
+    /// every origin: an iframe a JavaScript page inserts whose `src` has one of these paths shows
+    /// that document and runs its script. Any other path gives a document with no script (and
+    /// the trace says so).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub resources: std::collections::BTreeMap<String, Resource>,
+}
+
+/// A document the scenario's server holds (`Scenario::resources`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Resource {
+    /// The document's script, in JavaScript.
+    pub js: String,
 }
 
 /// Expectations over the outcomes of every schedule.

@@ -255,6 +255,9 @@ pub struct Program {
     /// The documents' scripts written in JavaScript, by the (empty) action list that stands for
     /// each in `DocSpec::script`, in `ScriptId` order.
     pub page_scripts: Vec<(ScriptId, PageScript)>,
+    /// The scenario's `resources`: documents its server holds, by URL path (sorted), each with
+    /// its script (one of `page_scripts`).
+    pub resources: Vec<(String, ScriptId)>,
 }
 
 /// The events the `count` predicates of `expect` name (in `always`, `never`, `sometimes` and
@@ -289,6 +292,12 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let user = c.script(&s.user)?;
     let no_script = c.script(&[])?;
     let agent = s.agent.iter().map(|a| c.agent_step(a)).collect();
+    let mut resources = Vec::with_capacity(s.resources.len());
+    for (path, resource) in &s.resources {
+        let id = c.script(&[])?;
+        c.page_scripts.push((id, PageScript { file: path.clone(), text: resource.js.clone() }));
+        resources.push((path.clone(), id));
+    }
     Ok(Program {
         name: s.name.clone(),
         parallel: s.options.parallel,
@@ -306,6 +315,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         container_policies: c.container_policies,
         counted_events: counted_events(s.expect.as_ref()),
         page_scripts: c.page_scripts,
+        resources,
     })
 }
 
@@ -340,6 +350,13 @@ impl Program {
 
     /// Whether a document's script is JavaScript (the program then needs an engine, and the
     /// stateful search cannot explore it).
+    /// The script of the document the scenario's server holds at URL path `path`
+    /// (`Scenario::resources`), if it holds one.
+    pub fn resource_script(&self, path: &str) -> Option<ScriptId> {
+        let at = self.resources.binary_search_by(|(p, _)| p.as_str().cmp(path)).ok()?;
+        Some(self.resources[at].1)
+    }
+
     pub fn has_page_scripts(&self) -> bool {
         !self.page_scripts.is_empty()
     }

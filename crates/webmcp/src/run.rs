@@ -387,6 +387,17 @@ impl Sim<'_> {
     pub fn run_work(&mut self, work: Work) -> Result<(), RunError> {
         match work {
             Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
+            Work::RunResourceScript { doc, script, container, on_load } => {
+                self.run_script(doc, script);
+                // HTML "completely finish loading" 6: queue an element task on the DOM
+                // manipulation task source given the container to run the iframe load event steps.
+                self.queue_global_task(
+                    browser::TaskSource::DomManipulation,
+                    container,
+                    Work::EngineCallback { doc: container, callback: on_load, what: "iframe load event" },
+                    ("HTML", "completely finish loading 6"),
+                );
+            }
             Work::SettleLater { promise, settle } => self.run_tool_timer(promise, settle),
             Work::Then { doc, promise, on_fulfilled, on_rejected } => {
                 let fulfilled = matches!(self.world.promises[promise].state, PromiseState::Fulfilled(_));
@@ -480,6 +491,9 @@ impl Sim<'_> {
     pub fn describe(&self, work: &Work) -> (String, (&'static str, &'static str)) {
         match work {
             Work::RunScript { .. } => ("run the document's script".into(), ("HTML", "run a classic script")),
+            Work::RunResourceScript { .. } => {
+                ("run the script of the document an iframe loaded".into(), ("HTML", "run a classic script"))
+            }
             Work::Timer { .. } => ("run a setTimeout callback".into(), ("HTML", "timer initialization steps")),
             Work::SettleLater { .. } => {
                 ("the tool's timer settles its promise".into(), ("HTML", "timer initialization steps"))

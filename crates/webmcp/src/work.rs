@@ -27,6 +27,10 @@ pub enum CompletionSteps {
 pub enum Work {
     /// Run a document's script (HTML: the parser runs it from a networking task).
     RunScript { doc: DocId, script: ScriptId },
+    /// Run the script of a document an iframe a page inserted shows (a scenario resource), then
+    /// queue the iframe's load event on its container document (HTML "completely finish
+    /// loading" 6): the load event comes after the document's script, as it does in a browser.
+    RunResourceScript { doc: DocId, script: ScriptId, container: DocId, on_load: crate::callback::EngineHandle },
     /// A `setTimeout` callback.
     Timer { doc: DocId, script: ScriptId },
     /// Settle a tool's own promise after a timer (`"result": {"after": …}`).

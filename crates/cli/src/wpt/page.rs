@@ -111,7 +111,7 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
     };
     let url = format!("{scheme_host}/{page_path}");
     let mut builder =
-        Builder { root: canonical_root, page_dir: rel[..rel.len().saturating_sub(1)].to_vec(), ..Default::default() };
+        Builder { root: canonical_root.clone(), page_dir: rel[..rel.len().saturating_sub(1)].to_vec(), ..Default::default() };
     if name.ends_with(".window.js") || name.ends_with(".any.js") {
         builder.wrapper(&name, &source);
     } else {
@@ -143,11 +143,13 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
         return Err(CliError::input(format!("{shown}: its scripts are over {MAX_SCRIPT_BYTES} bytes")));
     }
     let headers = response_headers(path, &mut builder.notes);
+    let resources = resources(&canonical_root, &canonical, &rel, &mut builder.notes);
     let scenario_json = serde_json::json!({
         "version": 1,
         "name": page_path,
         "description": format!("WPT file {page_path} (webmcp-sim wpt)"),
         "tabs": [ { "id": "test", "url": url, "js": head, "headers": headers } ],
+        "resources": resources,
     });
     let text = serde_json::to_string_pretty(&scenario_json).expect("a JSON value prints");
     let scenario = scenario::parse_str(&path.display().to_string(), &text).map_err(|d| {
@@ -158,6 +160,87 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
 
 /// The script name the page's combined script runs under (its navigable is `test`).
 pub const SCRIPT: &str = "test.inline.js";
+
+/// The most resource documents one test file's server holds.
+const MAX_RESOURCES: usize = 64;
+
+/// The documents the WPT server holds that a test's iframes may load, as the scenario's
+/// `resources` (URL path -> the document's script, served at every origin): every `.html` file
+/// in the test's folder and in its `resources/` folder, the test itself left out. Each is read
+/// as a test page is (its scripts, inline and `src`, as one script), with the harness loaded
+/// for its helpers but reporting nothing; a script that does not parse becomes a SyntaxError
+/// reported in the frame. A file that cannot be read is left out with a note.
+fn resources(
+    root: &Path,
+    test: &Path,
+    rel: &[String],
+    notes: &mut Vec<String>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut out = serde_json::Map::new();
+    let dir_segments = &rel[..rel.len().saturating_sub(1)];
+    let Some(dir) = test.parent() else { return out };
+    let mut files: Vec<(PathBuf, Vec<String>)> = Vec::new();
+    for (folder, segments) in [(dir.to_path_buf(), dir_segments.to_vec()), (dir.join("resources"), {
+        let mut s = dir_segments.to_vec();
+        s.push("resources".into());
+        s
+    })] {
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        let mut names: Vec<String> =
+            entries.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).collect();
+        names.sort();
+        for name in names {
+            let file = folder.join(&name);
+            if (name.ends_with(".html") || name.ends_with(".htm")) && file.is_file() && file != test {
+                let mut path = segments.clone();
+                path.push(name);
+                files.push((file, path));
+            }
+        }
+    }
+    if files.len() > MAX_RESOURCES {
+        notes.push(format!("only the first {MAX_RESOURCES} of {} resource documents are served", files.len()));
+        files.truncate(MAX_RESOURCES);
+    }
+    for (file, segments) in files {
+        let url_path = format!("/{}", segments.join("/"));
+        let Ok(source) = std::fs::read_to_string(&file) else {
+            notes.push(format!("resource {url_path} did not read: not served"));
+            continue;
+        };
+        let mut builder = Builder {
+            root: root.to_path_buf(),
+            page_dir: segments[..segments.len() - 1].to_vec(),
+            ..Default::default()
+        };
+        builder.html(segments.last().map(String::as_str).unwrap_or_default(), &source);
+        if builder.bytes > MAX_SCRIPT_BYTES {
+            notes.push(format!("resource {url_path}: its scripts are over {MAX_SCRIPT_BYTES} bytes: not served"));
+            continue;
+        }
+        let mut text = String::from(
+            "Object.defineProperty(globalThis, \"__webmcpSimWpt\", { value: { resource: true } });\n",
+        );
+        for (name, first_line, script) in &builder.scripts {
+            match js::check_syntax(name, script) {
+                Ok(()) => text.push_str(script),
+                // A script that does not parse does not run; the error is reported in the
+                // frame's realm (an uncaught exception there), and the frame's other scripts run.
+                Err(e) => {
+                    let line = e.line.saturating_sub(1) + first_line;
+                    let message = format!("{url_path} ({name}:{line}:{}): {}", e.column, e.message);
+                    text.push_str(&format!(
+                        "queueMicrotask(() => {{ throw new SyntaxError({}); }});",
+                        serde_json::Value::String(message)
+                    ));
+                }
+            }
+            text.push_str("\n;\n");
+        }
+        out.insert(url_path, serde_json::json!({ "js": text }));
+    }
+    out
+}
 
 /// `message` with each `test.inline.js:LINE:COL` of the combined script turned into the file
 /// and line it came from (`page.html:12:5`, `/webmcp/resources/helpers.js:3:1`).

@@ -110,7 +110,9 @@ pub struct Explored {
 /// uncaught exception turned into a harness ERROR as testharness.js's error handler would
 /// (unless `allow_uncaught_exception`). An outcome without the line: a harness ERROR saying why.
 pub fn results_of(outcome: &trace::Outcome) -> Results {
-    let line = outcome.console.iter().rev().find_map(|c| c.text.strip_prefix(MARK));
+    // Only the test page's own document (navigable `test`) reports; a resource document that
+    // loads the harness does not (`page::resource_script`), and a line it logged is not read.
+    let line = outcome.console.iter().rev().filter(|c| c.document == "test").find_map(|c| c.text.strip_prefix(MARK));
     let mut results = match line.map(serde_json::from_str::<Results>) {
         Some(Ok(results)) => results,
         Some(Err(e)) => Results {

@@ -149,11 +149,12 @@ fn the_output_is_byte_identical_from_run_to_run_and_the_wptreport_reads() {
 
 #[test]
 fn a_folder_without_test_files_and_a_missing_file_are_bad_input() {
-    let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
-        .args(["wpt"])
-        .arg(workspace_root().join("tests/wpt/resources"))
-        .output()
-        .unwrap();
+    // A folder holding only a script that is not a test file (`.js`, not `.window.js`).
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-wpt-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("helpers.js"), "function helper() {}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim")).args(["wpt"]).arg(&dir).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(2));
     let out = Command::new(env!("CARGO_BIN_EXE_webmcp-sim")).args(["wpt", "no-such-file.html"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -338,6 +338,7 @@ fn validate_works_without_source_text() {
         agent: Vec::new(),
         expect: None,
         extras: None,
+        resources: Default::default(),
     };
     let problems: Vec<String> = validate(&scenario).iter().map(ToString::to_string).collect();
     assert_eq!(

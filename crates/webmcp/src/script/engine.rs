@@ -288,6 +288,9 @@ impl Sim<'_> {
         }
         let response =
             crate::program::document_response(url.as_str(), &Default::default(), false).map_err(JsValue::type_error)?;
+        // The scenario's server: a document it holds at the URL's path (at any origin) runs its
+        // script; any other URL gives a document with no script.
+        let script = self.program.resource_script(url.path());
         let mut n = self.seldom.nav_by_name.len();
         while self.seldom.nav_by_name.contains_key(format!("iframe{n}").as_str()) {
             n += 1;
@@ -300,7 +303,7 @@ impl Sim<'_> {
             document: crate::program::DocSpec {
                 url: url.to_string(),
                 response,
-                script: self.program.no_script,
+                script: script.unwrap_or(self.program.no_script),
                 frames: Vec::new(),
             },
         };
@@ -308,10 +311,24 @@ impl Sim<'_> {
         self.footprint.touch(crate::footprint::Resource::Global, true);
         self.interpretation(
             ("HTML", "create a new child navigable"),
-            "an iframe a page inserts gets its src document at once (no initial about:blank, no fetch); the document has no script",
+            if script.is_some() {
+                "an iframe a page inserts gets its src document at once (no initial about:blank, no fetch); the document is the scenario's resource at that path, its script queued as it loads"
+            } else {
+                "an iframe a page inserts gets its src document at once (no initial about:blank, no fetch); the scenario holds no resource at that path, so the document has no script"
+            },
         );
+        let first_new = self.world.document_count() as u32;
         let nav = self.create_iframe(container, &frame).map_err(|e| JsValue::type_error(e.to_string()))?;
         note!(self, ("HTML", "create a new child navigable"), "navigable {id} created, showing {url}");
+        // The new document's script (a resource's), on the networking task source, as the
+        // scenario's own documents' scripts are queued (`Sim::queue_script`); the load event is
+        // queued when it has run.
+        if let Some(script) = script {
+            let doc = DocId(first_new);
+            let work = Work::RunResourceScript { doc, script, container, on_load };
+            self.world.queue_global_task(browser::TaskSource::Networking, doc, work);
+            return Ok(nav);
+        }
         // HTML "completely finish loading" 6: queue an element task on the DOM manipulation task
         // source given container to run the iframe load event steps.
         self.queue_global_task(
