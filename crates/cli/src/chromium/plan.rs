@@ -285,6 +285,7 @@ const DATA: &[&str] = &["resolve", "reject", "inputObject", "inputSchema", "reas
 pub const NOT_YET_TRANSLATED: &[(&str, &str)] = &[
     ("js", "JavaScript pages are not sent to Chromium yet (issue 27)"),
     ("jsFile", "JavaScript pages are not sent to Chromium yet (issue 27)"),
+    ("resources", "the documents a scenario's server holds are served only with JavaScript pages, which are not sent to Chromium yet (issue 27)"),
 ];
 
 /// Keys that say what the simulator checks, not what runs: not walked, never translated.
