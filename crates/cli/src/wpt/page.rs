@@ -110,8 +110,11 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
         rel.join("/")
     };
     let url = format!("{scheme_host}/{page_path}");
-    let mut builder =
-        Builder { root: canonical_root.clone(), page_dir: rel[..rel.len().saturating_sub(1)].to_vec(), ..Default::default() };
+    let mut builder = Builder {
+        root: canonical_root.clone(),
+        page_dir: rel[..rel.len().saturating_sub(1)].to_vec(),
+        ..Default::default()
+    };
     if name.ends_with(".window.js") || name.ends_with(".any.js") {
         builder.wrapper(&name, &source);
     } else {
@@ -180,11 +183,14 @@ fn resources(
     let dir_segments = &rel[..rel.len().saturating_sub(1)];
     let Some(dir) = test.parent() else { return out };
     let mut files: Vec<(PathBuf, Vec<String>)> = Vec::new();
-    for (folder, segments) in [(dir.to_path_buf(), dir_segments.to_vec()), (dir.join("resources"), {
-        let mut s = dir_segments.to_vec();
-        s.push("resources".into());
-        s
-    })] {
+    for (folder, segments) in [
+        (dir.to_path_buf(), dir_segments.to_vec()),
+        (dir.join("resources"), {
+            let mut s = dir_segments.to_vec();
+            s.push("resources".into());
+            s
+        }),
+    ] {
         let Ok(entries) = std::fs::read_dir(&folder) else { continue };
         let mut names: Vec<String> =
             entries.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).collect();
@@ -218,9 +224,8 @@ fn resources(
             notes.push(format!("resource {url_path}: its scripts are over {MAX_SCRIPT_BYTES} bytes: not served"));
             continue;
         }
-        let mut text = String::from(
-            "Object.defineProperty(globalThis, \"__webmcpSimWpt\", { value: { resource: true } });\n",
-        );
+        let mut text =
+            String::from("Object.defineProperty(globalThis, \"__webmcpSimWpt\", { value: { resource: true } });\n");
         for (name, first_line, script) in &builder.scripts {
             match js::check_syntax(name, script) {
                 Ok(()) => text.push_str(script),
