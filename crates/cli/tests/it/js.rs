@@ -195,11 +195,7 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
         ("scenarios/races/cancel-before-tool-starts.jsonc", "scenarios/js/cancel-before-tool-starts.jsonc", 2),
         ("scenarios/races/get-tools-vs-registration.jsonc", "scenarios/js/get-tools-vs-registration.jsonc", 3),
         ("scenarios/register/exposed-to-success.jsonc", "scenarios/js/exposed-to-success.jsonc", 1),
-        (
-            "scenarios/register/not-fully-active-removed-iframe.jsonc",
-            "scenarios/js/register-not-fully-active.jsonc",
-            1,
-        ),
+        ("scenarios/register/not-fully-active-removed-iframe.jsonc", "scenarios/js/register-not-fully-active.jsonc", 1),
         ("scenarios/get-tools/not-fully-active.jsonc", "scenarios/js/get-tools-not-fully-active.jsonc", 1),
         ("scenarios/execute/caller-not-fully-active.jsonc", "scenarios/js/execute-caller-not-fully-active.jsonc", 1),
         ("scenarios/register/empty-description.jsonc", "scenarios/js/empty-description.jsonc", 1),
