@@ -176,6 +176,7 @@ fn explored(file: &str, kind: webmcp::SearchKind) -> BTreeSet<String> {
 /// finds exactly the outcomes the stateful search finds for its action-language twin.
 #[test]
 fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
+    let mut differ = Vec::new();
     for (action, js, count) in [
         ("scenarios/spec/notify-task-ordering.jsonc", "scenarios/js/notify-task-ordering.jsonc", 4),
         ("scenarios/execute/success-json-string.jsonc", "scenarios/js/success-json-string.jsonc", 1),
@@ -197,10 +198,174 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
         ("scenarios/register/not-fully-active-removed-iframe.jsonc", "scenarios/js/register-not-fully-active.jsonc", 1),
         ("scenarios/get-tools/not-fully-active.jsonc", "scenarios/js/get-tools-not-fully-active.jsonc", 1),
         ("scenarios/execute/caller-not-fully-active.jsonc", "scenarios/js/execute-caller-not-fully-active.jsonc", 1),
+        ("scenarios/register/empty-description.jsonc", "scenarios/js/empty-description.jsonc", 1),
+        ("scenarios/register/name-bad-characters.jsonc", "scenarios/js/name-bad-characters.jsonc", 1),
+        ("scenarios/register/name-too-long.jsonc", "scenarios/js/name-too-long.jsonc", 1),
+        ("scenarios/register/exposed-to-invalid.jsonc", "scenarios/js/exposed-to-invalid.jsonc", 1),
+        (
+            "scenarios/register/input-schema-not-serializable.jsonc",
+            "scenarios/js/input-schema-not-serializable.jsonc",
+            1,
+        ),
+        ("scenarios/register/signal-already-aborted.jsonc", "scenarios/js/register-signal-already-aborted.jsonc", 1),
+        (
+            "scenarios/register/abort-reason-undefined-vs-null.jsonc",
+            "scenarios/js/abort-reason-undefined-vs-null.jsonc",
+            1,
+        ),
+        (
+            "scenarios/register/annotations-consequential-hint.jsonc",
+            "scenarios/js/annotations-consequential-hint.jsonc",
+            1,
+        ),
+        (
+            "scenarios/register/cross-origin-iframe-without-allow.jsonc",
+            "scenarios/js/cross-origin-iframe-without-allow.jsonc",
+            1,
+        ),
+        ("scenarios/policy/allow-specific-origin.jsonc", "scenarios/js/allow-specific-origin.jsonc", 1),
+        ("scenarios/policy/grandchild-not-delegated.jsonc", "scenarios/js/grandchild-not-delegated.jsonc", 1),
+        ("scenarios/events/toolchange-once-per-document.jsonc", "scenarios/js/toolchange-once-per-document.jsonc", 1),
+        (
+            "scenarios/get-tools/title-default-and-input-schema.jsonc",
+            "scenarios/js/title-default-and-input-schema.jsonc",
+            1,
+        ),
+        ("scenarios/get-tools/from-origins-invalid.jsonc", "scenarios/js/from-origins-invalid.jsonc", 1),
+        ("scenarios/get-tools/not-allowed-caller.jsonc", "scenarios/js/not-allowed-caller.jsonc", 1),
+        ("scenarios/get-tools/cross-origin-not-requested.jsonc", "scenarios/js/cross-origin-not-requested.jsonc", 1),
+        ("scenarios/get-tools/from-origins-exposed-vs-not.jsonc", "scenarios/js/from-origins-exposed-vs-not.jsonc", 1),
+        ("scenarios/get-tools/not-allowed-target-skipped.jsonc", "scenarios/js/not-allowed-target-skipped.jsonc", 1),
+        ("scenarios/execute/input-bigint.jsonc", "scenarios/js/input-bigint.jsonc", 1),
+        ("scenarios/execute/input-not-object.jsonc", "scenarios/js/input-not-object.jsonc", 1),
+        ("scenarios/execute/result-not-serializable.jsonc", "scenarios/js/result-not-serializable.jsonc", 1),
+        ("scenarios/execute/origin-mismatch.jsonc", "scenarios/js/origin-mismatch.jsonc", 1),
+        ("scenarios/execute/caller-not-allowed.jsonc", "scenarios/js/caller-not-allowed.jsonc", 1),
+        ("scenarios/execute/not-exposed.jsonc", "scenarios/js/not-exposed.jsonc", 1),
+        ("scenarios/execute/undefined-vs-null-arguments.jsonc", "scenarios/js/undefined-vs-null-arguments.jsonc", 1),
+        (
+            "scenarios/execute/undefined-input-before-options.jsonc",
+            "scenarios/js/undefined-input-before-options.jsonc",
+            1,
+        ),
+        ("scenarios/execute/origin-not-a-tuple-origin.jsonc", "scenarios/js/origin-not-a-tuple-origin.jsonc", 1),
+        ("scenarios/execute/site-keyed-agent-cluster.jsonc", "scenarios/js/site-keyed-agent-cluster.jsonc", 1),
+        ("scenarios/get-tools/sets-document-domain.jsonc", "scenarios/js/sets-document-domain.jsonc", 1),
+        ("scenarios/register/file-url-passes-step-4.jsonc", "scenarios/js/file-url-passes-step-4.jsonc", 1),
+        (
+            "scenarios/register/origin-agent-cluster-site-keyed.jsonc",
+            "scenarios/js/origin-agent-cluster-site-keyed.jsonc",
+            1,
+        ),
+        (
+            "scenarios/register/permissions-policy-header-tools-none.jsonc",
+            "scenarios/js/permissions-policy-header-tools-none.jsonc",
+            1,
+        ),
+        ("scenarios/policy/grandchild-delegated-twice.jsonc", "scenarios/js/grandchild-delegated-twice.jsonc", 1),
+        ("scenarios/policy/header-restricts-delegation.jsonc", "scenarios/js/header-restricts-delegation.jsonc", 1),
+        (
+            "scenarios/policy/sandboxed-iframe-opaque-origin.jsonc",
+            "scenarios/js/sandboxed-iframe-opaque-origin.jsonc",
+            1,
+        ),
+        ("scenarios/get-tools/title-undefined-variant.jsonc", "scenarios/js/title-undefined-variant.jsonc", 1),
+        (
+            "scenarios/lifecycle/caller-iframe-removed-mid-call.jsonc",
+            "scenarios/js/caller-iframe-removed-mid-call.jsonc",
+            1,
+        ),
+        (
+            "scenarios/null-navigable/get-tools-9-2-requestor-removed.jsonc",
+            "scenarios/js/get-tools-9-2-requestor-removed.jsonc",
+            1,
+        ),
+        (
+            "scenarios/null-navigable/notify-2-tool-owner-removed.jsonc",
+            "scenarios/js/notify-2-tool-owner-removed.jsonc",
+            1,
+        ),
+        (
+            "scenarios/spec/notify-task-ordering-cross-site.jsonc",
+            "scenarios/js/notify-task-ordering-cross-site.jsonc",
+            15,
+        ),
+        (
+            "scenarios/regressions/concurrent-executions-uuids.jsonc",
+            "scenarios/js/concurrent-executions-uuids.jsonc",
+            1,
+        ),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
         let page = explored(js, webmcp::SearchKind::Stateless);
-        assert_eq!(twin, page, "{action} (stateful) and its JavaScript twin {js} (stateless) differ");
-        assert_eq!(page.len(), count, "{js}");
+        if twin != page {
+            let only_twin: Vec<&String> = twin.difference(&page).collect();
+            let only_page: Vec<&String> = page.difference(&twin).collect();
+            differ.push(format!("{action} and its JavaScript twin {js} differ:\n  only the twin: {only_twin:#?}\n  only the page: {only_page:#?}"));
+        } else if page.len() != count {
+            differ.push(format!("{js}: {} outcomes, not {count}", page.len()));
+        }
     }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// Twins whose outcome sets differ today: each is a finding about the stateless search, not
+/// about the page (the replay of the twin's witness on the page reaches the missing outcome).
+#[test]
+#[ignore = "finding: the stateless search of the page misses the outcome where the iframe is removed before executeTool 15 and the cleanup steps run after 15.12 (replay `el0.timer,par:el0.webmcp/0` on the page reaches it); the search explores 3 executions where the action twin's stateless search explores 4"]
+fn target_iframe_removed_mid_call_reaches_its_twins_explored_outcomes() {
+    let twin = explored("scenarios/lifecycle/target-iframe-removed-mid-call.jsonc", webmcp::SearchKind::Stateful);
+    let page = explored("scenarios/js/target-iframe-removed-mid-call.jsonc", webmcp::SearchKind::Stateless);
+    assert_eq!(twin, page);
+    assert_eq!(page.len(), 3);
+}
+
+#[test]
+#[ignore = "finding: the stateless search of the page takes the schedule where the unloading cleanup steps run before executeTool 15 as redundant (2 executions, 1 blocked by sleep sets) and misses the twin's leak outcome (executeTool 15.12, finding 3); replay `par:el0.webmcp/1` on the page reaches it, and the action twin's stateless search finds both"]
+fn execute_15_1_target_removed_reaches_its_twins_explored_outcomes() {
+    let twin = explored("scenarios/null-navigable/execute-15-1-target-removed.jsonc", webmcp::SearchKind::Stateful);
+    let page = explored("scenarios/js/execute-15-1-target-removed.jsonc", webmcp::SearchKind::Stateless);
+    assert_eq!(twin, page);
+    assert_eq!(page.len(), 2);
+}
+
+#[test]
+#[ignore = "finding: the stateless search of this page (five registerTool calls on one event loop) does not finish: after 55 s its progress line still says 0 choice points (the action twin's stateless search takes 1 execution; `run` of the page ends at once)"]
+fn sorted_by_name_reaches_its_twins_explored_outcomes() {
+    let twin = explored("scenarios/get-tools/sorted-by-name.jsonc", webmcp::SearchKind::Stateful);
+    let page = explored("scenarios/js/sorted-by-name.jsonc", webmcp::SearchKind::Stateless);
+    assert_eq!(twin, page);
+    assert_eq!(page.len(), 1);
+}
+
+/// The insecure-context twin throws the same uncaught TypeError and does nothing else, but the
+/// error's text is the engine's: the action language writes Chromium's message as
+/// `TypeError("Cannot read properties of undefined (reading 'registerTool')")`, QuickJS says
+/// `TypeError: cannot read property 'registerTool' of undefined (insecure-context.js:2:1)`.
+/// So the outcomes are compared with each uncaught error cut to its name.
+#[test]
+fn the_insecure_context_page_throws_its_twins_type_error() {
+    let cut = |outcomes: BTreeSet<String>| -> BTreeSet<String> {
+        outcomes
+            .into_iter()
+            .map(|o| {
+                let start = o.find("uncaught=[").expect("an uncaught list") + "uncaught=[".len();
+                let end = start + o[start..].find("] promises=").expect("the promises");
+                // Each entry is `"document: Name…"`: keep the document and the error's name.
+                let names: Vec<String> = o[start..end]
+                    .split("\", \"")
+                    .map(|e| {
+                        let (document, text) = e.trim_matches('"').split_once(": ").unwrap_or(("", e));
+                        format!("{document}: {}", text.split(['(', ':']).next().unwrap_or(""))
+                    })
+                    .collect();
+                format!("{}{names:?}{}", &o[..start], &o[end..])
+            })
+            .collect()
+    };
+    let twin = cut(explored("scenarios/policy/insecure-context.jsonc", webmcp::SearchKind::Stateful));
+    let page = cut(explored("scenarios/js/insecure-context.jsonc", webmcp::SearchKind::Stateless));
+    assert_eq!(twin, page);
+    assert_eq!(page.len(), 1);
+    assert!(page.iter().next().unwrap().contains(r#"uncaught=[["tab: TypeError"]] promises=[]"#), "{page:?}");
 }
