@@ -187,7 +187,12 @@ impl<'o, M: Model> Explorer<'o, M> {
                 Some(r) => self.replay(&mut state, r)?,
             };
             self.races.clear();
+            let before = self.choice_points;
             self.execute(&mut state, from)?;
+            if let Some(progress) = &self.options.progress {
+                // The display counts choice points, as for the stateful search.
+                progress.add_states(self.choice_points - before);
+            }
             self.reverse_races();
             match self.backtrack() {
                 Some(r) => resume = Some(r),

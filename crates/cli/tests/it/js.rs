@@ -309,10 +309,12 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
 
-/// Twins whose outcome sets differ today: each is a finding about the stateless search, not
-/// about the page (the replay of the twin's witness on the page reaches the missing outcome).
+/// Two twins whose pages remove an iframe racing executeTool's in-parallel steps. They found a
+/// soundness bug (fixed in session 15): the inert-task facts, read off the action language,
+/// took a scenario with pages for one where nothing can unload a document, so the pending tool
+/// executions maps were footprinted entry by entry while a page's `iframe.remove()` iterated
+/// them, and the stateless search lost an outcome of each.
 #[test]
-#[ignore = "finding: the stateless search of the page misses the outcome where the iframe is removed before executeTool 15 and the cleanup steps run after 15.12 (replay `el0.timer,par:el0.webmcp/0` on the page reaches it); the search explores 3 executions where the action twin's stateless search explores 4"]
 fn target_iframe_removed_mid_call_reaches_its_twins_explored_outcomes() {
     let twin = explored("scenarios/lifecycle/target-iframe-removed-mid-call.jsonc", webmcp::SearchKind::Stateful);
     let page = explored("scenarios/js/target-iframe-removed-mid-call.jsonc", webmcp::SearchKind::Stateless);
@@ -321,7 +323,6 @@ fn target_iframe_removed_mid_call_reaches_its_twins_explored_outcomes() {
 }
 
 #[test]
-#[ignore = "finding: the stateless search of the page takes the schedule where the unloading cleanup steps run before executeTool 15 as redundant (2 executions, 1 blocked by sleep sets) and misses the twin's leak outcome (executeTool 15.12, finding 3); replay `par:el0.webmcp/1` on the page reaches it, and the action twin's stateless search finds both"]
 fn execute_15_1_target_removed_reaches_its_twins_explored_outcomes() {
     let twin = explored("scenarios/null-navigable/execute-15-1-target-removed.jsonc", webmcp::SearchKind::Stateful);
     let page = explored("scenarios/js/execute-15-1-target-removed.jsonc", webmcp::SearchKind::Stateless);
@@ -330,10 +331,10 @@ fn execute_15_1_target_removed_reaches_its_twins_explored_outcomes() {
 }
 
 #[test]
-#[ignore = "finding: the stateless search of this page (five registerTool calls on one event loop) does not finish: after 55 s its progress line still says 0 choice points (the action twin's stateless search takes 1 execution; `run` of the page ends at once)"]
+#[ignore = "the stateless search of this page (registerTool calls on one event loop, every page task conflicting with the next) does not finish: 2,222 executions in 10 s of a debug build, all one outcome, where the action twin takes 1 choice point with inert tasks, which pages do not get (issues 28, 30); kept in fixtures/js-unfinished/, out of `check scenarios/`"]
 fn sorted_by_name_reaches_its_twins_explored_outcomes() {
     let twin = explored("scenarios/get-tools/sorted-by-name.jsonc", webmcp::SearchKind::Stateful);
-    let page = explored("scenarios/js/sorted-by-name.jsonc", webmcp::SearchKind::Stateless);
+    let page = explored("fixtures/js-unfinished/sorted-by-name.jsonc", webmcp::SearchKind::Stateless);
     assert_eq!(twin, page);
     assert_eq!(page.len(), 1);
 }

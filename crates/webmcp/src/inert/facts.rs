@@ -173,7 +173,12 @@ impl InertFacts {
 
     /// `lifecycles_fixed`, from facts already read.
     pub(crate) fn no_lifecycle_changes(&self, program: &Program) -> bool {
-        self.lifecycle_targets.is_empty() && program.agent.is_empty()
+        // The facts are read off the action language's statements; a JavaScript page's script
+        // cannot be read that way and can remove an iframe (`iframe.remove()`), so a scenario
+        // with pages may always change a lifecycle. (Taking it as fixed kept the pending maps
+        // keyed by entry while a page's removal iterated them: the stateless search lost
+        // outcomes of scenarios/js/execute-15-1-target-removed and target-iframe-removed-mid-call.)
+        self.lifecycle_targets.is_empty() && program.agent.is_empty() && !program.has_page_scripts()
     }
 
     /// A promise of this name has no reader and no abort algorithm: its name is a slot no script
