@@ -389,14 +389,7 @@ impl Sim<'_> {
             Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
             Work::RunResourceScript { doc, script, container, on_load } => {
                 self.run_script(doc, script);
-                // HTML "completely finish loading" 6: queue an element task on the DOM
-                // manipulation task source given the container to run the iframe load event steps.
-                self.queue_global_task(
-                    browser::TaskSource::DomManipulation,
-                    container,
-                    Work::EngineCallback { doc: container, callback: on_load, what: "iframe load event" },
-                    ("HTML", "completely finish loading 6"),
-                );
+                self.queue_iframe_load_event(container, on_load);
             }
             Work::SettleLater { promise, settle } => self.run_tool_timer(promise, settle),
             Work::Then { doc, promise, on_fulfilled, on_rejected } => {

@@ -265,9 +265,10 @@ impl Sim<'_> {
     /// A page inserts an iframe element it made (`document.createElement('iframe')`,
     /// `document.body.appendChild`) into `container`: HTML's "create a new child navigable" and
     /// the navigation to `src` (resolved against the container's URL), done at once (docs/model.md:
-    /// no initial about:blank document, no fetch); the new document has no script. Then the
-    /// iframe load event steps are queued on the container's DOM manipulation task source,
-    /// running `on_load` (the element's `load` dispatcher). Returns the new navigable.
+    /// no initial about:blank document, no fetch). The new document's script is the scenario's
+    /// resource at the `src` path, if any: it is queued, and the iframe load event after it
+    /// runs (`Work::RunResourceScript`); with no resource the document has no script and the
+    /// load event is queued at once (`queue_iframe_load_event`). Returns the new navigable.
     pub fn script_insert_iframe(
         &mut self,
         container: DocId,
@@ -329,15 +330,20 @@ impl Sim<'_> {
             self.world.queue_global_task(browser::TaskSource::Networking, doc, work);
             return Ok(nav);
         }
-        // HTML "completely finish loading" 6: queue an element task on the DOM manipulation task
-        // source given container to run the iframe load event steps.
+        self.queue_iframe_load_event(container, on_load);
+        Ok(nav)
+    }
+
+    /// HTML "completely finish loading" 6, for an iframe a page inserted: queue an element task
+    /// on the DOM manipulation task source given the container to run the iframe load event
+    /// steps (`on_load`, the element's `load` dispatcher).
+    pub(crate) fn queue_iframe_load_event(&mut self, container: DocId, on_load: EngineHandle) {
         self.queue_global_task(
             browser::TaskSource::DomManipulation,
             container,
             Work::EngineCallback { doc: container, callback: on_load, what: "iframe load event" },
             ("HTML", "completely finish loading 6"),
         );
-        Ok(nav)
     }
 
     /// HTML `window.parent`: the parent navigable of `nav` (None for a top-level traversable,
