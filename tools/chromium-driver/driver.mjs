@@ -15,6 +15,9 @@
 // `jitterMs`, or less when the scenario's timers are closer than that (crates/cli/src/chromium/
 // plan.rs, `start_jitter`): a loop started after another loop's timer fired would run its script
 // in an order the simulator never takes.
+// The starts are armed against one start barrier on the machine's clock, not fired by round
+// trips; a start that lands later than `startSlackMs` after its moment, or not at all, marks the
+// run `unrealized` (with why): it is reported and not judged.
 import { chromium } from 'playwright-core';
 
 const MARK = '\u2063wmcp';
@@ -49,6 +52,9 @@ async function runOnce(browser, plan, run, out) {
   const startJitter = () => Math.floor(random() * (startJitterMs + 1));
   const { records, log } = out;
   const pendingTimers = new Map();
+  // Why this run does not realize the scenario (an event loop started too late, or not at all),
+  // or null: such a run is reported but not judged.
+  let unrealized = null;
   const t0 = Date.now();
   let lastActivity = Date.now();
   const at = () => `${String(Date.now() - t0).padStart(5)} ms`;
@@ -154,26 +160,47 @@ async function runOnce(browser, plan, run, out) {
     // a document the first one cannot reach is started by the driver right after.
     // Warm up every frame that starts a script before any start: the first evaluate into a
     // frame (an out-of-process iframe above all) creates its execution context and can take tens
-    // of ms, more than a short timer at the chosen scale; done here, in parallel, it cannot
-    // delay one event loop's start past another loop's timer. Only the jitter does, and that is
-    // bounded (`startJitterMs`).
+    // of ms. The warm-up's slowest round trip also sizes the start barrier below.
+    const warmStart = Date.now();
     await Promise.all(
       plan.starts.map((s) => {
         const frame = findFrame(s.navigable);
         return frame ? frame.evaluate(() => 0).catch(() => {}) : Promise.resolve();
       }),
     );
-    log.push(`${at()} every frame ready`);
+    const warmMs = Date.now() - warmStart;
+    log.push(`${at()} every frame ready (warm-up ${warmMs} ms)`);
+    // One start barrier for every event loop: each loop's start is armed ahead of a common
+    // moment (plus the loop's own jitter) and fires on the page's clock, the machine's, so the
+    // round trips that arm it (slower on a loaded machine) do not spread the starts. A start
+    // that lands more than `startSlackMs` after its moment, or cannot be armed at all, could run
+    // one loop's script after another loop's timer, an order the simulator never takes: the run
+    // then does not realize the scenario, says why, and is not judged (crates/cli/src/chromium.rs).
+    const barrier = Date.now() + Math.max(50, 2 * warmMs);
+    const slack = plan.startSlackMs ?? null;
+    const lateStart = (id, late) => {
+      if (slack !== null && late > slack && unrealized === null) {
+        unrealized = `${id}'s event loop started ${late} ms after its planned moment, more than the ${slack} ms the scenario's shortest timer gap allows`;
+      }
+      if (late > 0) log.push(`${at()} ${id}'s event loop started ${late} ms late`);
+    };
+    const cannotStart = (id, why) => {
+      log.push(`${at()} ${id}: ${why}`);
+      if (unrealized === null) unrealized = `${id}: ${why}`;
+    };
+    let latest = barrier;
     const chains = [...groups.values()].map(async (docs) => {
-      await sleep(startJitter());
+      const moment = barrier + startJitter();
+      latest = Math.max(latest, moment);
       const ids = docs.map((s) => s.navigable);
       const busies = docs.map(() => Math.floor(random() * (startJitterMs / 4 + 1)));
       let left = ids;
       const first = findFrame(ids[0]);
       if (first) {
         left = await first
-          .evaluate(({ ids, busies }) => {
+          .evaluate(({ ids, busies, moment }) => {
             const left = [];
+            const wins = [];
             ids.forEach((id, i) => {
               let w;
               try {
@@ -183,10 +210,18 @@ async function runOnce(browser, plan, run, out) {
                 left.push(id);
                 return;
               }
-              setTimeout(() => w.__wmcp_start(busies[i]), 0);
+              wins.push([w, busies[i]]);
             });
+            const late = Math.max(0, Date.now() - moment);
+            setTimeout(() => {
+              for (const [w, busy] of wins) setTimeout(() => w.__wmcp_start(busy), 0);
+            }, Math.max(0, moment - Date.now()));
+            return { left, late };
+          }, { ids, busies, moment })
+          .then(({ left, late }) => {
+            lateStart(ids[0], late);
             return left;
-          }, { ids, busies })
+          })
           .catch((e) => {
             log.push(`${at()} starting ${ids[0]}'s event loop: ${e.message}`);
             return ids;
@@ -195,19 +230,24 @@ async function runOnce(browser, plan, run, out) {
       for (const id of left) {
         const frame = findFrame(id);
         if (!frame) {
-          log.push(`${at()} no frame for ${id}: its script did not start`);
+          cannotStart(id, 'no frame: its script did not start');
           continue;
         }
         await frame
-          .evaluate((busy) => window.__wmcp_start(busy), busies[ids.indexOf(id)])
-          .catch((e) => log.push(`${at()} starting ${id}: ${e.message}`));
+          .evaluate(({ busy, moment }) => {
+            const late = Math.max(0, Date.now() - moment);
+            setTimeout(() => window.__wmcp_start(busy), Math.max(0, moment - Date.now()));
+            return late;
+          }, { busy: busies[ids.indexOf(id)], moment })
+          .then((late) => lateStart(id, late))
+          .catch((e) => cannotStart(id, `its script did not start: ${e.message}`));
       }
     });
-    // The user's steps start once every initial script has been started (a subset of the
+    // The user's steps start once every initial script has started (a subset of the
     // simulator's interleavings, where the user's lane may also go first).
     await Promise.all(chains);
-    // Virtual time 0 for timed user steps: every initial script has been started (starting them
-    // takes a few round trips; a timer a script set counts from its own start, a little earlier).
+    await sleep(Math.max(0, latest - Date.now()));
+    // Virtual time 0 for timed user steps: the last event loop's planned start.
     const started = Date.now();
     const user = (async () => {
       for (const step of plan.user) {
@@ -271,7 +311,8 @@ async function runOnce(browser, plan, run, out) {
     }
     if (agent) agent.finish();
     log.push(`${at()} end: ${end.kind}`);
-    return { records, end, log };
+    if (unrealized !== null) log.push(`${at()} this run does not realize the scenario: ${unrealized}`);
+    return { records, end, log, unrealized };
   } catch (e) {
     log.push(`${at()} driver error: ${e.message}`);
     return { records, end: { kind: 'error', ms: Date.now() - t0, error: e.message }, log };

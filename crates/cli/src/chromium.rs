@@ -107,6 +107,11 @@ pub enum Result_ {
         /// (`plan::start_jitter`).
         start_jitter_ms: u64,
         jitter_cut: Option<String>,
+        /// Runs that did not realize the scenario (an event loop's start landed too late or
+        /// not at all; tools/chromium-driver/driver.mjs): counted in `runs`, not judged, so not
+        /// in `observed`. With the first one's reason and log.
+        not_judged: u32,
+        not_judged_first: Option<(String, Vec<String>)>,
     },
 }
 
@@ -202,21 +207,29 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
     let runs = output["runs"].as_array().cloned().unwrap_or_default();
     let mut by_view: BTreeMap<View, (u32, Vec<String>)> = BTreeMap::new();
     let (mut quiescent, mut timeouts, mut errors, mut not_restored) = (0, 0, 0, 0);
+    let (mut not_judged, mut not_judged_first) = (0, None);
     for run in &runs {
         match run["end"]["kind"].as_str() {
             Some("quiescent") => quiescent += 1,
             Some("timeout") => timeouts += 1,
             _ => errors += 1,
         }
+        let log: Vec<String> = run["log"]
+            .as_array()
+            .map(|l| l.iter().filter_map(|x| x.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        // A run whose event loops did not all start as the plan says observed some other
+        // scenario: reported, never judged inside or outside.
+        if let Some(why) = run["unrealized"].as_str() {
+            not_judged += 1;
+            not_judged_first.get_or_insert_with(|| (why.to_string(), log));
+            continue;
+        }
         let records = run["records"].as_array().cloned().unwrap_or_default();
         if records.iter().filter(|r| r["k"] == "restored").count() < restores as usize {
             not_restored += 1;
         }
         let view = View::of_records(&records);
-        let log: Vec<String> = run["log"]
-            .as_array()
-            .map(|l| l.iter().filter_map(|x| x.as_str().map(String::from)).collect())
-            .unwrap_or_default();
         let entry = by_view.entry(view).or_insert_with(|| (0, log));
         entry.0 += 1;
     }
@@ -251,6 +264,8 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
         not_restored,
         start_jitter_ms: plan.start_jitter_ms,
         jitter_cut: plan.jitter_cut,
+        not_judged,
+        not_judged_first,
     })
 }
 
@@ -351,6 +366,8 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
             not_restored,
             start_jitter_ms,
             jitter_cut,
+            not_judged,
+            not_judged_first,
         } => {
             let (spec, prof, outside) = r.counts();
             let _ = writeln!(
@@ -372,8 +389,19 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
                 out,
                 "  ends: {quiescent} quiescent (no record for {quiet_ms} ms, no timer pending), {timeouts} at the {timeout_ms} ms timeout, {errors} driver error(s)"
             );
+            if let Some((why, log)) = not_judged_first {
+                let _ = writeln!(
+                    out,
+                    "  not judged: {not_judged} run(s) did not realize the scenario, so they are counted neither inside nor outside; the first: {}",
+                    terminal(why)
+                );
+                let _ = writeln!(out, "    Chromium log of that run:");
+                for line in log {
+                    let _ = writeln!(out, "      {}", terminal(line));
+                }
+            }
             if *restores > 0 {
-                let restored = runs - not_restored;
+                let restored = runs - not_restored - not_judged;
                 let _ = writeln!(
                     out,
                     "  back/forward cache: in {restored} of {runs} run(s) every restoreFromBfcache step restored its page from the cache (pageshow.persisted){}",
@@ -423,17 +451,17 @@ pub fn render(r: &ScenarioResult, opts: &Options) -> String {
 /// The Markdown table of docs/chromium.md.
 pub fn table(results: &[ScenarioResult], root: &Path) -> String {
     let mut out = String::from(
-        "| scenario | runs | outcomes seen | inside spec | inside chromium profile | outside |\n| --- | --- | --- | --- | --- | --- |\n",
+        "| scenario | runs | outcomes seen | inside spec | inside chromium profile | outside | not judged |\n| --- | --- | --- | --- | --- | --- | --- |\n",
     );
     for r in results {
         let name = r.path.strip_prefix(root).unwrap_or(&r.path).display().to_string();
         match &r.result {
             Result_::CannotRun(reason) => {
-                let _ = writeln!(out, "| `{name}` | cannot run: {} | | | | |", reason.replace('|', "\\|"));
+                let _ = writeln!(out, "| `{name}` | cannot run: {} | | | | | |", reason.replace('|', "\\|"));
             }
-            Result_::Ran { observed, runs, .. } => {
+            Result_::Ran { observed, runs, not_judged, .. } => {
                 let (a, b, c) = r.counts();
-                let _ = writeln!(out, "| `{name}` | {runs} | {} | {a} | {b} | {c} |", observed.len());
+                let _ = writeln!(out, "| `{name}` | {runs} | {} | {a} | {b} | {c} | {not_judged} |", observed.len());
             }
         }
     }
@@ -513,8 +541,12 @@ pub fn command(args: Args) -> Result<ExitCode, CliError> {
         let (x, y, z) = r.counts();
         (t.0 + x, t.1 + y, t.2 + z)
     });
+    let not_judged: u32 = results
+        .iter()
+        .map(|r| if let Result_::Ran { not_judged, .. } = &r.result { *not_judged } else { 0 })
+        .sum();
     crate::write_stdout(&format!(
-        "\n{} scenario(s): {ran} ran in Chromium, {} cannot run; runs: {a} inside spec, {b} outside spec but inside chromium profile, {c} outside both\n",
+        "\n{} scenario(s): {ran} ran in Chromium, {} cannot run; runs: {a} inside spec, {b} outside spec but inside chromium profile, {c} outside both, {not_judged} not judged (the scenario not realized)\n",
         results.len(),
         results.len() - ran
     ))?;

@@ -32,6 +32,9 @@ pub struct Plan {
     pub start_jitter_ms: u64,
     /// Why the start jitter is less than `--jitter`, for a warning that names the scenario.
     pub jitter_cut: Option<String>,
+    /// How late past its planned moment an event loop's start may land before the run no longer
+    /// realizes the scenario ([`start_slack`]); `None` when the scenario names no moment but 0.
+    pub start_slack_ms: Option<u64>,
     /// Real milliseconds without a record before a run counts as quiescent.
     pub quiet_ms: u64,
     /// Real milliseconds after which a run stops unfinished.
@@ -79,6 +82,7 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
     let timeout_ms =
         scaled.saturating_mul(2).saturating_add(10_000).saturating_add(timing.jitter_ms.saturating_mul(steps));
     let (start_jitter_ms, jitter_cut) = start_jitter(s, timing);
+    let start_slack_ms = start_slack(s, timing);
     let tab_ids: Vec<&str> = s.tabs.iter().map(|t| t.id.as_str()).collect();
     let json = json!({
         "pages": c.pages,
@@ -90,10 +94,11 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
         "awayUrl": AWAY_URL,
         "jitterMs": timing.jitter_ms,
         "startJitterMs": start_jitter_ms,
+        "startSlackMs": start_slack_ms,
         "quietMs": quiet_ms,
         "timeoutMs": timeout_ms,
     });
-    Ok(Plan { json, start_jitter_ms, jitter_cut, quiet_ms, timeout_ms })
+    Ok(Plan { json, start_jitter_ms, jitter_cut, start_slack_ms, quiet_ms, timeout_ms })
 }
 
 /// The bound of the event loops' start delays, so that jitter cannot reorder what the scenario
@@ -121,6 +126,17 @@ pub fn start_jitter(s: &sc::Scenario, timing: Timing) -> (u64, Option<String>) {
         timing.jitter_ms, timing.scale
     );
     (bound, Some(why))
+}
+
+/// How late an event loop's start may land after the moment the driver planned for it (its
+/// share of the common start barrier plus its jitter) and the run still realize the scenario:
+/// the half of the shortest gap that [`start_jitter`] leaves to Chromium's round trips. A start
+/// later than that could run one loop's initial script after another loop's timer, an order the
+/// simulator never takes, so the driver marks such a run as not realizing the scenario and it is
+/// not judged (tools/chromium-driver/driver.mjs). `None` (any lateness is harmless) when the
+/// scenario names no moment but 0.
+pub fn start_slack(s: &sc::Scenario, timing: Timing) -> Option<u64> {
+    shortest_gap(s).map(|gap| (gap as f64 * timing.scale / 2.0).floor() as u64)
 }
 
 /// The shortest positive gap, in virtual ms, between two moments the scenario names: 0 (the

@@ -209,6 +209,36 @@ fn a_run_whose_page_never_yields_ends_at_its_hard_deadline() {
     assert!(started.elapsed() < super::driver_limit(&plan), "the driver was not stopped by the watchdog");
 }
 
+/// A run in which an event loop cannot be started (here: a start for a frame the page does not
+/// have) did not realize the scenario: the driver says why (`unrealized`), and the run is
+/// reported as not judged instead of being compared with the simulator's outcomes.
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn a_run_whose_event_loop_cannot_start_is_marked_unrealized() {
+    let url = "https://start.test/?wmcp=1";
+    let body = "<script>window.__wmcp_start = () => {};</script>";
+    let plan = serde_json::json!({
+        "pages": { url: { "headers": {}, "body": body } },
+        "tabs": [url],
+        "tabIds": ["tab"],
+        "starts": [{ "group": "el0", "navigable": "tab" }, { "group": "el1", "navigable": "ghost" }],
+        "user": [],
+        "agent": [],
+        "awayUrl": url,
+        "jitterMs": 0,
+        "startSlackMs": 10,
+        "quietMs": 100,
+        "timeoutMs": 5000,
+        "chromium": "/usr/bin/chromium",
+        "runs": 1,
+        "seed": 0,
+    });
+    let out = super::drive(&super::default_driver(), &plan).expect("the driver answers");
+    let run = &out["runs"][0];
+    assert_eq!(run["end"]["kind"], "quiescent", "{run}");
+    assert_eq!(run["unrealized"], "ghost: no frame: its script did not start", "{run}");
+}
+
 /// Every property name the scenario format's schema can reach from its root, resolving `$ref`s,
 /// without descending into the keys that are not run (`expect`, `extras`).
 fn schema_keys(
@@ -310,7 +340,7 @@ fn a_feature_the_plan_does_not_translate_makes_the_scenario_cannot_run() {
 
 #[test]
 fn start_jitter_is_cut_to_fit_the_shortest_timer_gap() {
-    use super::plan::{shortest_gap, start_jitter, Timing};
+    use super::plan::{shortest_gap, start_jitter, start_slack, Timing};
     let load = |rel: &str| scenario::load(&scenario_path(rel)).unwrap().0;
     let one_ms = load("fixtures/chromium/iframe-removed-by-1ms-timer.jsonc");
     assert_eq!(shortest_gap(&one_ms), Some(1));
@@ -327,4 +357,7 @@ fn start_jitter_is_cut_to_fit_the_shortest_timer_gap() {
     // No timer: nothing to cut.
     let plain = load("scenarios/spec/notify-task-ordering.jsonc");
     assert_eq!(start_jitter(&plain, Timing { scale: 20.0, jitter_ms: 20 }).1, None);
+    // The other half of the gap is the slack a start may be late by: 10 of the 20 real ms.
+    assert_eq!(start_slack(&one_ms, Timing { scale: 20.0, jitter_ms: 20 }), Some(10));
+    assert_eq!(start_slack(&plain, Timing { scale: 20.0, jitter_ms: 20 }), None);
 }

@@ -198,20 +198,26 @@ fn real_chromium_agent_observes_and_calls() {
 /// Start jitter cannot reorder what the scenario orders (issue 32, item 3): a 1 ms timer removes
 /// a cross-site iframe whose script registers a tool at virtual time 0. At the default jitter
 /// (20 ms, 20 real ms per virtual ms) the event loops' start delay is cut to fit the timer, the
-/// report warns naming the scenario, and every run lands inside the spec's set: the iframe's
-/// script always runs before the removal, as in every simulated schedule.
+/// report warns naming the scenario, and no run lands outside the spec's set: the iframe's
+/// script always runs before the removal, as in every simulated schedule. A run whose iframe
+/// loop started too late (past the start barrier's slack; CI's busy cores once made one 18 ms
+/// late) did not realize the scenario and is reported as not judged, never as outside; most runs
+/// must be judged, or the check says nothing.
 #[test]
 #[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
 fn real_chromium_start_jitter_cannot_outlast_a_1_ms_timer() {
     let path = "fixtures/chromium/iframe-removed-by-1ms-timer.jsonc";
     let r = run(path, 20);
     let text = chromium::render(&r, &options(20));
-    let Result_::Ran { runs, start_jitter_ms, jitter_cut, .. } = &r.result else { panic!("cannot run: {text}") };
+    let Result_::Ran { runs, start_jitter_ms, jitter_cut, not_judged, .. } = &r.result else {
+        panic!("cannot run: {text}")
+    };
     assert_eq!(*runs, 20);
     assert!(*start_jitter_ms < 20 && jitter_cut.is_some(), "{text}");
     assert!(text.contains(&format!("warning: {}", workspace_root().join(path).display())), "{text}");
-    let (spec, _, outside) = r.counts();
-    assert_eq!((spec, outside), (20, 0), "{text}");
+    let (spec, profile, outside) = r.counts();
+    assert_eq!((outside, profile, spec + not_judged), (0, 0, 20), "{text}");
+    assert!(spec >= 15, "only {spec} of 20 runs realized the scenario:\n{text}");
 }
 
 /// A bfcache user step with agent steps cannot run, and says why.
