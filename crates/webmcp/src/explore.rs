@@ -17,6 +17,8 @@
 //! model (`faithful_schedule`).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use ::explore::LaneId;
@@ -25,6 +27,8 @@ use sched::Lane;
 use trace::{Exploration, OutcomeClass};
 
 use crate::footprint::Footprint;
+use crate::inert::facts::InertFacts;
+use crate::inert::learned::Learned;
 use crate::kernel::{RunError, Sim};
 use crate::program::Program;
 
@@ -131,9 +135,19 @@ impl ExploreOptions {
 /// order). Each inert task then runs as soon as it reaches the head of its queue, which leads to
 /// the same outcome: it commutes with everything run in between.
 pub fn faithful_schedule(program: &Program, searched: &str) -> Result<(usize, String), RunError> {
+    faithful_schedule_learned(program, &None, searched)
+}
+
+/// `faithful_schedule`, with the facts a search learned from the scenario's pages
+/// (`crate::inert::learned`): the tasks it ran when queued are the ones inert under them.
+fn faithful_schedule_learned(
+    program: &Program,
+    learned: &Option<Arc<Learned>>,
+    searched: &str,
+) -> Result<(usize, String), RunError> {
     let schedule = sched::Schedule::parse(searched)
         .map_err(|e| RunError::NotModelled(format!("simulator bug: witness {searched:?} does not parse: {e}")))?;
-    let facts = crate::inert::facts::InertFacts::of(program);
+    let facts = InertFacts::sharing(program, learned);
     let mut sim = Sim::new(program)?;
     sim.record = false;
     let mut picks = schedule.picks.iter();
@@ -214,15 +228,10 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
                 "{flag}: a scenario with JavaScript pages is explored by the stateless search, which does not support {flag} yet"
             )));
         }
-        // The inert-task facts read the action language's statements, which a page does not
-        // have, and the fewest-choice pass copies states: neither is used for pages, and the
-        // report says its witnesses are the ones the search met.
-        stateless_pages = ExploreOptions {
-            kind: SearchKind::Stateless,
-            inert_tasks: false,
-            shortest_witnesses: false,
-            ..options.clone()
-        };
+        // Inert tasks are learned from the pages as the search runs (`crate::inert::learned`).
+        // The fewest-choice pass copies states: it is not used for pages, and the report says
+        // its witnesses are the ones the search met.
+        stateless_pages = ExploreOptions { kind: SearchKind::Stateless, shortest_witnesses: false, ..options.clone() };
         &stateless_pages
     } else {
         options
@@ -230,11 +239,34 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     // The search's start: `--time-limit` bounds the search and the witness pass together.
     let start = Instant::now();
     let model = SimModel::exploring(program, options);
-    let searched = match options.kind {
-        SearchKind::Stateful => ::explore::search(&model, &options.search)?,
-        SearchKind::Stateless => ::explore::stateless::search(&model, &options.search)?,
+    // A search that meets a page contradicting a learned fact starts again, within what is left
+    // of the time limit (`crate::inert::learned`); the executions thrown away are counted.
+    let (mut restarts, mut thrown_away) = (0u32, 0u64);
+    let searched = loop {
+        let mut search = options.search.clone();
+        search.time_limit = search.time_limit.map(|limit| limit.saturating_sub(start.elapsed()));
+        let searched = match options.kind {
+            SearchKind::Stateful => ::explore::search(&model, &search),
+            SearchKind::Stateless => ::explore::stateless::search(&model, &search),
+        };
+        match searched {
+            Err(RunError::Contradicted) => {
+                restarts += 1;
+                thrown_away = model.started.load(Ordering::Relaxed);
+            }
+            searched => break searched?,
+        }
     };
     let mut merged = exploration_of(program, options, searched.report);
+    if let Some(learned) = &model.learned {
+        merged.options.push(match learned.count() {
+            0 => "inert-tasks=learned from the pages (no fact contradicted)".to_string(),
+            n => format!(
+                "inert-tasks=learned from the pages ({n} fact(s) contradicted: {}; {restarts} restart(s), {thrown_away} execution(s) thrown away)",
+                learned.describe()
+            ),
+        });
+    }
     if searched.counts_vary {
         // Not an option that decides the outcomes, but what the counts are: said where the
         // report states its options, so no one takes them for exact.
@@ -249,7 +281,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         // so merged shards give what one run gives.
         merged.witnesses = fewest_choice_witnesses(program, options, start, inert, &mut merged)?;
     } else if inert {
-        to_faithful_schedules(program, &mut merged)?;
+        to_faithful_schedules(program, &model.learned, &mut merged)?;
     }
     let (k, n) = options.search.shard;
     merged.shard = format!("{k}/{n}");
@@ -308,6 +340,12 @@ pub struct SimModel<'p> {
     lifecycles_fixed: bool,
     /// For the stateless search: a task's run also reads its queue (see `step`).
     stateless: bool,
+    /// With inert tasks on, in a scenario with JavaScript pages: the facts learned from the
+    /// pages, shared by every execution (`crate::inert::learned`); a step that contradicts one
+    /// ends the search with `RunError::Contradicted`, and `explore_measured` starts it again.
+    learned: Option<Arc<Learned>>,
+    /// Executions (initial states) made so far, to count those a restart throws away.
+    started: AtomicU64,
 }
 
 impl<'p> SimModel<'p> {
@@ -318,6 +356,8 @@ impl<'p> SimModel<'p> {
             inert_tasks: options.inert(),
             lifecycles_fixed: options.inert_tasks && crate::inert::facts::InertFacts::lifecycles_fixed(program),
             stateless: options.kind == SearchKind::Stateless,
+            learned: (options.inert() && program.has_page_scripts()).then(Default::default),
+            started: AtomicU64::new(0),
         }
     }
 }
@@ -356,8 +396,9 @@ impl<'p> ::explore::Model for SimModel<'p> {
         let mut sim = Sim::new(self.program)?;
         sim.record = false;
         if self.inert_tasks {
-            sim.eager_inert = Some(std::rc::Rc::new(crate::inert::facts::InertFacts::of(self.program)));
+            sim.eager_inert = Some(std::rc::Rc::new(InertFacts::sharing(self.program, &self.learned)));
         }
+        self.started.fetch_add(1, Ordering::Relaxed);
         Ok(sim)
     }
 
@@ -369,6 +410,10 @@ impl<'p> ::explore::Model for SimModel<'p> {
     #[inline(always)]
     fn step(&self, sim: &mut Sim<'p>, lane: browser::LaneRef) -> Result<Footprint, RunError> {
         let mut fp = sim.step_listed(lane)?;
+        if self.learned.as_ref().is_some_and(|learned| learned.take_contradicted()) {
+            // A page did what the search assumed no page does: it starts again.
+            return Err(RunError::Contradicted);
+        }
         if self.stateless {
             // The stateless search orders steps by happens-before, and a task taken from a queue
             // needs the step that appended it: when the queue was empty that step made the lane
@@ -516,9 +561,13 @@ impl LaneTable {
 }
 
 /// The search's schedules (where inert tasks ran when queued) as schedules of the faithful model.
-fn to_faithful_schedules(program: &Program, exploration: &mut Exploration) -> Result<(), RunError> {
+fn to_faithful_schedules(
+    program: &Program,
+    learned: &Option<Arc<Learned>>,
+    exploration: &mut Exploration,
+) -> Result<(), RunError> {
     for class in &mut exploration.outcomes {
-        (class.witness_choices, class.witness) = faithful_schedule(program, &class.witness)?;
+        (class.witness_choices, class.witness) = faithful_schedule_learned(program, learned, &class.witness)?;
     }
     exploration.outcomes.sort_by(|a, b| (a.witness_choices, &a.witness).cmp(&(b.witness_choices, &b.witness)));
     Ok(())
@@ -550,7 +599,7 @@ fn fewest_choice_witnesses(
         );
     }
     if !exploration.complete {
-        to_faithful_schedules(program, exploration)?;
+        to_faithful_schedules(program, &None, exploration)?;
         return Ok(format!("{} (the search was incomplete)", trace::WITNESSES_FOUND));
     }
     let searched = exploration.clone();
@@ -561,12 +610,12 @@ fn fewest_choice_witnesses(
     };
     *exploration = searched;
     if faithful_why.contains(PASS_STOPPED_BY_TIME) || faithful_why.contains(PASS_STOPPED_BY_CTRL_C) {
-        to_faithful_schedules(program, exploration)?;
+        to_faithful_schedules(program, &None, exploration)?;
         return Ok(format!("{} ({faithful_why})", trace::WITNESSES_FOUND));
     }
     let budget = options.search.max_states.min(INERT_FIRST_PASS_MAX_STATES);
     let result = shortest_witnesses_in(program, options, start, budget, true, exploration)?;
-    to_faithful_schedules(program, exploration)?;
+    to_faithful_schedules(program, &None, exploration)?;
     Ok(match result {
         Ok(()) => format!("{} (over every schedule, {faithful_why})", trace::WITNESSES_FEWEST_INERT_FIRST),
         Err(why) => {
@@ -630,7 +679,14 @@ fn shortest_witnesses_in(
     let targets: Vec<u128> = exploration.outcomes.iter().map(|class| browser::digest128(&class.outcome)).collect();
     // The faithful model (no inert task runs early): its schedules are what `replay` runs, and
     // the fewest choices are counted there.
-    let model = SimModel { program, inert_tasks: inert_first, lifecycles_fixed: false, stateless: false };
+    let model = SimModel {
+        program,
+        inert_tasks: inert_first,
+        lifecycles_fixed: false,
+        stateless: false,
+        learned: None,
+        started: AtomicU64::new(0),
+    };
     let root = ::explore::Model::initial(&model)?;
     let deadline = options.search.time_limit.map(|limit| start + limit);
     let stop = || -> Option<String> {

@@ -251,8 +251,12 @@ impl<'p> Sim<'p> {
         };
         // While exploring, what a tool execution makes is numbered from its uuid, not from the
         // order executions run in (`crate::inert::scoped_number`): two executions' tasks on one
-        // event loop then reach one state in either order. (Runs and replays number in order.)
-        if let (Some(_), Work::ToolExecuteSteps { uuid, .. }) = (&self.eager_inert, &work) {
+        // event loop then reach one state in either order. (Runs and replays number in order,
+        // and so does the stateless search of pages, which compares no states: a page's
+        // bindings pass numbers as JavaScript numbers, which a scoped number does not fit.)
+        if let (Some(_), Work::ToolExecuteSteps { uuid, .. }, false) =
+            (&self.eager_inert, &work, self.program.has_page_scripts())
+        {
             self.scope = crate::inert::facts::scoped_number_fits(*uuid).then_some((*uuid, 0));
         }
         self.call_site = self.invoked_at(&work);
@@ -349,8 +353,19 @@ impl<'p> Sim<'p> {
                 self.scope = Some((*uuid, 0));
             }
             let scripted = matches!(work, Work::ToolExecuteSteps { .. } | Work::SettleLater { .. });
+            // A page's promise resolved early (`crate::inert::learned`): its one reaction, the
+            // engine's mirror, is a microtask of its event loop, run here when the task was
+            // queued from elsewhere (an in-parallel block, another event loop), and at the
+            // checkpoint of the task that queued it when that task runs on the same loop.
+            let mirrored = matches!(&work, Work::SettlePromise { promise, .. } if self.seldom.page_promises.contains_key(promise))
+                && outer.0 != Context::EventLoop(el);
             self.context = Context::EventLoop(el);
             self.run_work_unchecked(work);
+            if mirrored {
+                if let Err(e) = self.perform_a_microtask_checkpoint(el) {
+                    note!(self, ("webmcp-sim", "internal"), "{e}");
+                }
+            }
             if scripted {
                 // Only an inert tool execution's tasks queue microtasks; they are queued from an
                 // in-parallel block (executeTool 15.13), never from a task of the same event

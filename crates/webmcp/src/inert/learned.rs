@@ -91,15 +91,21 @@ impl Learned {
         set(&self.read_sites).len() + set(&self.toolchange_navigables).len() + set(&self.removed_navigables).len()
     }
 
-    /// The contradicted facts, for the report: `read=[…] toolchange=[…] removed=[…]`, each list
-    /// sorted.
+    /// The contradicted facts, for the report (`promises read at [a.js:3:5] toolchange
+    /// listeners on [top]`, each kind only when it has one, each list sorted).
     pub fn describe(&self) -> String {
-        let list = |facts: &Mutex<BTreeSet<String>>| set(facts).iter().cloned().collect::<Vec<_>>().join(" ");
-        format!(
-            "promises read at [{}], toolchange listeners on [{}], removed [{}]",
-            list(&self.read_sites),
-            list(&self.toolchange_navigables),
-            list(&self.removed_navigables)
-        )
+        let kinds = [
+            ("promises read at", &self.read_sites),
+            ("toolchange listeners on", &self.toolchange_navigables),
+            ("removed", &self.removed_navigables),
+        ];
+        let described: Vec<String> = kinds
+            .iter()
+            .filter_map(|(what, facts)| {
+                let facts = set(facts);
+                (!facts.is_empty()).then(|| format!("{what} [{}]", facts.iter().cloned().collect::<Vec<_>>().join(" ")))
+            })
+            .collect();
+        described.join(", ")
     }
 }
