@@ -26,7 +26,7 @@ fn args(paths: Vec<std::path::PathBuf>) -> Args {
 
 fn corpus() -> (Vec<FileReport>, String) {
     let dir = workspace_root().join("tests/wpt");
-    let files = test_files(&[dir.clone()]).unwrap();
+    let files = test_files(std::slice::from_ref(&dir)).unwrap();
     assert!(files.len() >= 10, "the corpus is missing: {files:?}");
     let a = args(vec![dir.clone()]);
     let reports = files.iter().map(|f| run_file(f, &a).unwrap_or_else(|e| panic!("{}: {e}", f.display()))).collect();
