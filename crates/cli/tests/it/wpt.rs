@@ -21,12 +21,16 @@ fn args(paths: Vec<std::path::PathBuf>) -> Args {
         max_depth: 2_000,
         time_limit: None,
         spec: SpecArgs::default(),
+        chromium: false,
+        runs: 5,
+        chromium_binary: "/usr/bin/chromium".into(),
+        driver_dir: None,
     }
 }
 
 fn corpus() -> (Vec<FileReport>, String) {
     let dir = workspace_root().join("tests/wpt");
-    let files = test_files(&[dir.clone()]).unwrap();
+    let files = test_files(std::slice::from_ref(&dir)).unwrap();
     assert!(files.len() >= 10, "the corpus is missing: {files:?}");
     let a = args(vec![dir.clone()]);
     let reports = files.iter().map(|f| run_file(f, &a).unwrap_or_else(|e| panic!("{}: {e}", f.display()))).collect();
@@ -124,7 +128,7 @@ fn the_output_is_byte_identical_from_run_to_run_and_the_wptreport_reads() {
         assert_eq!(wpt(&paths, format), wpt(&paths, format), "{format}");
     }
     let json: serde_json::Value = serde_json::from_str(&wpt(&paths, "json")).unwrap();
-    assert_eq!(json["version"], 1);
+    assert_eq!(json["version"], 2);
     let report: serde_json::Value = serde_json::from_str(&wpt(&paths, "wptreport")).unwrap();
     let results = report["results"].as_array().unwrap();
     assert_eq!(results[0]["test"], "/execute-order.https.html");
