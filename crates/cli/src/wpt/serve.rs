@@ -508,6 +508,24 @@ mod tests {
     }
 
     #[test]
+    fn the_corpus_is_served_as_wpts_server_would() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/wpt");
+        let s = served(&dir.join("tools.https.window.js"), None, "HARNESS").unwrap();
+        assert_eq!(s.url, "https://web-platform.test:8443/tools.https.window.html");
+        let wrapper = &s.files["/tools.https.window.html"].body;
+        assert!(wrapper.contains("<script src=\"resources/tools.js\"></script>\n<div id=log></div>\n<script src=\"/tools.https.window.js\">"), "{wrapper}");
+        assert_eq!(s.files["/resources/testharness.js"].body, "HARNESS");
+        assert_eq!(s.files["/resources/testharnessreport.js"].body, REPORT);
+        assert!(s.files.contains_key("/resources/tools.js"));
+        assert_eq!(s.files["/resources/tools.js"].headers["Content-Type"], "text/javascript; charset=utf-8");
+        let s = served(&dir.join("permissions-policy.https.html"), None, "HARNESS").unwrap();
+        assert_eq!(s.files["/permissions-policy.https.html"].headers["Permissions-Policy"], "tools=()");
+        assert!(!s.files.contains_key("/permissions-policy.https.html.headers"));
+        assert!(!s.long);
+        assert!(served(&dir.join("timeout.html"), None, "").unwrap().long);
+    }
+
+    #[test]
     fn headers_files_and_base64() {
         assert_eq!(
             parse_headers("Permissions-Policy: tools=()\n\nbad line\n"),
