@@ -165,7 +165,7 @@ fn a_folder_without_test_files_and_a_missing_file_are_bad_input() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-file.html"));
 }
 
-/// `wpt --chromium --runs 2` on six files of the corpus (issue 29 items 4 and 5; the whole folder
+/// `wpt --chromium --runs 2` on seven files of the corpus (issue 29 items 4 and 5; the whole folder
 /// takes about 5 minutes on a loaded 2-core machine, these about 2): both columns print for
 /// every file, the expectation file beside a test is read, the schedule-dependent subtest is a
 /// difference with both witnesses, a subtest the spec cannot judge is listed, and no subtest is
@@ -176,6 +176,7 @@ fn wpt_chromium_prints_both_columns_and_lists_every_difference() {
     use cli::wpt::{chromium, render, serve, Report, VERSION};
     let dir = workspace_root().join("tests/wpt");
     let files: Vec<std::path::PathBuf> = [
+        "cleanup-returns-value.html",
         "execute-order.https.html",
         "harness-basics.html",
         "iframe-resource.https.html",
@@ -238,8 +239,10 @@ fn wpt_chromium_prints_both_columns_and_lists_every_difference() {
         ),
         "{text}"
     );
-    assert!(text.contains("\nchromium: 6 file(s), "), "{text}");
+    assert!(text.contains("\nchromium: 7 file(s), "), "{text}");
     assert!(text.contains("[not judged by the spec] window.navigator is not modelled: UNSUPPORTED"), "{text}");
+    // webmcp-sim's harness aborts on a cleanup's value as testharness.js does: the two agree.
+    assert!(text.contains("  ERROR               ERROR 2/2                -         harness status\n      spec: Test named 'a cleanup returning a value' specified 1 'cleanup' function, and 1 returned a non-undefined value.\n"), "{text}");
     // The JSON carries both columns; the wptreport names Chromium's results in each message.
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["version"], 2);
