@@ -526,6 +526,25 @@ mod tests {
     }
 
     #[test]
+    fn testharness_js_comes_from_the_wpt_root_when_given_else_the_npm_package() {
+        let dir = std::env::temp_dir().join(format!("webmcp-sim-serve-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("root/resources")).unwrap();
+        std::fs::create_dir_all(dir.join("driver/node_modules/wpt-runner/testharness")).unwrap();
+        std::fs::write(dir.join("root/resources/testharness.js"), "CHECKOUT").unwrap();
+        std::fs::write(dir.join("driver/node_modules/wpt-runner/testharness/testharness.js"), "PACKAGE").unwrap();
+        std::fs::write(dir.join("driver/node_modules/wpt-runner/package.json"), r#"{"version": "7.0.0"}"#).unwrap();
+        let (text, from) = harness(&dir.join("driver"), Some(&dir.join("root"))).unwrap();
+        assert_eq!((text.as_str(), from.ends_with("root/resources/testharness.js")), ("CHECKOUT", true));
+        let (text, from) = harness(&dir.join("driver"), None).unwrap();
+        assert_eq!((text.as_str(), from.as_str()), ("PACKAGE", "npm package wpt-runner 7.0.0"));
+        // A root without the harness falls back to the package; no package is an error with a hint.
+        assert_eq!(harness(&dir.join("driver"), Some(&dir)).unwrap().0, "PACKAGE");
+        let err = harness(&dir.join("nowhere"), None).unwrap_err();
+        assert!(format!("{err:?}").contains("npm ci --prefix"), "{err:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn headers_files_and_base64() {
         assert_eq!(
             parse_headers("Permissions-Policy: tools=()\n\nbad line\n"),
