@@ -321,3 +321,97 @@ pub fn wptreport(report: &Report) -> String {
     });
     serde_json::to_string_pretty(&value).expect("the report serializes") + "\n"
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::chromium::ChromiumFile;
+    use super::super::compare::{compare, Run};
+    use super::super::verdict::{Results, SubtestResult};
+    use super::*;
+
+    fn verdict(name: &str, verdict: Verdict, status: &str, message: Option<&str>) -> SubtestVerdict {
+        SubtestVerdict {
+            name: name.into(),
+            verdict,
+            message: message.map(String::from),
+            witnesses: vec![Observed {
+                status: status.into(),
+                message: message.map(String::from),
+                schedule: "el0.webmcp".into(),
+                choices: 1,
+            }],
+        }
+    }
+
+    /// Both columns and the differences print, in text and in the wptreport, without a browser.
+    #[test]
+    fn the_chromium_column_and_the_differences_print() {
+        let harness = verdict("(harness)", Verdict::Ok, "OK", None);
+        let subtests = vec![
+            verdict("raw", Verdict::Fail, "FAIL", Some("assert_equals: expected \"a\" but got \"\\\"a\\\"\"")),
+            verdict("same", Verdict::Pass, "PASS", None),
+        ];
+        let run = |raw: &str| Run {
+            results: Some(Results {
+                status: "OK".into(),
+                message: None,
+                allow_uncaught_exception: false,
+                tests: vec![
+                    SubtestResult { name: "raw".into(), status: raw.into(), message: None },
+                    SubtestResult { name: "same".into(), status: "PASS".into(), message: None },
+                    SubtestResult { name: "extra".into(), status: "PASS".into(), message: None },
+                ],
+            }),
+            end: "reported".into(),
+        };
+        let comparison = compare(&harness, &subtests, &[run("PASS"), run("PASS")], None);
+        let file = FileReport {
+            file: "t.https.html".into(),
+            url: "https://web-platform.test:8443/t.https.html".into(),
+            harness,
+            subtests,
+            complete: true,
+            bounds_hit: vec![],
+            witnesses: String::new(),
+            outcomes: 1,
+            executions: 1,
+            notes: vec![],
+            flags: String::new(),
+            error: None,
+            chromium: Some(ChromiumFile {
+                version: "156.0".into(),
+                runs: 2,
+                harness: "npm package wpt-runner 7.0.0".into(),
+                expectation: None,
+                comparison,
+                notes: vec![],
+            }),
+        };
+        let report =
+            Report { version: super::super::VERSION, options: vec!["parallel=unordered".into()], files: vec![file] };
+        let text = text(&report);
+        for line in [
+            "  Chromium 156.0: 2 run(s); testharness.js: npm package wpt-runner 7.0.0\n",
+            "  OK                  OK 2/2                   -         harness status\n",
+            "  FAIL                PASS 2/2                 -         raw\n",
+            "  PASS                PASS 2/2                 -         same\n",
+            "  (not created)       PASS 2/2                 -         extra\n",
+            "  differences: 2 (1 of 3 subtest(s) agree",
+            "    1. [spec FAIL, Chromium PASS] raw: the spec says FAIL on every schedule",
+            "        webmcp-sim replay t.https.html --schedule el0.webmcp\n",
+            "    2. [only in Chromium] extra: the simulator never created it; Chromium: PASS 2/2\n",
+            "chromium: 1 file(s), 3 subtest(s): 1 agree with the spec, 2 difference(s)\n",
+        ] {
+            assert!(text.contains(line), "{line:?} not in:\n{text}");
+        }
+        let json: serde_json::Value = serde_json::from_str(&wptreport(&report)).unwrap();
+        let subtests = json["results"][0]["subtests"].as_array().unwrap();
+        assert!(subtests[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("| Chromium 156.0: PASS 2/2 | DIFFERENCE (spec FAIL, Chromium PASS)"));
+        assert_eq!(subtests[2]["name"], "extra");
+        assert_eq!(subtests[2]["status"], "NOTRUN");
+        assert_eq!(json["run_info"]["chromium_runs"], 2);
+    }
+}
