@@ -132,11 +132,15 @@ fn command_line_refuses_and_writes() {
     let _ = std::fs::remove_file(&target);
 }
 
-/// Exported pages that pass in Chromium 156 (docs/export.md lists the ones that do not, and why).
+/// Exported pages that pass in Chromium 156 (docs/export.md lists the ones that do not, and why):
+/// cross-origin iframes, nested delegation, races whose fields are schedule-dependent.
 pub const PASSING_IN_CHROMIUM: &[&str] = &[
     "scenarios/races/cancel-vs-completion.jsonc",
-    "scenarios/races/cancel-before-tool-starts.jsonc",
+    "scenarios/races/get-tools-vs-registration.jsonc",
     "scenarios/races/register-abort-vs-resolve.jsonc",
+    "scenarios/spec/notify-task-ordering-cross-site.jsonc",
+    "scenarios/lifecycle/target-iframe-removed-mid-call.jsonc",
+    "scenarios/policy/grandchild-not-delegated.jsonc",
 ];
 
 fn testharness_js() -> PathBuf {
@@ -199,13 +203,21 @@ fn real_chromium_passes_exported_tests() {
         files.push(file);
     }
     let result = run_in_chromium(&files);
+    // A run whose event loops did not all start at their moment did not realize the scenario:
+    // its one test is PRECONDITION_FAILED (4), never a pass or a fail; at most one may be so.
+    let mut not_realized = Vec::new();
     for (name, r) in PASSING_IN_CHROMIUM.iter().zip(result["results"].as_array().unwrap()) {
         assert_eq!(r["harness"]["status"], 0, "{name}: the harness did not end OK: {r:#}");
         let tests = r["tests"].as_array().unwrap();
         assert!(!tests.is_empty(), "{name}: no subtest ran: {r:#}");
+        if tests.len() == 1 && tests[0]["status"] == 4 {
+            not_realized.push(format!("{name}: {}", tests[0]["message"]));
+            continue;
+        }
         for t in tests {
             assert_eq!(t["status"], 0, "{name}: {} did not pass: {}\nlog: {:#}", t["name"], t["message"], r["log"]);
         }
     }
+    assert!(not_realized.len() <= 1, "runs that did not realize their scenario: {not_realized:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
