@@ -222,7 +222,8 @@ pub fn testharness(path: &Path, opts: &Options) -> Result<Exported, Error> {
         ))
         .into());
     };
-    let (tests, exact, dependent) = assertions(&views, chosen, &schedule);
+    let reading = reading(&scenario.options);
+    let (tests, exact, dependent) = assertions(&views, chosen, &schedule, &reading.0);
     let html = page(&PageParts {
         file: &name,
         scenario: &scenario,
@@ -233,8 +234,38 @@ pub fn testharness(path: &Path, opts: &Options) -> Result<Exported, Error> {
         chosen,
         outcomes: explored.outcomes.len(),
         tests: &tests,
+        reading: reading.1.as_deref(),
     })?;
     Ok(Exported { html, schedule, defaulted, allowed: views.len(), exact, dependent })
+}
+
+/// Whose outcomes the test asserts: "the spec" (today's text), or the spec with the scenario's
+/// options (variants, a proposed change; `parallel: fifo`, one reading of "in parallel"), and a
+/// sentence for the page's comment when the options are not the defaults.
+fn reading(options: &sc::Options) -> (String, Option<String>) {
+    let mut changes = Vec::new();
+    if options.parallel != sc::ParallelModel::Unordered {
+        changes.push("parallel=fifo".to_string());
+    }
+    changes.extend(options.variants.iter().map(|v| format!("variant {v}")));
+    if changes.is_empty() {
+        return ("the spec".into(), None);
+    }
+    let list = changes.join(", ");
+    let mut why = Vec::new();
+    if !options.variants.is_empty() {
+        why.push("a variant models a proposed change, not today's text");
+    }
+    if options.parallel != sc::ParallelModel::Unordered {
+        why.push("parallel=fifo is one reading of \"in parallel\", not the only one");
+    }
+    (
+        format!("the spec with {list}"),
+        Some(format!(
+            "The scenario's options change the model ({list}; {}): the outcomes asserted are the spec's with them, so a browser that implements today's text may fail this test.",
+            why.join("; ")
+        )),
+    )
 }
 
 /// A JSON value as a JavaScript or JSON literal that is safe inside a `<script>` element.
@@ -249,7 +280,7 @@ fn doc_json(v: &crate::chromium::view::DocView) -> Value {
 /// The assertions: one `test` per field of each document (exact when every allowed view agrees
 /// on it, one of the allowed values otherwise), and one for the whole view. Returns the code and
 /// the counts of exact and schedule-dependent fields.
-fn assertions(views: &[View], chosen: usize, schedule: &str) -> (String, usize, usize) {
+fn assertions(views: &[View], chosen: usize, schedule: &str, spec: &str) -> (String, usize, usize) {
     let empty = crate::chromium::view::DocView::default();
     let docs: BTreeSet<&String> = views.iter().flat_map(|v| v.0.keys()).collect();
     let mut out = String::new();
@@ -277,7 +308,7 @@ fn assertions(views: &[View], chosen: usize, schedule: &str) -> (String, usize, 
                 "  test(() => assert_in_array(JSON.stringify({expr}), {}.map((v) => JSON.stringify(v))), {});",
                 literal(&Value::Array(allowed)),
                 literal(&Value::String(format!(
-                    "{what}: one of the {} values the spec allows (schedule-dependent: the browser picks the order; schedule {schedule} shows {})",
+                    "{what}: one of the {} values {spec} allows (schedule-dependent: the browser picks the order; schedule {schedule} shows {})",
                     distinct.len(),
                     values[chosen]
                 )))
@@ -316,7 +347,7 @@ fn assertions(views: &[View], chosen: usize, schedule: &str) -> (String, usize, 
         "  test(() => assert_true(isOneOf({}), 'observed: ' + JSON.stringify(observed)), {});",
         literal(&Value::Array(allowed)),
         literal(&Value::String(format!(
-            "every document's observations together are one of the {} outcome(s) the spec allows",
+            "every document's observations together are one of the {} outcome(s) {spec} allows",
             views.len()
         )))
     );
@@ -333,6 +364,7 @@ struct PageParts<'a> {
     chosen: usize,
     outcomes: usize,
     tests: &'a str,
+    reading: Option<&'a str>,
 }
 
 /// Text for an HTML comment: nothing that ends it or opens a nested one (`-->`, `--!>`, `<!--`).
@@ -398,6 +430,9 @@ fn page(p: &PageParts) -> Result<String, CliError> {
     let _ = writeln!(c, "Exported by `webmcp-sim export {} --schedule '{}' --format testharness`.", p.file, p.schedule);
     if !p.scenario.description.is_empty() {
         let _ = writeln!(c, "Scenario: {} ({})", p.scenario.name, p.scenario.description);
+    }
+    if let Some(r) = p.reading {
+        let _ = writeln!(c, "{r}");
     }
     if p.defaulted {
         let _ = writeln!(

@@ -221,3 +221,13 @@ fn real_chromium_passes_exported_tests() {
     assert!(not_realized.len() <= 1, "runs that did not realize their scenario: {not_realized:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A scenario whose options change the model says so: the test asserts the spec with the variant,
+/// and its names say whose outcomes they are.
+#[test]
+fn a_variant_is_named_in_the_page() {
+    let file = workspace_root().join("scenarios/get-tools/title-undefined-variant.jsonc");
+    let e = export::testharness(&file, &Options::default()).unwrap();
+    assert!(e.html.contains("The scenario's options change the model (variant title-undefined;"));
+    assert!(e.html.contains("outcome(s) the spec with variant title-undefined allows"));
+}
