@@ -121,24 +121,27 @@ pub fn refusal(s: &sc::Scenario) -> Option<Refused> {
             "a testharness.js page cannot act as the browser's agent: Chromium exposes it only through the DevTools WebMCP domain, and WPT's testdriver has no WebMCP action",
         );
     }
-    // Every user step is refused; the first one names the feature.
-    if let Some(step) = s.user.first() {
+    // The user's `removeIframe` is taken by the test page (in the iframe's parent, as the driver
+    // of `webmcp-sim chromium` takes it); the other user steps are refused, the first names it.
+    for step in &s.user {
         let inner = match step {
             sc::Action::At(a) => &*a.step,
             sc::Action::Within(w) => &*w.step,
             other => other,
         };
-        let feature = match inner {
-            sc::Action::EnterBfcache(_) => "enterBfcache",
-            sc::Action::RestoreFromBfcache(_) => "restoreFromBfcache",
-            sc::Action::Navigate(_) => "navigate",
-            sc::Action::RemoveIframe(_) => "removeIframe",
-            _ => "user",
+        let (feature, why) = match inner {
+            sc::Action::RemoveIframe(_) => continue,
+            sc::Action::EnterBfcache(_) | sc::Action::RestoreFromBfcache(_) => (
+                if matches!(inner, sc::Action::EnterBfcache(_)) { "enterBfcache" } else { "restoreFromBfcache" },
+                "a page cannot put its own tab into the back/forward cache or bring it back (WPT does it with remote-context helpers, which the export does not use)",
+            ),
+            sc::Action::Navigate(_) => (
+                "navigate",
+                "the user's navigation is browser-initiated; a test page can only start a script-initiated one (another initiator, other history handling), which is not the scenario's step",
+            ),
+            _ => ("user", "a user step the export does not know"),
         };
-        return refuse(
-            &format!("user: {feature}"),
-            "user steps are not exported yet: the test page would have to take them itself, in its own event loop, which changes the orders the simulator explores for the user's lane",
-        );
+        return refuse(&format!("user: {feature}"), why);
     }
     None
 }
@@ -420,6 +423,7 @@ fn page(p: &PageParts) -> Result<String, CliError> {
             "quietMs": p.plan.quiet_ms,
             "timeoutMs": p.plan.timeout_ms,
             "barrierMs": BARRIER_MS,
+            "user": json["user"],
         },
     });
     let (_, rest) = after_title(tab_page["body"].as_str().unwrap_or_default(), "")?;

@@ -206,7 +206,22 @@ const webmcpSimExport = (() => {
       if (w) w.postMessage({ wmcpExportStart: { ids, moment: cfg.moment } }, '*');
       else notRealized(ids[0] + ': no window: its script did not start');
     }
-    setTimeout(() => { last = Date.now(); poll(); }, cfg.barrierMs);
+    // The user's steps (only `removeIframe` is exported), once every script has started, as the
+    // driver of `webmcp-sim chromium` takes them: an untimed one in the next task, a timed one
+    // (`at`, `within`) at a random moment of its real window counted from the start moment. The
+    // iframe is removed by its parent document, in a task of the parent's event loop.
+    const user = async () => {
+      for (const step of cfg.user) {
+        const when = step.fromMs === undefined ? 0
+          : step.fromMs + Math.floor(Math.random() * (step.toMs - step.fromMs + 1));
+        await new Promise((r) => setTimeout(r, Math.max(0, cfg.moment + when - Date.now())));
+        let parent = null;
+        try { parent = win(step.navigable)?.parent ?? null; } catch {}
+        if (parent) parent.postMessage({ wmcpExportRemove: step.navigable }, '*');
+        last = Date.now();
+      }
+    };
+    setTimeout(async () => { await user(); last = Date.now(); poll(); }, cfg.barrierMs);
   });
   return { assert: (f) => { assertions = f; }, NO_PROMISE };
 })();

@@ -3,7 +3,8 @@
 // console.debug with a marker) to the test page (`top`) by postMessage, and starts this
 // document's event loop when the test page says so: the documents of one event loop as
 // consecutive tasks, in tree order, at the test page's common start moment (as
-// tools/chromium-driver/driver.mjs starts them for `webmcp-sim chromium`).
+// tools/chromium-driver/driver.mjs starts them for `webmcp-sim chromium`); and removes an iframe
+// of its own when the test page takes the user's `removeIframe` step.
 (() => {
   const MARK = '\u2063wmcp';
   const debug = console.debug.bind(console);
@@ -14,6 +15,12 @@
     return debug(...args);
   };
   addEventListener('message', (e) => {
+    // The user's `removeIframe`, taken by the iframe's parent (this document).
+    const remove = e.data && typeof e.data === 'object' ? e.data.wmcpExportRemove : undefined;
+    if (typeof remove === 'string' && e.source === top) {
+      for (const f of document.querySelectorAll('iframe')) if (f.name === remove) f.remove();
+      return;
+    }
     const start = e.data && typeof e.data === 'object' ? e.data.wmcpExportStart : undefined;
     if (!start || e.source !== top) return;
     const late = Math.max(0, Date.now() - start.moment);
