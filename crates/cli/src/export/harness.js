@@ -223,5 +223,5 @@ const webmcpSimExport = (() => {
     };
     setTimeout(async () => { await user(); last = Date.now(); poll(); }, cfg.barrierMs);
   });
-  return { assert: (f) => { assertions = f; }, NO_PROMISE };
+  return { assert: (f) => { assertions = f; }, NO_PROMISE, canonical, canonicalState };
 })();

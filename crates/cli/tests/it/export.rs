@@ -233,3 +233,90 @@ fn a_variant_is_named_in_the_page() {
     assert!(e.html.contains("The scenario's options change the model (variant title-undefined;"));
     assert!(e.html.contains("outcome(s) the spec with variant title-undefined allows"));
 }
+
+/// The page's canonical value notation (export/harness.js, `canonical`) is a port of
+/// `chromium::view::canonical`: on every uncaught exception and promise value of every exported
+/// scenario's explored outcomes, and on hostile and malformed texts, the two agree. (A page
+/// canonicalizes what the browser observed; the expected values were canonicalized in Rust.)
+#[test]
+#[ignore = "needs Node.js (node); .ci/run runs it"]
+fn the_pages_canonical_notation_is_the_simulators() {
+    let node = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    require_tool(node, "Node.js (node)", "apt-get install -y nodejs");
+    let root = workspace_root();
+    let mut texts: Vec<String> = [
+        "{b: 1, a: [2, {d: 3, c: \"x\"}]}",
+        "DOMException(AbortError: the call was aborted (really))",
+        "DOMException(InvalidStateError)",
+        "TypeError(\"boom \\\"quoted\\\"\")",
+        "<Window of child@2>",
+        "<Window of tab>",
+        "<object with a cycle>",
+        "\"str\\\\ing\"",
+        "1n",
+        "-1.5e+3",
+        "not a value (",
+        "{a: }",
+        "[1, 2",
+        "",
+        "{z: {y: DOMException(NotAllowedError: no), x: TypeError(\"t\")}, a: <Window of w@3>}",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    for file in cli::scenario_files(&root.join("scenarios")).unwrap() {
+        let Ok(scenario) = scenario::load(&file).map(|(s, _)| s) else { continue };
+        if export::refusal(&scenario).is_some() {
+            continue;
+        }
+        let program = cli::load_program(&file).unwrap();
+        let Ok(explored) = webmcp::explore(&program, &Default::default()) else { continue };
+        for class in &explored.outcomes {
+            texts.extend(class.outcome.uncaught.iter().map(|l| l.text.clone()));
+            for p in &class.outcome.promises {
+                for prefix in ["fulfilled(", "rejected("] {
+                    if let Some(inner) = p.state.strip_prefix(prefix).and_then(|s| s.strip_suffix(')')) {
+                        texts.push(inner.to_string());
+                    }
+                }
+            }
+        }
+    }
+    texts.sort();
+    texts.dedup();
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-export-canonical-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("canonical.js");
+    std::fs::write(
+        &script,
+        format!(
+            "globalThis.document = {{ getElementById: () => ({{ textContent: '{{\"harness\": {{}}}}' }}) }};\n\
+             globalThis.setup = () => {{}};\nglobalThis.addEventListener = () => {{}};\n\
+             const api = (0, eval)(require('fs').readFileSync({}, 'utf8') + '\\nwebmcpSimExport');\n\
+             const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n\
+             process.stdout.write(JSON.stringify(texts.map((t) => api.canonical(t))));\n",
+            serde_json::to_string(&root.join("crates/cli/src/export/harness.js")).unwrap()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new("node")
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(serde_json::to_string(&texts).unwrap().as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "node: {}", String::from_utf8_lossy(&out.stderr));
+    let page: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(page.len(), texts.len());
+    assert!(texts.len() > 50, "too few values to compare: {}", texts.len());
+    for (text, js) in texts.iter().zip(&page) {
+        assert_eq!(js, &cli::chromium::view::canonical(text), "the page and the simulator disagree on {text:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
