@@ -11,6 +11,7 @@ mod explore;
 mod findings_diff;
 mod hostile;
 mod js;
+mod js_navigation;
 mod outcome_parts;
 mod outputs;
 mod paths;
