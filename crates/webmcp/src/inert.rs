@@ -116,7 +116,7 @@ impl Sim<'_> {
         while let Some(n) = nav {
             let info = self.world.nav(n).info;
             if InertFacts::names(&facts.lifecycle_targets, &info.name)
-                || facts.learned.as_ref().is_some_and(|l| l.removed(&info.name))
+                || facts.learned.as_ref().is_some_and(|l| l.lifecycle_changed(&info.name))
             {
                 return false;
             }

@@ -20,7 +20,8 @@
 //!   promise with it);
 //! - **a `toolchange` listener on a navigable's document** (`addEventListener`, `ontoolchange`):
 //!   the page hands the simulator a dispatcher for `toolchange`;
-//! - **the removal of a navigable** (`iframe.remove()`).
+//! - **the removal or navigation of a navigable** (`iframe.remove()`; `location.assign`,
+//!   `replace`, `href`, `reload`: the navigation is noted when it is started).
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,8 +36,8 @@ pub struct Learned {
     read_sites: Mutex<BTreeSet<String>>,
     /// Navigables (by scenario name) whose document some page gave a `toolchange` listener.
     toolchange_navigables: Mutex<BTreeSet<String>>,
-    /// Navigables (by name) some page removed.
-    removed_navigables: Mutex<BTreeSet<String>>,
+    /// Navigables (by name) some page removed, navigated or reloaded.
+    lifecycle_navigables: Mutex<BTreeSet<String>>,
     /// A fact was contradicted since the search started: it must start again.
     contradicted: AtomicBool,
 }
@@ -58,9 +59,9 @@ impl Learned {
         set(&self.toolchange_navigables).contains(name)
     }
 
-    /// Some page removed navigable `name`.
-    pub(crate) fn removed(&self, name: &str) -> bool {
-        set(&self.removed_navigables).contains(name)
+    /// Some page removed, navigated or reloaded navigable `name`.
+    pub(crate) fn lifecycle_changed(&self, name: &str) -> bool {
+        set(&self.lifecycle_navigables).contains(name)
     }
 
     pub(crate) fn note_read(&self, site: &str) {
@@ -71,8 +72,8 @@ impl Learned {
         Self::note(&self.toolchange_navigables, &self.contradicted, name);
     }
 
-    pub(crate) fn note_removed(&self, name: &str) {
-        Self::note(&self.removed_navigables, &self.contradicted, name);
+    pub(crate) fn note_lifecycle(&self, name: &str) {
+        Self::note(&self.lifecycle_navigables, &self.contradicted, name);
     }
 
     fn note(facts: &Mutex<BTreeSet<String>>, contradicted: &AtomicBool, key: &str) {
@@ -88,7 +89,7 @@ impl Learned {
 
     /// How many facts were contradicted in all.
     pub fn count(&self) -> usize {
-        set(&self.read_sites).len() + set(&self.toolchange_navigables).len() + set(&self.removed_navigables).len()
+        set(&self.read_sites).len() + set(&self.toolchange_navigables).len() + set(&self.lifecycle_navigables).len()
     }
 
     /// The contradicted facts, for the report (`promises read at [a.js:3:5] toolchange
@@ -97,7 +98,7 @@ impl Learned {
         let kinds = [
             ("promises read at", &self.read_sites),
             ("toolchange listeners on", &self.toolchange_navigables),
-            ("removed", &self.removed_navigables),
+            ("removed or navigated", &self.lifecycle_navigables),
         ];
         let described: Vec<String> = kinds
             .iter()

@@ -264,7 +264,7 @@ impl Sim<'_> {
             return Err(JsValue::type_error(format!("iframe {} is not in this document", self.world.nav(nav).name)));
         }
         if let Some(learned) = self.learning() {
-            learned.note_removed(&self.world.nav(nav).info.name);
+            learned.note_lifecycle(&self.world.nav(nav).info.name);
         }
         self.remove_iframe(nav);
         Ok(())
@@ -358,6 +358,27 @@ impl Sim<'_> {
     /// whose `parent` is itself).
     pub fn script_parent_navigable(&self, nav: NavId) -> Option<NavId> {
         self.world.nav(nav).info.parent
+    }
+
+    /// The WindowProxy's indexed access (`window[index]`, `frames[index]`; HTML "document-tree
+    /// child navigables" of the navigable's active document, in tree order): the child at
+    /// `index`, and how many there are (`window.length`).
+    pub fn script_child_navigable_at(&mut self, nav: NavId, index: usize) -> (Option<NavId>, usize) {
+        // Which children the navigable has follows from its active document (a navigation of it
+        // unloads that document) and their documents (removing an iframe unloads its document;
+        // inserting one touches everything).
+        match self.world.nav(nav).active_document {
+            Some(doc) => self.touch_lifecycle_of(doc),
+            None => self.footprint.touch(crate::footprint::Resource::Global, false),
+        }
+        let children: Vec<NavId> = self.world.child_navigables(nav).filter(|c| !self.world.nav(*c).destroyed).collect();
+        for child in &children {
+            match self.world.nav(*child).active_document {
+                Some(doc) => self.touch_lifecycle_of(doc),
+                None => self.footprint.touch(crate::footprint::Resource::Global, false),
+            }
+        }
+        (children.get(index).copied(), children.len())
     }
 
     /// HTML `window.top`: the traversable navigable of `nav`.
