@@ -320,3 +320,15 @@ fn the_pages_canonical_notation_is_the_simulators() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A page that would wait longer than a WPT test may run is refused, naming its timers; a smaller
+/// `--time-scale` exports it.
+#[test]
+fn timers_longer_than_a_test_are_refused() {
+    let file = workspace_root().join("scenarios/timing/user-step-after-tool-timer.jsonc");
+    match export::testharness(&file, &Options { scale: 1000.0, ..Options::default() }) {
+        Err(Error::Refused(r)) => assert_eq!(r.feature, "timers (longer than a test may run)", "{}", r.why),
+        other => panic!("not refused: {:?}", other.map(|e| e.schedule)),
+    }
+    assert!(export::testharness(&file, &Options::default()).is_ok());
+}
