@@ -252,6 +252,7 @@ pub fn testharness(path: &Path, opts: &Options) -> Result<Exported, Error> {
         outcomes: explored.outcomes.len(),
         tests: &tests,
         reading: reading.1.as_deref(),
+        witnesses: &explored.witnesses,
     })?;
     Ok(Exported { html, schedule, defaulted, allowed: views.len(), exact, dependent })
 }
@@ -382,6 +383,8 @@ struct PageParts<'a> {
     outcomes: usize,
     tests: &'a str,
     reading: Option<&'a str>,
+    /// How the exploration chose its witnesses (`Exploration::witnesses`).
+    witnesses: &'a str,
 }
 
 /// Text for an HTML comment: nothing that ends it or opens a nested one (`-->`, `--!>`, `<!--`).
@@ -455,7 +458,12 @@ fn page(p: &PageParts) -> Result<String, CliError> {
     if p.defaulted {
         let _ = writeln!(
             c,
-            "No --schedule was given: the schedule is the fewest-choice witness of the first explored outcome."
+            "No --schedule was given: the schedule is the fewest-choice witness of the first explored outcome{}.",
+            if p.witnesses == trace::explore::WITNESSES_FEWEST {
+                String::new()
+            } else {
+                format!(" (witnesses: {})", p.witnesses)
+            }
         );
     }
     let _ = writeln!(
