@@ -276,7 +276,7 @@ fn restores(plan: &serde_json::Value) -> u32 {
 }
 
 /// Runs the Node driver with `plan` on stdin; its JSON result.
-fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, String> {
+pub(crate) fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, String> {
     if !driver.exists() {
         return Err(format!("the Chromium driver {} does not exist", driver.display()));
     }

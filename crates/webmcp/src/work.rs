@@ -18,6 +18,28 @@ pub enum CompletionSteps {
     Agent { target: DocId, call: u32, uuid: Uuid },
 }
 
+/// HTML's `NavigationHistoryBehavior` of a navigation a page starts (`"auto"`, `"push"`,
+/// `"replace"`), and `"reload"` for `location.reload()`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum HistoryHandling {
+    Auto,
+    Push,
+    Replace,
+    Reload,
+}
+
+impl HistoryHandling {
+    /// The value as HTML writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HistoryHandling::Auto => "auto",
+            HistoryHandling::Push => "push",
+            HistoryHandling::Replace => "replace",
+            HistoryHandling::Reload => "reload",
+        }
+    }
+}
+
 /// Every unit of work, as data: tasks, microtasks, in-parallel blocks, abort algorithms,
 /// promise reactions, agent and user steps.
 ///
@@ -33,6 +55,9 @@ pub enum Work {
     RunResourceScript { doc: DocId, script: ScriptId, container: DocId, on_load: crate::callback::EngineHandle },
     /// A `setTimeout` callback.
     Timer { doc: DocId, script: ScriptId },
+    /// The rest of a task's script, suspended after statement `from - 1` (a registerTool) by the
+    /// variant `in-parallel-reads-mid-task`: runs on as the same task (`World::suspend_task`).
+    ResumeScript { doc: DocId, script: ScriptId, from: u32 },
     /// Settle a tool's own promise after a timer (`"result": {"after": …}`).
     SettleLater { promise: PromiseId, settle: Settle },
     /// `promise.then(onFulfilled, onRejected)` in `doc`.
@@ -90,6 +115,11 @@ pub enum Work {
     /// "navigate": the navigating document stays fully active for the rest of its task; the
     /// navigation completes in later tasks).
     CompleteNavigation { navigation: NavigateId },
+    /// The rest of a navigation a page script started through its `Location` object (HTML
+    /// "navigate" 23, or "reload" 4): `navigable` gets the document the scenario's server holds
+    /// at `url` (`Program::served_document`), as a task of the navigating script's document, as
+    /// `CompleteNavigation` does.
+    CompleteScriptNavigation { navigable: NavId, url: Rc<str>, history_handling: HistoryHandling },
     /// A user step.
     User { script: ScriptId, index: u32 },
     /// An agent step.
