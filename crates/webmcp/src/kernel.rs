@@ -302,6 +302,11 @@ pub struct Sim<'p> {
     /// While inert tasks run (`Sim::queue_global_task`): the inert tasks they queued, which run
     /// after them, each as its own task. None between units.
     pub(crate) eager_queue: Option<std::collections::VecDeque<(DocId, Work)>>,
+    /// A task's script stopped after a registerTool statement (variant
+    /// `in-parallel-reads-mid-task`, `Sim::run_task_script`): the document, the script and the
+    /// statement to go on from, which the run loop keeps as the suspended rest of the task.
+    /// None between units.
+    pub(crate) suspended_script: Option<(DocId, ScriptId, u32)>,
     /// Units run so far (recorded or not).
     pub units_run: usize,
     // Trace.
@@ -350,6 +355,7 @@ impl Clone for Sim<'_> {
             pending_keyed: self.pending_keyed,
             scope: self.scope,
             eager_queue: self.eager_queue.clone(),
+            suspended_script: self.suspended_script,
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
@@ -417,6 +423,12 @@ impl<'p> Sim<'p> {
 
     /// Builds the world from the program: tabs, frame trees, documents, and their scripts queued.
     pub fn new(program: &'p Program) -> Result<Sim<'p>, RunError> {
+        if program.has_page_scripts() && program.has_variant(scenario::Variant::InParallelReadsMidTask) {
+            return Err(RunError::NotModelled(format!(
+                "the variant {} is not modelled for JavaScript pages: the engine runs a script to its end and cannot suspend it after a registerTool call; write the scenario in the action language",
+                scenario::Variant::InParallelReadsMidTask
+            )));
+        }
         let mode = match program.parallel {
             scenario::ParallelModel::Unordered => ParallelMode::Unordered,
             scenario::ParallelModel::Fifo => ParallelMode::Fifo,
@@ -440,6 +452,7 @@ impl<'p> Sim<'p> {
             pending_keyed: InertFacts::lifecycles_fixed(program),
             scope: None,
             eager_queue: None,
+            suspended_script: None,
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
