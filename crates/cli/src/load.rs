@@ -89,7 +89,35 @@ fn read_scenario_with_source(path: &Path) -> Result<(scenario::Scenario, String)
 /// `js`, and every page compiled without running, so that a syntax error stops the command with
 /// `file:line:col` and the engine's message (exit 2). Links the JavaScript engine in.
 fn load_pages(path: &Path, scenario: &mut scenario::Scenario) -> Result<(), CliError> {
-    load_frames(path, &mut scenario.tabs)
+    load_frames(path, &mut scenario.tabs)?;
+    let shown = |p: &Path| terminal(&p.display().to_string());
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for (url_path, resource) in &mut scenario.resources {
+        if let Some(file) = &resource.js_file {
+            let page = dir.join(file);
+            resource.js = std::fs::read_to_string(&page).map_err(|e| {
+                CliError::input(format!("{}: resource {:?}: jsFile {}: {e}", shown(path), url_path, shown(&page)))
+            })?;
+        }
+        if !resource.js.is_empty() {
+            js::link();
+            let name = resource.js_file.clone().unwrap_or_else(|| url_path.clone());
+            if let Err(e) = js::check_syntax(&name, &resource.js) {
+                let at = match &resource.js_file {
+                    Some(file) => shown(&dir.join(file)),
+                    None => format!("{}: the `js` of resource {:?}, at", shown(path), url_path),
+                };
+                return Err(CliError::input(format!(
+                    "{at}:{}:{}: SyntaxError: {}",
+                    e.line,
+                    e.column,
+                    terminal(&e.message)
+                )));
+            }
+        }
+        load_frames(path, &mut resource.frames)?;
+    }
+    Ok(())
 }
 
 fn load_frames(path: &Path, frames: &mut [scenario::Frame]) -> Result<(), CliError> {

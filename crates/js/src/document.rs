@@ -69,13 +69,5 @@ pub(crate) fn install<'js>(
             }
         })?,
     )?;
-    // HTML Location's getters: the document's URL, as the URL Standard's getters give it.
-    let weak = state.me.clone();
-    natives.set(
-        "url",
-        Function::new(ctx.clone(), move |doc: u32| -> Vec<String> {
-            weak.upgrade().map(|state| state.with_sim(|sim| sim.url_parts(DocId(doc)).to_vec())).unwrap_or_default()
-        })?,
-    )?;
     Ok(())
 }

@@ -15,4 +15,5 @@ fn a_valid_script_compiles() {
     assert_eq!(check_syntax("page.js", "const a = 1; while (false) {}"), Ok(()));
 }
 
+mod location;
 mod platform;

@@ -37,6 +37,17 @@ pub(crate) fn install<'js>(
             state.with_sim(|sim| sim.script_top_navigable(NavId(nav))).0
         })?,
     )?;
+    // The WindowProxy's indexed access: [the child navigable at `index` or -1, the number of
+    // children] (HTML "document-tree child navigables", in tree order).
+    let weak = state.me.clone();
+    natives.set(
+        "childAt",
+        Function::new(ctx.clone(), move |nav: u32, index: u32| -> Vec<i64> {
+            let Some(state) = weak.upgrade() else { return vec![-1, 0] };
+            let (child, length) = state.with_sim(|sim| sim.script_child_navigable_at(NavId(nav), index as usize));
+            vec![child.map_or(-1, |c| i64::from(c.0)), length as i64]
+        })?,
+    )?;
     // The Window navigable `nav` shows now, as its own realm's WindowProxy, when this realm may
     // reach it (same origin, same agent); else null.
     let weak = state.me.clone();

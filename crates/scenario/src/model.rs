@@ -60,9 +60,10 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extras: Option<serde_json::Value>,
     /// Documents the scenario's server holds, by URL path (`/resources/frame.html`), served at
-    /// every origin: an iframe a JavaScript page inserts whose `src` has one of these paths shows
-    /// that document and runs its script. Any other path gives a document with no script (and
-    /// the trace says so).
+    /// every origin: an iframe a JavaScript page inserts whose `src` has one of these paths, or a
+    /// navigation a page starts (`location.assign`, `location.href = …`, `location.reload()`) to
+    /// a URL with one of these paths, shows that document and runs its script. Any other path
+    /// gives a document with no script (and the trace says so).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub resources: std::collections::BTreeMap<String, Resource>,
 }
@@ -71,8 +72,19 @@ pub struct Scenario {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Resource {
-    /// The document's script, in JavaScript.
+    /// The document's script, in JavaScript (none: the document has no script).
+    #[serde(default)]
     pub js: String,
+    /// The document's script, from a file beside the scenario file (a path relative to it), in
+    /// place of `js`; the loader reads it into `js`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub js_file: Option<String>,
+    /// Response headers of the document, as in `Frame::headers`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// The document's iframes, created with it (as a `navigate` step's `frames`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<Frame>,
 }
 
 /// Expectations over the outcomes of every schedule.

@@ -168,6 +168,11 @@ impl<'s> Validator<'s> {
             });
         });
         self.each("tabs", &scenario.tabs, |v, tab| v.frame(tab, Kind::Tab));
+        self.within("resources", |v| {
+            for (path, resource) in &scenario.resources {
+                v.within(path, |v| v.each("frames", &resource.frames, |v, child| v.frame(child, Kind::Iframe)));
+            }
+        });
         self.actions("user", &scenario.user, Lane::User);
         self.each("agent", &scenario.agent, |v, action| v.agent_action(action));
         if let Some(expect) = &scenario.expect {

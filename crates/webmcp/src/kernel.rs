@@ -103,6 +103,10 @@ pub enum RunError {
     NotModelled(String),
     /// The scenario asks for something impossible (bad header, unknown variant …).
     Scenario(String),
+    /// While exploring a scenario with pages: a page did something the search had assumed no
+    /// page does (`crate::inert::learned`), so the search must start again. Never leaves
+    /// `webmcp::explore`.
+    Contradicted,
 }
 
 impl std::fmt::Display for RunError {
@@ -111,6 +115,9 @@ impl std::fmt::Display for RunError {
             RunError::Choose(e) => write!(f, "{e}"),
             RunError::NotModelled(m) => write!(f, "not modelled: {m}"),
             RunError::Scenario(m) => write!(f, "{m}"),
+            RunError::Contradicted => {
+                write!(f, "simulator bug: a learned inert-task fact was contradicted outside the search")
+            }
         }
     }
 }
@@ -394,6 +401,11 @@ pub struct Seldom {
     /// How many times each event a `count` expectation names fired at each document (only
     /// those events: `Program::counted_events`).
     pub(crate) event_counts: Vec<(DocId, &'static str, u32)>,
+    /// The promises a WebMCP method gave page script (the engine mirrors them), each with the
+    /// page call site it was made at when its settling may be an inert task (`registerTool`
+    /// without a signal, `getTools`; `crate::inert::learned`), else None. Not hashed: a
+    /// scenario with pages is explored by the stateless search only.
+    pub(crate) page_promises: BTreeMap<PromiseId, Option<Rc<str>>>,
 }
 
 impl std::hash::Hash for Seldom {

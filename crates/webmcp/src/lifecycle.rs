@@ -5,7 +5,7 @@ use browser::{DocId, DocumentState, NavId};
 
 use crate::footprint::Resource;
 use crate::kernel::{RunError, Sim};
-use crate::program::NavigateSpec;
+use crate::program::{DocSpec, NavigateSpec};
 use scenario::Variant;
 
 const HTML: &str = "HTML";
@@ -23,11 +23,21 @@ impl Sim<'_> {
         let Some(&nav) = self.seldom.nav_by_name.get(&spec.navigable) else {
             return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
         };
+        self.navigate_to(nav, &spec.document)
+    }
+
+    /// `navigate`'s steps for navigable `nav` and the new document `document`.
+    pub(crate) fn navigate_to(&mut self, nav: NavId, document: &DocSpec) -> Result<(), RunError> {
         if self.world.nav(nav).destroyed || self.world.nav(nav).active_document.is_none() {
             self.footprint.touch(Resource::Global, true);
         }
         if self.world.nav(nav).destroyed {
-            note!(self, (HTML, "navigate"), "navigable {} was destroyed: nothing to navigate", spec.navigable);
+            note!(
+                self,
+                (HTML, "navigate"),
+                "navigable {} was destroyed: nothing to navigate",
+                self.world.nav(nav).name
+            );
             return Ok(());
         }
         self.interpretation(
@@ -39,14 +49,20 @@ impl Sim<'_> {
             self.unload_a_document_and_its_descendants(old, false);
         }
         let first_new = self.world.document_count() as u32;
-        let doc = self.create_document_tree(nav, &spec.document)?;
+        let doc = self.create_document_tree(nav, document)?;
         if self.shown(nav) != shown_before {
             self.footprint.touch(Resource::Shown(nav), true);
         }
-        note!(self, (HTML, "navigate"), "{} is now the active document of {}", self.label(doc), spec.navigable);
+        note!(
+            self,
+            (HTML, "navigate"),
+            "{} is now the active document of {}",
+            self.label(doc),
+            self.world.nav(nav).name
+        );
         // The new documents are numbered from `first_new` in the order their scripts come.
         let mut d = first_new;
-        spec.document.for_each_script(&mut |script| {
+        document.for_each_script(&mut |script| {
             self.touch_lifecycle(DocId(d));
             self.queue_script(DocId(d), script);
             d += 1;

@@ -255,9 +255,17 @@ pub struct Program {
     /// The documents' scripts written in JavaScript, by the (empty) action list that stands for
     /// each in `DocSpec::script`, in `ScriptId` order.
     pub page_scripts: Vec<(ScriptId, PageScript)>,
-    /// The scenario's `resources`: documents its server holds, by URL path (sorted), each with
-    /// its script (one of `page_scripts`).
-    pub resources: Vec<(String, ScriptId)>,
+    /// The scenario's `resources`: documents its server holds, by URL path (sorted).
+    pub resources: Vec<(String, ResourceSpec)>,
+}
+
+/// A document the scenario's server holds (`Scenario::resources`): its script (one of
+/// `page_scripts`), its response headers and its iframes.
+#[derive(Clone, Debug)]
+pub struct ResourceSpec {
+    pub script: ScriptId,
+    pub headers: BTreeMap<String, String>,
+    pub frames: Vec<FrameSpec>,
 }
 
 /// The events the `count` predicates of `expect` name (in `always`, `never`, `sometimes` and
@@ -294,9 +302,11 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let agent = s.agent.iter().map(|a| c.agent_step(a)).collect();
     let mut resources = Vec::with_capacity(s.resources.len());
     for (path, resource) in &s.resources {
-        let id = c.script(&[])?;
-        c.page_scripts.push((id, PageScript { file: path.clone(), text: resource.js.clone() }));
-        resources.push((path.clone(), id));
+        let script = c.script(&[])?;
+        let file = resource.js_file.clone().unwrap_or_else(|| path.clone());
+        c.page_scripts.push((script, PageScript { file, text: resource.js.clone() }));
+        let frames = resource.frames.iter().map(|f| c.frame(f)).collect::<Result<_, _>>()?;
+        resources.push((path.clone(), ResourceSpec { script, headers: resource.headers.clone(), frames }));
     }
     Ok(Program {
         name: s.name.clone(),
@@ -353,8 +363,30 @@ impl Program {
     /// The script of the document the scenario's server holds at URL path `path`
     /// (`Scenario::resources`), if it holds one.
     pub fn resource_script(&self, path: &str) -> Option<ScriptId> {
+        self.resource(path).map(|r| r.script)
+    }
+
+    /// The document the scenario's server holds at URL path `path`, if it holds one.
+    pub fn resource(&self, path: &str) -> Option<&ResourceSpec> {
         let at = self.resources.binary_search_by(|(p, _)| p.as_str().cmp(path)).ok()?;
-        Some(self.resources[at].1)
+        Some(&self.resources[at].1)
+    }
+
+    /// The document the scenario's server serves at `url` (a navigation's response): the
+    /// resource at its path, with its script, headers and iframes; at any other path, a
+    /// document with no script and no headers. Returns it and whether the server holds one.
+    pub fn served_document(&self, url: &url::Url) -> Result<(DocSpec, bool), String> {
+        let resource = self.resource(url.path());
+        let empty = BTreeMap::new();
+        let headers = resource.map_or(&empty, |r| &r.headers);
+        let response = document_response(url.as_str(), headers, false)?;
+        let document = DocSpec {
+            url: url.to_string(),
+            response,
+            script: resource.map_or(self.no_script, |r| r.script),
+            frames: resource.map_or_else(Vec::new, |r| r.frames.clone()),
+        };
+        Ok((document, resource.is_some()))
     }
 
     pub fn has_page_scripts(&self) -> bool {

@@ -17,7 +17,7 @@ use crate::cite::{
 use crate::footprint::{Footprint, Resource};
 use crate::kernel::{BlockCounter, Caller, Context, PromiseLabel, RunError, Running, Sim};
 use crate::program::Program;
-use crate::work::{CompletionSteps, Work};
+use crate::work::{CompletionSteps, HistoryHandling, Work};
 
 /// The spec text this model follows.
 pub const SPEC_REVISION: &str =
@@ -484,6 +484,9 @@ impl Sim<'_> {
                 let program = self.program;
                 self.navigate(&program.navigations[navigation.0 as usize])?
             }
+            Work::CompleteScriptNavigation { navigable, url, history_handling } => {
+                self.complete_script_navigation(navigable, &url, history_handling)?
+            }
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::EngineCallback { doc, callback, what } => self.run_callback(doc, Callback::Engine(callback), what),
@@ -562,6 +565,17 @@ impl Sim<'_> {
                 (
                     format!("navigate {} to {} (started by a script)", spec.navigable, spec.document.url),
                     ("HTML", "navigate"),
+                )
+            }
+            Work::CompleteScriptNavigation { navigable, url, history_handling } => {
+                let step = if *history_handling == HistoryHandling::Reload { "reload 4" } else { "navigate 23" };
+                (
+                    format!(
+                        "navigate {} to {url} (started by a page's Location, historyHandling {:?})",
+                        self.world.nav(*navigable).name,
+                        history_handling.as_str()
+                    ),
+                    ("HTML", step),
                 )
             }
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),

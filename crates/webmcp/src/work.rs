@@ -18,6 +18,28 @@ pub enum CompletionSteps {
     Agent { target: DocId, call: u32, uuid: Uuid },
 }
 
+/// HTML's `NavigationHistoryBehavior` of a navigation a page starts (`"auto"`, `"push"`,
+/// `"replace"`), and `"reload"` for `location.reload()`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum HistoryHandling {
+    Auto,
+    Push,
+    Replace,
+    Reload,
+}
+
+impl HistoryHandling {
+    /// The value as HTML writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HistoryHandling::Auto => "auto",
+            HistoryHandling::Push => "push",
+            HistoryHandling::Replace => "replace",
+            HistoryHandling::Reload => "reload",
+        }
+    }
+}
+
 /// Every unit of work, as data: tasks, microtasks, in-parallel blocks, abort algorithms,
 /// promise reactions, agent and user steps.
 ///
@@ -93,6 +115,11 @@ pub enum Work {
     /// "navigate": the navigating document stays fully active for the rest of its task; the
     /// navigation completes in later tasks).
     CompleteNavigation { navigation: NavigateId },
+    /// The rest of a navigation a page script started through its `Location` object (HTML
+    /// "navigate" 23, or "reload" 4): `navigable` gets the document the scenario's server holds
+    /// at `url` (`Program::served_document`), as a task of the navigating script's document, as
+    /// `CompleteNavigation` does.
+    CompleteScriptNavigation { navigable: NavId, url: Rc<str>, history_handling: HistoryHandling },
     /// A user step.
     User { script: ScriptId, index: u32 },
     /// An agent step.

@@ -201,8 +201,8 @@ pub fn summary(report: &Report) -> String {
     }
     let decided =
         subtests - counts.get(&Verdict::Unsupported).unwrap_or(&0) - counts.get(&Verdict::Error).unwrap_or(&0);
-    if let Some(percent) = (decided * 100).checked_div(subtests) {
-        let _ = writeln!(out, "  verdict other than UNSUPPORTED/ERROR: {decided} of {subtests} ({percent}%)");
+    if let Some(share) = (decided * 100).checked_div(subtests) {
+        let _ = writeln!(out, "  verdict other than UNSUPPORTED/ERROR: {decided} of {subtests} ({share}%)");
     }
     if !members.is_empty() {
         let mut by_count: Vec<(&String, &usize)> = members.iter().collect();

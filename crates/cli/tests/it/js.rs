@@ -13,7 +13,7 @@ use crate::workspace_root;
 /// What a run observably did, without the names the action language gives promises (`as`):
 /// console, uncaught errors, each promise's document and state in creation order, tool maps,
 /// findings (without unit numbers) and the end.
-fn outcome_key(o: &trace::Outcome) -> String {
+pub(crate) fn outcome_key(o: &trace::Outcome) -> String {
     let console: Vec<String> = o.console.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
     let uncaught: Vec<String> = o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
     let promises: Vec<String> = o.promises.iter().map(|p| format!("{}: {}", p.document, p.state)).collect();
@@ -164,7 +164,7 @@ fn a_javascript_page_is_explored_by_the_stateless_search_unless_told_otherwise()
 }
 
 /// Every outcome of `file` under `kind`'s search, which must be complete.
-fn explored(file: &str, kind: webmcp::SearchKind) -> BTreeSet<String> {
+pub(crate) fn explored(file: &str, kind: webmcp::SearchKind) -> BTreeSet<String> {
     let program = load_program(&workspace_root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
     let options = webmcp::ExploreOptions { kind, ..webmcp::ExploreOptions::default() };
     let exploration = webmcp::explore(&program, &options).unwrap_or_else(|e| panic!("{file}: {e}"));

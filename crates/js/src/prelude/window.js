@@ -11,9 +11,17 @@
   const { guarded, passThrough, DOMException, Event, EventTarget, makeTarget, fire, defineEventHandler } = lib;
   const NAV = Symbol("navigable");
 
+  // HTML WindowProxy [[GetOwnProperty]] for an array index: the document-tree child navigable
+  // at that index (its WindowProxy), or undefined.
+  const isIndex = (p) => typeof p === "string" && /^(0|[1-9][0-9]*)$/.test(p) && Number(p) < 4294967295;
+  function childWindow(nav, p) {
+    const [child] = natives.childAt(nav, Number(p));
+    return child < 0 ? undefined : windowFor(child);
+  }
   // The WindowProxy: members the simulator does not model throw a TypeError naming them.
   const windowProxy = new Proxy(global, {
     get(t, p, r) {
+      if (isIndex(p)) return childWindow(selfNav, p);
       if (typeof p === "string" && !(p in t) && !passThrough.has(p)) {
         throw new TypeError(`Window.${p} is not modelled by webmcp-sim`);
       }
@@ -52,10 +60,17 @@
       get frames() { return w; },
       get parent() { return windowFor(natives.parentNavigable(nav)); },
       get top() { return windowFor(natives.topNavigable(nav)); },
+      // `location` is one of HTML's CrossOriginProperties of a Window: a Location object made
+      // in this realm (`prelude/location.js`), whose members check the origin as HTML's
+      // method steps do; setting it sets its href ([PutForwards=href]).
+      get location() { return lib.locationFor(nav); },
+      set location(value) { lib.locationFor(nav).href = value; },
+      get length() { return natives.childAt(nav, 0)[1]; },
       postMessage(...args) { return postMessageTo(nav, ...oneArgument(args)); },
     };
     w = new Proxy(members, {
       get(t, p, r) {
+        if (isIndex(p)) return childWindow(nav, p);
         if (p in t) return Reflect.get(t, p, r);
         if (typeof p !== "string" || p === "then") return undefined;
         const other = natives.windowGlobal(nav);
@@ -176,24 +191,6 @@
     return element;
   }
 
-  // HTML Location, read only: its getters read the document's URL (navigation from script,
-  // `assign`, `replace`, `reload` and the setters, is not modelled and throws).
-  const urlParts = ["href", "protocol", "host", "hostname", "port", "pathname", "search", "hash"];
-  function urlPart(part) {
-    if (part === "origin") return natives.origin;
-    return natives.url(natives.selfDocument)[urlParts.indexOf(part)];
-  }
-  const locationMembers = {};
-  for (const part of ["href", "origin", "protocol", "host", "hostname", "port", "pathname", "search", "hash"]) {
-    Object.defineProperty(locationMembers, part, {
-      get: () => urlPart(part),
-      set: () => { throw new TypeError(`Location.${part} (setting it navigates) is not modelled by webmcp-sim`); },
-      enumerable: true,
-    });
-  }
-  locationMembers.toString = () => urlPart("href");
-  locationMembers[Symbol.toStringTag] = "Location";
-  const location = guarded(locationMembers, "Location");
 
   // HTML HTMLIFrameElement made by the page (`document.createElement('iframe')`): an
   // EventTarget with `src`, `allow`, `id`, `name`, `onload`; inserted by `document.body`'s
@@ -543,7 +540,10 @@
     AbortController: lib.AbortController, AbortSignal: lib.AbortSignal, ModelContext: lib.ModelContext,
     PromiseRejectionEvent, MessageEvent, ErrorEvent, HTMLIFrameElement, ...lib.toolEventClasses,
     origin: natives.origin,
-    location,
+    Location: lib.Location,
+    // HTML History: no session history is modelled, so each of its members throws, naming
+    // itself ("History.back is not modelled by webmcp-sim").
+    history: guarded({ [Symbol.toStringTag]: "History" }, "History"),
     postMessage(...args) { return postMessageTo(selfNav, ...oneArgument(args)); },
   };
   for (const [name, value] of Object.entries(own)) {
@@ -555,13 +555,21 @@
     frames: () => windowProxy,
     parent: () => windowFor(natives.parentNavigable(selfNav)),
     top: () => windowFor(natives.topNavigable(selfNav)),
+    length: () => natives.childAt(selfNav, 0)[1],
   };
   for (const [name, get] of Object.entries(accessors)) {
     Object.defineProperty(global, name, { get, configurable: true, enumerable: true });
   }
+  // HTML `location`: this Window's Location object ([PutForwards=href]: setting it sets href).
+  Object.defineProperty(global, "location", {
+    get: () => lib.locationFor(selfNav),
+    set: (value) => { lib.locationFor(selfNav).href = value; },
+    configurable: false,
+    enumerable: true,
+  });
   Object.defineProperty(global, NAV, { value: selfNav });
   return {
     windowFor, navOf, documentFor, signalFor: lib.signalFor, signalOf: lib.signalOf, DOMException,
-    notifyRejected, rejectionHandled, fireMessage, windowProxy, reportException,
+    notifyRejected, rejectionHandled, fireMessage, windowProxy, reportException, watchPromise: lib.watchPromise,
   };
 })
