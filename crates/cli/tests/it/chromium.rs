@@ -21,6 +21,7 @@ fn options(runs: u32) -> Options {
         driver: chromium::default_driver(),
         seed: 0,
         time_limit: None,
+        log_dir: None,
     }
 }
 
