@@ -49,13 +49,9 @@ pub struct Served {
     pub long: bool,
 }
 
-/// The copy `tools/chromium-driver/fetch-testharness.sh` keeps (the same package's file, checksum
-/// pinned; `webmcp-sim export` uses it), under the driver's folder.
-pub const FETCHED_HARNESS: &str = "testharness/testharness.js";
-
 /// The real testharness.js and where it came from: the `--wpt-root` checkout's when given and
-/// present, else the pinned npm package's under the driver's folder (`npm ci`), else the copy
-/// `fetch-testharness.sh` took from the same package.
+/// present, else the pinned npm package's under the driver's folder (`npm ci`; `webmcp-sim
+/// export`'s runner serves the same file).
 pub fn harness(driver_dir: &Path, wpt_root: Option<&Path>) -> Result<(String, String), CliError> {
     if let Some(root) = wpt_root {
         let file = root.join("resources/testharness.js");
@@ -72,14 +68,10 @@ pub fn harness(driver_dir: &Path, wpt_root: Option<&Path>) -> Result<(String, St
             .unwrap_or_else(|| "?".into());
         return Ok((text, format!("npm package wpt-runner {version}")));
     }
-    let fetched = driver_dir.join(FETCHED_HARNESS);
-    match std::fs::read_to_string(&fetched) {
-        Ok(text) => Ok((text, format!("{} (fetch-testharness.sh)", fetched.display()))),
-        Err(e) => Err(CliError::input(format!("{}: {e}", file.display())).hint(format!(
-            "install the driver's dependencies (the npm package wpt-runner ships WPT's testharness.js): npm ci --prefix {}",
-            driver_dir.display()
-        ))),
-    }
+    Err(CliError::input(format!("{}: not found", file.display())).hint(format!(
+        "install the driver's dependencies (the npm package wpt-runner ships WPT's testharness.js): npm ci --prefix {}",
+        driver_dir.display()
+    )))
 }
 
 /// The files one test needs, with `harness` (testharness.js's text) at `/resources/testharness.js`.
@@ -546,13 +538,9 @@ mod tests {
         assert_eq!((text.as_str(), from.ends_with("root/resources/testharness.js")), ("CHECKOUT", true));
         let (text, from) = harness(&dir.join("driver"), None).unwrap();
         assert_eq!((text.as_str(), from.as_str()), ("PACKAGE", "npm package wpt-runner 7.0.0"));
-        // A root without the harness falls back to the package; without the package, the copy
-        // fetch-testharness.sh keeps; with neither, an error with a hint.
+        // A root without the harness falls back to the package; without the package, an error
+        // with a hint.
         assert_eq!(harness(&dir.join("driver"), Some(&dir)).unwrap().0, "PACKAGE");
-        std::fs::create_dir_all(dir.join("fetched/testharness")).unwrap();
-        std::fs::write(dir.join("fetched/testharness/testharness.js"), "FETCHED").unwrap();
-        let (text, from) = harness(&dir.join("fetched"), None).unwrap();
-        assert_eq!((text.as_str(), from.ends_with("(fetch-testharness.sh)")), ("FETCHED", true));
         let err = harness(&dir.join("nowhere"), None).unwrap_err();
         assert!(format!("{err:?}").contains("npm ci --prefix"), "{err:?}");
         let _ = std::fs::remove_dir_all(&dir);
