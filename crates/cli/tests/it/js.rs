@@ -336,6 +336,17 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
             6,
         ),
         ("scenarios/timing/user-step-after-tool-timer.jsonc", "scenarios/js/user-step-after-tool-timer.jsonc", 1),
+        (
+            "scenarios/races/cancel-after-target-destroyed-fifo.jsonc",
+            "scenarios/js/cancel-after-target-destroyed-fifo.jsonc",
+            1,
+        ),
+        ("scenarios/races/abort-then-remove-fifo.jsonc", "scenarios/js/abort-then-remove-fifo.jsonc", 1),
+        (
+            "scenarios/regressions/caller-unloaded-before-15-12.jsonc",
+            "scenarios/js/caller-unloaded-before-15-12.jsonc",
+            4,
+        ),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
         let page = explored(js, webmcp::SearchKind::Stateless);
