@@ -276,7 +276,7 @@ fn restores(plan: &serde_json::Value) -> u32 {
 }
 
 /// Runs the Node driver with `plan` on stdin; its JSON result.
-fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, String> {
+pub(crate) fn drive(driver: &Path, plan: &serde_json::Value) -> Result<serde_json::Value, String> {
     if !driver.exists() {
         return Err(format!("the Chromium driver {} does not exist", driver.display()));
     }
@@ -541,10 +541,8 @@ pub fn command(args: Args) -> Result<ExitCode, CliError> {
         let (x, y, z) = r.counts();
         (t.0 + x, t.1 + y, t.2 + z)
     });
-    let not_judged: u32 = results
-        .iter()
-        .map(|r| if let Result_::Ran { not_judged, .. } = &r.result { *not_judged } else { 0 })
-        .sum();
+    let not_judged: u32 =
+        results.iter().map(|r| if let Result_::Ran { not_judged, .. } = &r.result { *not_judged } else { 0 }).sum();
     crate::write_stdout(&format!(
         "\n{} scenario(s): {ran} ran in Chromium, {} cannot run; runs: {a} inside spec, {b} outside spec but inside chromium profile, {c} outside both, {not_judged} not judged (the scenario not realized)\n",
         results.len(),

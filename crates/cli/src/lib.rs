@@ -11,6 +11,7 @@ use webmcp::{Limits, Program, RunError};
 pub mod chromium;
 pub mod diff;
 mod error;
+pub mod export;
 mod load;
 pub mod options;
 pub mod prefix;

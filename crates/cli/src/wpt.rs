@@ -5,8 +5,11 @@
 //! INCOMPLETE (a budget cut the search). `page` reads a file into a scenario, `verdict` decides,
 //! `render` prints the table, the JSON and the wptreport. docs/wpt.md is the user's guide.
 
+pub mod chromium;
+pub mod compare;
 pub mod page;
 pub mod render;
+pub mod serve;
 pub mod verdict;
 
 use std::path::{Path, PathBuf};
@@ -21,8 +24,9 @@ use verdict::{Explored, SubtestVerdict};
 
 pub use page::is_test_file;
 
-/// The JSON report's schema version.
-pub const VERSION: u32 = 1;
+/// The JSON report's schema version (2: each file's `chromium` column and differences, with
+/// `--chromium`).
+pub const VERSION: u32 = 2;
 
 /// `webmcp-sim wpt`'s arguments.
 #[derive(clap::Args, Debug)]
@@ -59,6 +63,21 @@ pub struct Args {
     pub time_limit: Option<f64>,
     #[command(flatten)]
     pub spec: SpecArgs,
+    /// Also run each file in real headless Chromium (WebMCP on) with WPT's real testharness.js,
+    /// and print, per subtest, the spec's verdict beside Chromium's results and Chromium's
+    /// expectation file (`NAME-expected.txt` beside the test), then the differences (docs/wpt.md).
+    #[arg(long)]
+    pub chromium: bool,
+    /// Chromium runs per file (with --chromium), each in a fresh browser context.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    /// The Chromium binary (with --chromium; Debian's package installs /usr/bin/chromium).
+    #[arg(long, value_name = "PATH", default_value = "/usr/bin/chromium")]
+    pub chromium_binary: PathBuf,
+    /// The driver's folder (with --chromium): its `wpt.mjs` and `node_modules` (the npm package
+    /// wpt-runner ships WPT's testharness.js). Default: the workspace's tools/chromium-driver.
+    #[arg(long, value_name = "DIR")]
+    pub driver_dir: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +114,9 @@ pub struct FileReport {
     pub flags: String,
     /// A file that did not load or explore: why (its verdicts are then empty).
     pub error: Option<String>,
+    /// With `--chromium`: Chromium's results beside the spec's verdicts, and the differences.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chromium: Option<chromium::ChromiumFile>,
 }
 
 /// The whole run.
@@ -199,6 +221,7 @@ pub fn run_file(path: &Path, args: &Args) -> Result<FileReport, CliError> {
         notes: page.notes.clone(),
         flags,
         error: None,
+        chromium: None,
     };
     let exploration = match webmcp::explore(&program, &options) {
         Ok(exploration) => exploration,
@@ -247,11 +270,23 @@ pub fn command(args: &Args) -> Result<ExitCode, CliError> {
     let options = crate::options::apply(&scenario::Options::default(), &changes).map_err(CliError::input)?;
     let mut report = Report { version: VERSION, options: vec![crate::options::describe(&options)], files: Vec::new() };
     let started = Instant::now();
+    let browser = if args.chromium { Some(chromium_options(args)?) } else { None };
     for file in &files {
         if args.format == WptFormat::Text {
             eprintln!("wpt: {}", shown(file));
         }
-        report.files.push(run_file(file, args)?);
+        let mut file_report = run_file(file, args)?;
+        if let Some(opts) = &browser {
+            let spec_done = started.elapsed();
+            file_report.chromium = Some(chromium::run(file, args.wpt_root.as_deref(), &file_report, opts)?);
+            eprintln!(
+                "wpt: {}: Chromium {} run(s) in {:.1} s",
+                shown(file),
+                opts.runs,
+                (started.elapsed() - spec_done).as_secs_f64()
+            );
+        }
+        report.files.push(file_report);
     }
     let text = match args.format {
         WptFormat::Text => render::text(&report),
@@ -265,6 +300,17 @@ pub fn command(args: &Args) -> Result<ExitCode, CliError> {
     }
     let failed = report.files.iter().any(|f| f.error.is_some());
     Ok(ExitCode::from(u8::from(failed)))
+}
+
+/// The Chromium options of `--chromium`: the binary exists, and testharness.js is found.
+fn chromium_options(args: &Args) -> Result<chromium::Options, CliError> {
+    if !args.chromium_binary.exists() {
+        return Err(CliError::input(format!("{} does not exist", shown(&args.chromium_binary)))
+            .hint("install Chromium with `apt-get install chromium`, or pass --chromium-binary PATH"));
+    }
+    let driver_dir = args.driver_dir.clone().unwrap_or_else(chromium::default_driver_dir);
+    let harness = serve::harness(&driver_dir, args.wpt_root.as_deref())?;
+    Ok(chromium::Options { runs: args.runs, binary: args.chromium_binary.clone(), driver_dir, harness })
 }
 
 /// Compares reports with expected verdicts, one per line: `FILE | SUBTEST | VERDICT` (`FILE`

@@ -45,7 +45,7 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
         split(model, root, Vec::new(), Vec::new(), 0, options, &mut items, &mut split_counts)?;
     }
     let (k, n) = options.shard;
-    let mine: Vec<(usize, WorkItem<M::Label, M::Footprint>)> =
+    let mine: Vec<(usize, WorkItem<_, _>)> =
         items.into_iter().enumerate().filter(|(i, _)| (*i as u64) % n == k - 1).collect();
     let per_item = options.table_per_work_item || n > 1;
     // Each work item's share of the progress display's fraction done.

@@ -107,16 +107,24 @@ impl State {
     }
 
     /// A page promise that follows simulator promise `promise` (settled by `promise_settled`).
+    /// `watched_at`: the page call site of a `registerTool` without a signal or a `getTools`,
+    /// whose promise tells the simulator when the page first reacts to it
+    /// (`prelude/model_context.js`'s `watchPromise`; issue 28).
     pub(crate) fn mirror<'js>(
         &self,
         ctx: &Ctx<'js>,
         realm: RealmKey,
         promise: PromiseId,
+        watched_at: Option<&str>,
     ) -> rquickjs::Result<Value<'js>> {
         let (p, resolve, reject) = ctx.promise()?;
         let mirror = Mirror { realm, resolve: Persistent::save(ctx, resolve), reject: Persistent::save(ctx, reject) };
         self.mirrors.borrow_mut().insert(promise, mirror);
-        self.with_sim(|sim| sim.mirror_promise(promise));
+        self.with_sim(|sim| sim.mirror_promise(promise, watched_at));
+        if watched_at.is_some() {
+            let watch: Function = self.helpers(ctx, realm)?.get("watchPromise")?;
+            watch.call::<_, ()>((p.clone(), promise.realm.0, promise.seq))?;
+        }
         Ok(p.into_value())
     }
 

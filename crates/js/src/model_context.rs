@@ -6,7 +6,7 @@
 //! simulator's promise (`State::mirror`). WebIDL: an exception while converting the arguments of
 //! a promise-returning operation is a rejected promise, not a throw.
 
-use browser::{DocId, JsValue, NavId, SignalId};
+use browser::{DocId, JsValue, NavId, PromiseId, SignalId};
 use rquickjs::{Ctx, Function, Object, Value};
 use webmcp::{Annotations, ModelContextTool, ToolExecute};
 
@@ -69,7 +69,8 @@ pub(crate) fn install<'js>(
                     };
                     sim.script_register_tool(DocId(this), tool, exposed_to.as_deref(), signal)
                 });
-                state.mirror(&ctx, realm, promise)
+                // Only a call without a signal: an abort could settle the other's promise.
+                state.mirror(&ctx, realm, promise, signal.is_none().then_some(site.as_str()))
             },
         )?,
     )?;
@@ -91,7 +92,7 @@ pub(crate) fn install<'js>(
                     sim.script_note(("script", "call site"), format!("{site}: getTools"));
                     sim.script_get_tools(DocId(this), from_origins.as_deref())
                 });
-                state.mirror(&ctx, realm, promise)
+                state.mirror(&ctx, realm, promise, Some(site.as_str()))
             },
         )?,
     )?;
@@ -133,11 +134,20 @@ pub(crate) fn install<'js>(
                     Ok(sim.script_execute_tool(DocId(this), tool, input.as_ref(), signal))
                 });
                 match promise {
-                    Ok(promise) => state.mirror(&ctx, realm, promise),
+                    Ok(promise) => state.mirror(&ctx, realm, promise, None),
                     Err(e) => rejected(&ctx, &state, realm, &e),
                 }
             },
         )?,
+    )?;
+    // A page reacted to the page promise of simulator promise (doc, seq) (`watchPromise`).
+    let weak = state.me.clone();
+    natives.set(
+        "promiseRead",
+        Function::new(ctx.clone(), move |doc: u32, seq: u32| {
+            let Some(state) = weak.upgrade() else { return };
+            state.with_sim(|sim| sim.script_promise_read(PromiseId { realm: DocId(doc), seq }));
+        })?,
     )?;
     // The ModelContext's event listeners (`addEventListener`, `ontoolchange`, and under the
     // variant `tool-events` `ontoolactivated`/`ontoolcancel`) are the page object's; the

@@ -35,6 +35,8 @@ pub enum Variant {
     InputSchemaValidation,
     /// `tool-events`: models issue #146 (PR #245; Chromium 156's ontoolactivated, ontoolcancel).
     ToolEvents,
+    /// `in-parallel-reads-mid-task`: models finding 12 (docs/findings.md).
+    InParallelReadsMidTask,
     /// `chromium-raw-string-result`: models chromium profile (docs/chromium.md).
     ChromiumRawStringResult,
     /// `chromium-undefined-result-string`: models chromium profile (docs/chromium.md).
@@ -47,7 +49,7 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in the order `webmcp-sim variants` lists them.
-    pub const ALL: [Variant; 17] = [
+    pub const ALL: [Variant; 18] = [
         Variant::CompletionStepsInParallel,
         Variant::TitleUndefined,
         Variant::CrossTraversableExecution,
@@ -61,6 +63,7 @@ impl Variant {
         Variant::UndefinedResultIsNull,
         Variant::InputSchemaValidation,
         Variant::ToolEvents,
+        Variant::InParallelReadsMidTask,
         Variant::ChromiumRawStringResult,
         Variant::ChromiumUndefinedResultString,
         Variant::ChromiumAnnotationsDebugging,
@@ -149,6 +152,11 @@ impl Variant {
                 "tool-events",
                 "issue #146 (PR #245; Chromium 156's ontoolactivated, ontoolcancel)",
                 "the target's ModelContext fires toolactivated just before the imperative execute steps invoke execute (step 8), and toolcancel after cancel step 6.5 signals abort; scripts set the handlers with {\"on\": {\"event\": \"toolactivated\"}}",
+            ),
+            Variant::InParallelReadsMidTask => (
+                "in-parallel-reads-mid-task",
+                "finding 12 (docs/findings.md)",
+                "a task's script is suspended after each registerTool statement that has more statements after it, its event loop running nothing else meanwhile, so in-parallel steps (getTools 9.3.7 above all) can read a tool map between two registrations of one task, as Chromium 156 lets another process see them",
             ),
             Variant::ChromiumRawStringResult => (
                 "chromium-raw-string-result",

@@ -70,7 +70,10 @@ pub fn audit_independence(program: &Program, max_states: u64, max_units: usize) 
     let mut root = Sim::new(program)?;
     root.record = false;
     // The relation the search uses, with inert tasks run when queued (`crate::inert`).
-    root.eager_inert = Some(std::rc::Rc::new(crate::inert::facts::InertFacts::of(program)));
+    // (None with the variant `in-parallel-reads-mid-task`, as `SimModel::exploring` decides.)
+    if !program.has_variant(scenario::Variant::InParallelReadsMidTask) {
+        root.eager_inert = Some(std::rc::Rc::new(crate::inert::facts::InertFacts::of(program)));
+    }
     // Depth-first, with an explicit stack: each entry is a state and the choices that reached it.
     let mut stack: Vec<(Sim, Vec<Lane>)> = vec![(root, Vec::new())];
     while let Some((mut sim, path)) = stack.pop() {

@@ -36,27 +36,31 @@ use crate::work::{CompletionSteps, Work};
 use facts::{scoped_number_fits, InertFacts};
 
 pub(crate) mod facts;
+pub mod learned;
 
 impl Sim<'_> {
     /// True when `work`, queued as a task for `doc`, is inert (see the module doc).
     pub fn inert_task(&self, facts: &InertFacts, doc: DocId, work: &Work) -> bool {
         let commutes = match work {
             Work::FireToolchange { doc: target } => {
+                let name = &self.world.nav(self.world.doc_info(*target).navigable).info.name;
                 self.model_contexts[target.index()].ontoolchange.is_none()
                     && self.model_contexts[target.index()].engine_listeners.is_none()
-                    && !InertFacts::names(
-                        &facts.toolchange_targets,
-                        &self.world.nav(self.world.doc_info(*target).navigable).info.name,
-                    )
+                    && !InertFacts::names(&facts.toolchange_targets, name)
+                    && !facts.learned.as_ref().is_some_and(|l| l.toolchange(name))
             }
             // Decided by what the promise's name says (fixed when it is created), never by the
             // state at the time of the post, so that two units that commute reach the same state
             // in either order (`webmcp-sim audit` checks it).
-            Work::SettlePromise { promise, .. } => {
-                let p = &self.world.promises[*promise];
-                p.reactions.is_empty()
-                    && p.name.as_deref().is_some_and(|name| facts.promise_name_inert(self.program, name))
-            }
+            Work::SettlePromise { promise, result, .. } => match self.seldom.page_promises.get(promise) {
+                None => {
+                    let p = &self.world.promises[*promise];
+                    p.reactions.is_empty()
+                        && p.name.as_deref().is_some_and(|name| facts.promise_name_inert(self.program, name))
+                }
+                // A page's promise: see `page_promise_inert`.
+                Some(site) => result.is_ok() && self.page_promise_inert(facts, *promise, site.as_deref()),
+            },
             Work::ToolExecuteSteps { tool_name, completion, .. } => {
                 facts.plain(tool_name) && self.inert_completion(facts, completion)
             }
@@ -102,7 +106,8 @@ impl Sim<'_> {
     }
 
     /// The document is fully active now and no step of the scenario can change that: neither its
-    /// navigable nor any above it is navigated, removed or put in the back/forward cache.
+    /// navigable nor any above it is navigated, removed or put in the back/forward cache (by a
+    /// step of the action language, or, as far as the search has learned, by a page).
     fn stays_fully_active(&self, facts: &InertFacts, doc: DocId) -> bool {
         if !self.world.is_fully_active(doc) {
             return false;
@@ -110,12 +115,30 @@ impl Sim<'_> {
         let mut nav = Some(self.world.doc_info(doc).navigable);
         while let Some(n) = nav {
             let info = self.world.nav(n).info;
-            if InertFacts::names(&facts.lifecycle_targets, &info.name) {
+            if InertFacts::names(&facts.lifecycle_targets, &info.name)
+                || facts.learned.as_ref().is_some_and(|l| l.removed(&info.name))
+            {
                 return false;
             }
             nav = info.parent;
         }
         true
+    }
+
+    /// Resolving a promise a page got from `registerTool` (without a signal) or `getTools`, made
+    /// at call site `site`, is inert when no page reads a promise made there (as far as the
+    /// search has learned: `crate::inert::learned`) and its one reaction is the engine's mirror:
+    /// then the task settles the simulator's promise and the page's, which no script can tell
+    /// (a page tells a promise's state only by reacting to it), and nothing else can settle
+    /// the promise (no signal; registerTool 21.2 and getTools 9.5 are its only settling steps
+    /// once the method has returned it pending). Whether the call had a signal is fixed when
+    /// the promise is made, never read off the state at the post.
+    fn page_promise_inert(&self, facts: &InertFacts, promise: browser::PromiseId, site: Option<&str>) -> bool {
+        let (Some(learned), Some(site)) = (facts.learned.as_ref(), site) else {
+            return false;
+        };
+        !learned.read(site)
+            && matches!(&self.world.promises[promise].reactions[..], [Work::EngineSettle { promise: p }] if *p == promise)
     }
 }
 

@@ -103,6 +103,10 @@ pub enum RunError {
     NotModelled(String),
     /// The scenario asks for something impossible (bad header, unknown variant …).
     Scenario(String),
+    /// While exploring a scenario with pages: a page did something the search had assumed no
+    /// page does (`crate::inert::learned`), so the search must start again. Never leaves
+    /// `webmcp::explore`.
+    Contradicted,
 }
 
 impl std::fmt::Display for RunError {
@@ -111,6 +115,9 @@ impl std::fmt::Display for RunError {
             RunError::Choose(e) => write!(f, "{e}"),
             RunError::NotModelled(m) => write!(f, "not modelled: {m}"),
             RunError::Scenario(m) => write!(f, "{m}"),
+            RunError::Contradicted => {
+                write!(f, "simulator bug: a learned inert-task fact was contradicted outside the search")
+            }
         }
     }
 }
@@ -302,6 +309,11 @@ pub struct Sim<'p> {
     /// While inert tasks run (`Sim::queue_global_task`): the inert tasks they queued, which run
     /// after them, each as its own task. None between units.
     pub(crate) eager_queue: Option<std::collections::VecDeque<(DocId, Work)>>,
+    /// A task's script stopped after a registerTool statement (variant
+    /// `in-parallel-reads-mid-task`, `Sim::run_task_script`): the document, the script and the
+    /// statement to go on from, which the run loop keeps as the suspended rest of the task.
+    /// None between units.
+    pub(crate) suspended_script: Option<(DocId, ScriptId, u32)>,
     /// Units run so far (recorded or not).
     pub units_run: usize,
     // Trace.
@@ -350,6 +362,7 @@ impl Clone for Sim<'_> {
             pending_keyed: self.pending_keyed,
             scope: self.scope,
             eager_queue: self.eager_queue.clone(),
+            suspended_script: self.suspended_script,
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
@@ -381,6 +394,13 @@ pub struct Seldom {
     /// the program and `agent_calls`).
     pub(crate) agent_call_labels: Vec<String>,
     pub(crate) latest_observation: BTreeMap<NavId, Observation>,
+    /// The index of the first agent step not yet on the AI agent queue: the steps after an
+    /// `awaitResult` are queued only once the awaited result has reached the agent.
+    pub(crate) agent_next_step: u32,
+    /// The call whose result the agent waits for (`awaitResult` ran before the result came).
+    pub(crate) agent_waiting: Option<u32>,
+    /// Each result that has reached the agent: the call's number, and its result (None: failed).
+    pub(crate) agent_received: Vec<(u32, Option<String>)>,
     /// Variant `cancelled-executions` (finding 5's fix): each traversable's cancelled executions
     /// set, the uuids cancel step 2 found no entry for (part of the traversable's pending state:
     /// read and written under `Resource::Pending`).
@@ -388,6 +408,11 @@ pub struct Seldom {
     /// How many times each event a `count` expectation names fired at each document (only
     /// those events: `Program::counted_events`).
     pub(crate) event_counts: Vec<(DocId, &'static str, u32)>,
+    /// The promises a WebMCP method gave page script (the engine mirrors them), each with the
+    /// page call site it was made at when its settling may be an inert task (`registerTool`
+    /// without a signal, `getTools`; `crate::inert::learned`), else None. Not hashed: a
+    /// scenario with pages is explored by the stateless search only.
+    pub(crate) page_promises: BTreeMap<PromiseId, Option<Rc<str>>>,
 }
 
 impl std::hash::Hash for Seldom {
@@ -399,6 +424,9 @@ impl std::hash::Hash for Seldom {
         self.agent_calls.hash(state);
         self.agent_results.hash(state);
         self.latest_observation.hash(state);
+        self.agent_next_step.hash(state);
+        self.agent_waiting.hash(state);
+        self.agent_received.hash(state);
         self.cancelled_executions.hash(state);
         self.event_counts.hash(state);
     }
@@ -417,6 +445,12 @@ impl<'p> Sim<'p> {
 
     /// Builds the world from the program: tabs, frame trees, documents, and their scripts queued.
     pub fn new(program: &'p Program) -> Result<Sim<'p>, RunError> {
+        if program.has_page_scripts() && program.has_variant(scenario::Variant::InParallelReadsMidTask) {
+            return Err(RunError::NotModelled(format!(
+                "the variant {} is not modelled for JavaScript pages: the engine runs a script to its end and cannot suspend it after a registerTool call; write the scenario in the action language",
+                scenario::Variant::InParallelReadsMidTask
+            )));
+        }
         let mode = match program.parallel {
             scenario::ParallelModel::Unordered => ParallelMode::Unordered,
             scenario::ParallelModel::Fifo => ParallelMode::Fifo,
@@ -440,6 +474,7 @@ impl<'p> Sim<'p> {
             pending_keyed: InertFacts::lifecycles_fixed(program),
             scope: None,
             eager_queue: None,
+            suspended_script: None,
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),
@@ -473,9 +508,7 @@ impl<'p> Sim<'p> {
             };
             sim.world.user_queue.push_back_within(Work::User { script: program.user, index: index as u32 }, window);
         }
-        for (index, step) in program.agent.iter().enumerate() {
-            sim.world.enqueue_agent_step_within(Work::Agent { index: index as u32 }, step.window());
-        }
+        sim.enqueue_agent_steps_from(0);
         sim.context = Context::User;
         Ok(sim)
     }

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, TaskSource, Unit};
+use scenario::Variant;
 use sched::{Chooser, Recorder};
 use trace::{EventKind, Finding, Outcome, PromiseOutcome};
 
@@ -199,10 +200,12 @@ impl<'p> Sim<'p> {
             _ => None,
         };
         // The unit's trace line is described only when it is recorded (never while exploring).
+        let mut task_source = None;
         let (event_loop, document, work) = match unit {
-            Unit::Task { event_loop, task, .. } => {
+            Unit::Task { event_loop, task, source } => {
                 self.context = Context::EventLoop(event_loop);
                 self.footprint.touch(Resource::Loop(event_loop), true);
+                task_source = Some(source);
                 (Some(event_loop), task.document, task.steps)
             }
             Unit::Parallel { label, steps } => {
@@ -256,10 +259,29 @@ impl<'p> Sim<'p> {
             self.scope = crate::inert::facts::scoped_number_fits(*uuid).then_some((*uuid, 0));
         }
         self.call_site = self.invoked_at(&work);
+        let resumes = matches!(work, Work::ResumeScript { .. });
         let ran = self.run_work(work);
         self.scope = None;
         ran?;
-        if let Some(el) = event_loop {
+        if let (true, Some(el)) = (resumes || self.suspended_script.is_some(), event_loop) {
+            // Suspending a task keeps the loop's other lanes from running a queued task, and
+            // resuming it lets them again: a task queued on the loop meanwhile becomes runnable
+            // only when both have happened, so the two units read every queue of the loop (a
+            // queued task writes its queue), which orders them for the searches (docs/model.md).
+            for source in TaskSource::ALL {
+                self.footprint.touch(Resource::Queue(el, source), false);
+            }
+        }
+        if let Some((doc, script, from)) = self.suspended_script.take() {
+            // The task stops mid-script (variant `in-parallel-reads-mid-task`): its event loop
+            // stays busy with the rest, and no microtask checkpoint runs (HTML's "clean up after
+            // running script" performs one only once the script is done).
+            let (Some(el), Some(source)) = (event_loop, task_source) else {
+                return Err(RunError::NotModelled("simulator bug: a script was suspended outside a task".into()));
+            };
+            let rest = browser::Task { document: Some(doc), steps: Work::ResumeScript { doc, script, from } };
+            self.world.suspend_task(el, source, rest);
+        } else if let Some(el) = event_loop {
             self.perform_a_microtask_checkpoint(el)?;
         }
         match heading {
@@ -381,12 +403,17 @@ impl Sim<'_> {
         if let Err(e) = self.run_work(work) {
             note!(self, ("webmcp-sim", "internal"), "{e}");
         }
+        // Only a task's own script is suspended (`Sim::run_task_script`), never work run here.
+        if self.suspended_script.take().is_some() {
+            note!(self, ("webmcp-sim", "internal"), "simulator bug: work that is not a task was suspended");
+        }
         self.call_site = outer;
     }
 
     pub fn run_work(&mut self, work: Work) -> Result<(), RunError> {
         match work {
-            Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_script(doc, script),
+            Work::RunScript { doc, script } | Work::Timer { doc, script } => self.run_task_script(doc, script, 0),
+            Work::ResumeScript { doc, script, from } => self.run_task_script(doc, script, from),
             Work::RunResourceScript { doc, script, container, on_load } => {
                 self.run_script(doc, script);
                 self.queue_iframe_load_event(container, on_load);
@@ -478,6 +505,7 @@ impl Sim<'_> {
                 };
                 self.note((AGENT_CALL, "result"), text.clone());
                 self.seldom.agent_results.push(text);
+                self.agent_result_received(call, if success { result } else { None });
             }
         }
         Ok(())
@@ -491,6 +519,10 @@ impl Sim<'_> {
                 ("run the script of the document an iframe loaded".into(), ("HTML", "run a classic script"))
             }
             Work::Timer { .. } => ("run a setTimeout callback".into(), ("HTML", "timer initialization steps")),
+            Work::ResumeScript { from, .. } => (
+                format!("the suspended task goes on: its script from statement {}", from + 1),
+                (Variant::InParallelReadsMidTask.name(), "resume"),
+            ),
             Work::SettleLater { .. } => {
                 ("the tool's timer settles its promise".into(), ("HTML", "timer initialization steps"))
             }

@@ -10,6 +10,7 @@
 //! an action list is reported here, as HTML's "report an exception"; an engine reports its own.
 
 use browser::{DocId, LoopId, PromiseId, SignalId};
+use scenario::Variant;
 use trace::ConsoleLine;
 
 use crate::callback::{Callback, ToolExecute};
@@ -35,9 +36,42 @@ impl Sim<'_> {
             return;
         }
         if let Err(error) = self.run_statements(doc, script) {
-            let line = ConsoleLine { document: self.label(doc), text: error.to_string() };
-            self.console_line((SCRIPT, "uncaught exception"), line, true);
+            self.report_uncaught(doc, error);
         }
+    }
+
+    /// Runs a task's whole script from statement `from`: a document's script, a timer's
+    /// callback, or the rest of a task suspended mid-script. With the variant
+    /// `in-parallel-reads-mid-task`, the action language stops after a registerTool statement
+    /// that has statements after it, and the run loop keeps the task's rest on its event loop
+    /// (`Sim::suspended_script`, `World::suspend_task`): in-parallel steps and other event loops
+    /// may run before the next statement, the loop itself runs nothing else. A page script is
+    /// never suspended (`Sim::new` refuses the variant for pages).
+    pub(crate) fn run_task_script(&mut self, doc: DocId, script: ScriptId, from: u32) {
+        let split = self.program.has_variant(Variant::InParallelReadsMidTask);
+        if !split || self.program.page_script(script).is_some() {
+            return self.run_script(doc, script);
+        }
+        match self.run_statements_from(doc, script, from, true) {
+            Ok(None) => {}
+            Ok(Some(next)) => {
+                note!(
+                    self,
+                    (Variant::InParallelReadsMidTask.name(), "suspend"),
+                    "registerTool returned: the task stops before statement {} of its script; its event loop runs nothing else until the task goes on, while in-parallel steps may read {}'s tool map (variant, docs/findings.md finding 12)",
+                    next + 1,
+                    self.label(doc)
+                );
+                self.suspended_script = Some((doc, script, next));
+            }
+            Err(error) => self.report_uncaught(doc, error),
+        }
+    }
+
+    /// HTML "report an exception" for an exception that escaped an action list.
+    fn report_uncaught(&mut self, doc: DocId, error: browser::JsValue) {
+        let line = ConsoleLine { document: self.label(doc), text: error.to_string() };
+        self.console_line((SCRIPT, "uncaught exception"), line, true);
     }
 
     /// Runs a callback (a promise reaction, an event handler, an abort listener, a timer's)

@@ -55,6 +55,9 @@ pub enum Work {
     RunResourceScript { doc: DocId, script: ScriptId, container: DocId, on_load: crate::callback::EngineHandle },
     /// A `setTimeout` callback.
     Timer { doc: DocId, script: ScriptId },
+    /// The rest of a task's script, suspended after statement `from - 1` (a registerTool) by the
+    /// variant `in-parallel-reads-mid-task`: runs on as the same task (`World::suspend_task`).
+    ResumeScript { doc: DocId, script: ScriptId, from: u32 },
     /// Settle a tool's own promise after a timer (`"result": {"after": …}`).
     SettleLater { promise: PromiseId, settle: Settle },
     /// `promise.then(onFulfilled, onRejected)` in `doc`.

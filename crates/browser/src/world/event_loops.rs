@@ -82,6 +82,10 @@ pub struct EventLoop<S> {
     /// (see `World::next_block_number`). Kept here rather than in a list of the whole run: the
     /// task that starts a block has already written (and so copied) its loop.
     pub blocks_started: [u32; TaskSource::ALL.len()],
+    /// A task suspended mid-script (the variant `in-parallel-reads-mid-task`): the loop is busy
+    /// with it, so its lane offers the task's rest and no other task or microtask of the loop
+    /// runs until it has (`World::suspend_task`). None in every run without the variant.
+    pub suspended: Option<Box<(TaskSource, Task<S>)>>,
 }
 
 impl<S: Clone> Clone for EventLoop<S> {
@@ -103,6 +107,7 @@ impl<S: Clone> EventLoop<S> {
             queues,
             microtasks: if self.microtasks.is_empty() { VecDeque::new() } else { self.microtasks.clone() },
             blocks_started: self.blocks_started,
+            suspended: self.suspended.clone(),
         }
     }
 
@@ -120,6 +125,7 @@ impl<S: std::hash::Hash> std::hash::Hash for EventLoop<S> {
         self.queues.hash(state);
         self.microtasks.hash(state);
         self.blocks_started.hash(state);
+        self.suspended.hash(state);
     }
 }
 
@@ -226,6 +232,7 @@ impl<S: Clone> World<S> {
                     queues: Default::default(),
                     microtasks: VecDeque::new(),
                     blocks_started: [0; TaskSource::ALL.len()],
+                    suspended: None,
                 }));
                 self.seldom.clusters.insert((tab, key), id);
                 id
@@ -245,6 +252,19 @@ impl<S: Clone> World<S> {
         }
         let el = self.doc_info(document).event_loop;
         self.event_loops[el.index()].queues.push(source, Task { document: Some(document), steps });
+    }
+
+    /// Keeps the loop `el` busy with the rest of a task that was suspended mid-script (the
+    /// variant `in-parallel-reads-mid-task`): `rest` is the only unit its lane `source` offers,
+    /// and the loop's other lanes offer nothing, until it runs (HTML's event loop runs one task
+    /// to completion; the variant lets in-parallel steps and other event loops run meanwhile).
+    pub fn suspend_task(&mut self, el: LoopId, source: TaskSource, rest: Task<S>) {
+        self.event_loops[el.index()].suspended = Some(Box::new((source, rest)));
+    }
+
+    /// Whether some event loop is busy with a suspended task (`suspend_task`).
+    pub fn a_task_is_suspended(&self) -> bool {
+        self.event_loops.iter().any(|el| el.suspended.is_some())
     }
 
     /// HTML "queue a microtask" on `document`'s event loop.

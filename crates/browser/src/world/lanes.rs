@@ -80,6 +80,12 @@ impl<S: Clone> World<S> {
         let n = self.event_loops.len();
         for i in (0..n).map(|k| if n > 10 { sorted[k] } else { k }) {
             let el = &self.event_loops[i];
+            // A loop busy with a suspended task offers its rest alone (a running task is not
+            // stopped, so it is offered whether or not its document is still fully active).
+            if let Some(suspended) = &el.suspended {
+                lanes.push(LaneRef::Task { event_loop: LoopId(i as u32), source: suspended.0 });
+                continue;
+            }
             let sources = el.queues.sources_with(|t| self.task_runnable(t));
             if sources == 0 {
                 continue;
@@ -94,7 +100,9 @@ impl<S: Clone> World<S> {
             lanes.push(LaneRef::ParallelQueue);
         }
         lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
-        if self.user_queue.next_runs_at(self.timers.now) {
+        // The user's steps wait while a task is suspended: they navigate and unload documents
+        // at once, which HTML does in tasks that a busy event loop would not run mid-task.
+        if self.user_queue.next_runs_at(self.timers.now) && !self.a_task_is_suspended() {
             lanes.push(LaneRef::User);
             if self.user_queue.next_can_wait_at(self.timers.now) {
                 lanes.push(LaneRef::UserWait);
@@ -122,6 +130,9 @@ impl<S: Clone> World<S> {
     /// The task a task lane would give next (`take`), without taking it; None for other lanes.
     pub fn peek_task(&self, lane: LaneRef) -> Option<&Task<S>> {
         let LaneRef::Task { event_loop, source } = lane else { return None };
+        if let Some(suspended) = &self.event_loops[event_loop.index()].suspended {
+            return (suspended.0 == source).then_some(&suspended.1);
+        }
         let queues = &self.event_loops[event_loop.index()].queues;
         let at = queues.position(source, |t| self.task_runnable(t))?;
         Some(&queues.0[at].1)
@@ -132,6 +143,13 @@ impl<S: Clone> World<S> {
     pub fn take(&mut self, lane: LaneRef) -> Option<Unit<S>> {
         match lane {
             LaneRef::Task { event_loop, source } => {
+                if let Some(suspended) = &self.event_loops[event_loop.index()].suspended {
+                    if suspended.0 != source {
+                        return None;
+                    }
+                    let (_, task) = *self.event_loops[event_loop.index()].suspended.take()?;
+                    return Some(Unit::Task { event_loop, source, task });
+                }
                 // Find the task before writing, so a lane with nothing to give copies nothing.
                 let queues = &self.event_loops[event_loop.index()].queues;
                 let at = queues.position(source, |t| self.task_runnable(t))?;

@@ -159,6 +159,9 @@ pub enum Command {
     /// against the explored set (docs/chromium.md); exit 1 when one is outside the spec's set and
     /// the chromium profile's.
     Chromium(cli::chromium::Args),
+    /// Write a WPT testharness.js page that drives SCENARIO in a browser and asserts what a
+    /// schedule's outcome shows (docs/export.md); exit 2 naming a feature it cannot express.
+    Export(cli::export::Args),
     /// Run WPT testharness.js files (`.html`, `.window.js`, `.any.js`) under every schedule and
     /// give each subtest its verdict across all of them: PASS, FAIL, SCHEDULE-DEPENDENT (with a
     /// replayable witness per result), TIMEOUT, NOTRUN, ERROR, UNSUPPORTED (the member named) or
@@ -257,6 +260,7 @@ pub fn run(command: Command) -> Result<ExitCode, CliError> {
             runs::report(&scenario, &changes, &output, format, seeds.as_deref(), &bounds)
         }
         Command::Chromium(args) => cli::chromium::command(args),
+        Command::Export(args) => cli::export::command(args),
         Command::Wpt(args) => cli::wpt::command(&args),
         Command::Snapshot { dir, review } => {
             folder_report(&dir, cli::snapshot::snapshot_dir(&dir, review).map(|r| (r.text, r.exit_code)))

@@ -57,6 +57,11 @@ pub struct Page {
     pub notes: Vec<String>,
     /// The page's URL in the simulated browser.
     pub url: String,
+    /// `<meta name="timeout" content="long">` / `// META: timeout=long`: the harness waits 60 s.
+    pub long: bool,
+    /// The URL path of every script the page names (`<script src>`, `// META: script=`), resolved
+    /// against its folder (`/resources/testharness.js`, `/webmcp/resources/helpers.js`), in order.
+    pub script_paths: Vec<String>,
 }
 
 /// Whether `path` names a WPT test file this module reads (`.html`, `.htm`, `.window.js`,
@@ -158,7 +163,15 @@ pub fn load(path: &Path, root: Option<&Path>) -> Result<Page, CliError> {
     let scenario = scenario::parse_str(&path.display().to_string(), &text).map_err(|d| {
         CliError::input(format!("{shown}: {}", d.iter().map(|d| d.render(&text)).collect::<Vec<_>>().join("\n")))
     })?;
-    Ok(Page { scenario, source, pieces, notes: builder.notes, url })
+    Ok(Page {
+        scenario,
+        source,
+        pieces,
+        notes: builder.notes,
+        url,
+        long: builder.long,
+        script_paths: builder.script_paths,
+    })
 }
 
 /// The script name the page's combined script runs under (its navigable is `test`).
@@ -305,6 +318,10 @@ struct Builder {
     long: bool,
     notes: Vec<String>,
     bytes: usize,
+    /// Every script path `src` resolved to (served or not).
+    script_paths: Vec<String>,
+    /// Only collect `script_paths`: read no file ([`script_paths_of_html`]).
+    paths_only: bool,
 }
 
 impl Builder {
@@ -392,6 +409,12 @@ impl Builder {
     /// A `<script src>`: ours for the harness files, else the file under the root.
     fn src(&mut self, src: &str) {
         let path = resolve(&self.page_dir, src);
+        if let Some(p) = &path {
+            self.script_paths.push(p.clone());
+        }
+        if self.paths_only {
+            return;
+        }
         let text = match path.as_deref() {
             Some("/resources/testharness.js") => Some(HARNESS.to_string()),
             Some("/resources/testharnessreport.js") => Some(String::new()),
@@ -424,6 +447,14 @@ impl Builder {
     }
 }
 
+/// The URL path of every classic `<script src>` of an HTML page whose folder under the root is
+/// `page_dir` (URL path segments), in tree order; no file is read.
+pub fn script_paths_of_html(page_dir: &[String], source: &str) -> Vec<String> {
+    let mut builder = Builder { page_dir: page_dir.to_vec(), paths_only: true, ..Default::default() };
+    builder.html("", source);
+    builder.script_paths
+}
+
 /// The text of an element's children (a script's source, a title).
 fn text_of(node: &Handle) -> String {
     let mut out = String::new();
@@ -437,7 +468,7 @@ fn text_of(node: &Handle) -> String {
 
 /// `src` resolved against the page's folder, as a path under the root (`/a/b.js`); `None` for
 /// a URL of another host (WPT's own hosts map to the root).
-fn resolve(page_dir: &[String], src: &str) -> Option<String> {
+pub fn resolve(page_dir: &[String], src: &str) -> Option<String> {
     let src = src.split(['?', '#']).next().unwrap_or("");
     let path = if let Some(rest) = src.strip_prefix("https://").or_else(|| src.strip_prefix("http://")) {
         let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
@@ -466,7 +497,7 @@ fn resolve(page_dir: &[String], src: &str) -> Option<String> {
 
 /// WPT's `/common/get-host-info.sub.js`: the origins its server substitutes, as distinct
 /// simulated origins of the right sites (docs/wpt.md).
-const HOST_INFO: &str = r#"function get_host_info() {
+pub const HOST_INFO: &str = r#"function get_host_info() {
   const ORIGINAL_HOST = "web-platform.test", REMOTE_HOST = "www1.web-platform.test", OTHER_HOST = "not-web-platform.test";
   return {
     HTTP_PORT: "8000", HTTP_PORT2: "8001", HTTPS_PORT: "8443", HTTPS_PORT2: "8444",

@@ -54,6 +54,8 @@
     loaded: false,
     done_called: false,
     complete: false,
+    // A cleanup threw or returned a value it may not (`abort_tests`).
+    aborted: false,
     timer: null,
     chain: null,
     completion_callbacks: [],
@@ -397,6 +399,9 @@
       if (harness.names.has(this.name)) harness_error("duplicate test name: " + JSON.stringify(this.name));
       harness.names.add(this.name);
       harness.tests.push(this);
+      // After an abort (a cleanup that threw or returned a value it may not), a new subtest is
+      // complete at once, NOTRUN, as testharness.js's Test constructor makes it.
+      if (harness.aborted) this.phase = COMPLETE;
     }
     set_status(status, message) {
       this.status = status;
@@ -476,26 +481,38 @@
       this.cleanup();
     }
     // Runs the cleanup callbacks in the order they were added; a promise test waits for the
-    // promises they return.
+    // promises they return. As testharness.js's Test.cleanup: a cleanup that throws, or returns
+    // anything but undefined (a promise test's: anything but undefined or a thenable), aborts
+    // the harness at once (`abort_tests`), and the harness message names the test.
     cleanup() {
       this.phase = CLEANING;
-      let failed = 0;
+      let failed = 0, bad = 0;
       const pending = [];
       for (const callback of this.cleanup_callbacks) {
+        let value;
         try {
-          const value = callback();
-          if (value && typeof value.then === "function") {
-            if (this._is_promise_test) pending.push(value);
-            else harness_error("Test named " + JSON.stringify(this.name) + " specified a cleanup function that returned a promise; only promise_test cleanups may");
-          }
+          value = callback();
         } catch (e) {
           failed++;
+          abort_tests();
+          continue;
+        }
+        const thenable = !!value && typeof value.then === "function";
+        if (value !== undefined && !(this._is_promise_test && thenable)) {
+          bad++;
+          abort_tests();
+        } else if (thenable) {
+          pending.push(value);
         }
       }
       const finish = (rejected) => {
-        if (failed + rejected > 0) {
+        if (failed + rejected + bad > 0) {
           const n = this.cleanup_callbacks.length;
-          harness_error("Test named " + JSON.stringify(this.name) + " specified " + n + " 'cleanup' function" + (n > 1 ? "s" : "") + ", and " + (failed + rejected) + " failed.");
+          let message = "Test named '" + this.name + "' specified " + n + " 'cleanup' function" + (n > 1 ? "s" : "");
+          if (failed + rejected > 0) message += ", and " + (failed + rejected) + " failed";
+          if (bad > 0) message += ", and " + bad + " returned a " + (this._is_promise_test ? "non-thenable" : "non-undefined") + " value";
+          harness.status = H_ERROR;
+          harness.message = message + ".";
         }
         this.phase = COMPLETE;
         result(this);
@@ -503,8 +520,19 @@
       if (pending.length === 0) {
         finish(0);
       } else {
-        Promise.all(pending.map((p) => Promise.resolve(p).then(() => 0, () => 1))).then((r) => finish(r.reduce((a, b) => a + b, 0)));
+        Promise.all(pending.map((p) => Promise.resolve(p).then(() => 0, () => { abort_tests(); return 1; }))).then((r) => finish(r.reduce((a, b) => a + b, 0)));
       }
+    }
+  }
+
+  // testharness.js's Tests.abort: the harness status is ERROR, every subtest not started yet
+  // is complete (NOTRUN), subtests created later are too, and the harness completes without
+  // waiting for the ones still running.
+  function abort_tests() {
+    harness.status = H_ERROR;
+    harness.aborted = true;
+    for (const t of harness.tests) {
+      if (t.phase === INITIAL) t.phase = COMPLETE;
     }
   }
 
@@ -519,7 +547,7 @@
   // ---- the harness ------------------------------------------------------------------------
 
   function all_done() {
-    return (settings.explicit_done ? harness.done_called : harness.loaded) && harness.tests.every((t) => t.phase === COMPLETE);
+    return (settings.explicit_done ? harness.done_called : harness.loaded) && (harness.aborted || harness.tests.every((t) => t.phase === COMPLETE));
   }
   function maybe_complete() {
     if (!harness.complete && all_done()) complete();

@@ -464,7 +464,17 @@ fn findings_commands_reproduce_their_excerpts() {
                     continue;
                 };
                 let schedule = schedule.trim().trim_matches('\'');
-                let program = match load_program(&workspace_root().join(file)) {
+                // `FILE --variant NAME …`: the variants the replay applies, as the command line does.
+                let mut words = file.split_whitespace();
+                let file = words.next().unwrap_or_default();
+                let mut changes = Vec::new();
+                while let Some(word) = words.next() {
+                    match (word, words.next().map(str::parse::<scenario::Variant>)) {
+                        ("--variant", Some(Ok(variant))) => changes.push(cli::options::Change::AddVariant(variant)),
+                        _ => errors.push(format!("docs/findings.md:{n}: only `--variant NAME` may follow the file")),
+                    }
+                }
+                let program = match cli::load(&workspace_root().join(file), &changes).map(|loaded| loaded.program) {
                     Ok(p) => p,
                     Err(e) => {
                         errors.push(format!("docs/findings.md:{n}: {e}"));

@@ -8,6 +8,7 @@ mod delay_bound;
 mod diff;
 mod errors;
 mod explore;
+mod export;
 mod findings_diff;
 mod hostile;
 mod js;

@@ -82,5 +82,34 @@
     return mc;
   }
 
-  Object.assign(lib, { ModelContext, modelContextFor, toolEventClasses: toolEvents ? { ToolActivatedEvent, ToolCancelEvent } : {} });
+  // A promise registerTool (without a signal) or getTools gives the page tells the simulator,
+  // once, that the page reacts to it (issue 28: while exploring, the task that settles a promise
+  // made at a call site no page reads is run when it is queued; docs/model.md, "Inert tasks in
+  // JavaScript pages"). Every reaction to a promise reads its `then` (`then`, `catch`,
+  // `finally`, resolving a promise with it) or its `constructor` (`await`, `Promise.resolve`,
+  // `Promise.all` and the rest, and `then`'s species lookup): own accessors here, non-enumerable,
+  // that read on from the promise's prototype, so the page gets the members it would; setting
+  // one makes it an ordinary own property. Primordials are taken before any page script runs.
+  const getPrototypeOf = Object.getPrototypeOf;
+  const reflectGet = Reflect.get;
+  const defineProperty = Object.defineProperty;
+  function watchPromise(promise, doc, seq) {
+    let read = false;
+    const note = () => {
+      if (!read) {
+        read = true;
+        natives.promiseRead(doc, seq);
+      }
+    };
+    for (const key of ["then", "constructor"]) {
+      defineProperty(promise, key, {
+        get() { note(); return reflectGet(getPrototypeOf(promise), key, this); },
+        set(value) { note(); defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true }); },
+        enumerable: false,
+        configurable: true,
+      });
+    }
+  }
+
+  Object.assign(lib, { ModelContext, modelContextFor, watchPromise, toolEventClasses: toolEvents ? { ToolActivatedEvent, ToolCancelEvent } : {} });
 })

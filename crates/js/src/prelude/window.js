@@ -570,6 +570,6 @@
   Object.defineProperty(global, NAV, { value: selfNav });
   return {
     windowFor, navOf, documentFor, signalFor: lib.signalFor, signalOf: lib.signalOf, DOMException,
-    notifyRejected, rejectionHandled, fireMessage, windowProxy, reportException,
+    notifyRejected, rejectionHandled, fireMessage, windowProxy, reportException, watchPromise: lib.watchPromise,
   };
 })

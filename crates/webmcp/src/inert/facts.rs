@@ -3,6 +3,7 @@
 
 use scenario::Variant;
 
+use crate::inert::learned::Learned;
 use crate::program::{ControllerSlot, Op, Program, ScriptId, Settle, ToolRef};
 use crate::uuid::Uuid;
 
@@ -27,14 +28,22 @@ pub struct InertFacts {
     /// No step of any run changes a lifecycle (`InertFacts::lifecycles_fixed`), and no variant
     /// changes the steps of a tool execution: tool executions may be inert.
     pub(crate) executions_may_be_inert: bool,
+    /// For a scenario with JavaScript pages, whose scripts cannot be read here: the facts
+    /// executions have contradicted so far (`crate::inert::learned`); everything else a page
+    /// could do is assumed not done. None for a scenario without pages.
+    pub learned: Option<std::sync::Arc<Learned>>,
 }
 
 impl InertFacts {
     /// Reads every script of `program` once.
     pub fn of(program: &Program) -> InertFacts {
         let slots = program.promise_names.len();
-        let mut facts =
-            InertFacts { read_slots: vec![false; slots], signal_slots: vec![false; slots], ..Default::default() };
+        let mut facts = InertFacts {
+            read_slots: vec![false; slots],
+            signal_slots: vec![false; slots],
+            learned: program.has_page_scripts().then(Default::default),
+            ..Default::default()
+        };
         // Every script, with the navigable whose document runs it where it is known.
         let mut owners: Vec<Option<String>> = vec![None; program.scripts.len()];
         fn own(program: &Program, owners: &mut [Option<String>], spec: &crate::program::DocSpec, name: &str) {
@@ -146,6 +155,16 @@ impl InertFacts {
         facts.executions_may_be_inert = facts.no_lifecycle_changes(program)
             && !program.has_variant(Variant::ToolEvents)
             && !program.has_variant(Variant::CompletionStepsInParallel);
+        facts
+    }
+
+    /// `of`, with the facts learned from pages shared with the other executions of one
+    /// exploration (`crate::inert::learned`; a scenario without pages learns none).
+    pub fn sharing(program: &Program, learned: &Option<std::sync::Arc<Learned>>) -> InertFacts {
+        let mut facts = InertFacts::of(program);
+        if facts.learned.is_some() {
+            facts.learned.clone_from(learned);
+        }
         facts
     }
 

@@ -20,11 +20,27 @@ const SCRIPT: &str = "script";
 impl Sim<'_> {
     /// Runs a statement list in `doc`, returning the first exception thrown.
     pub(crate) fn run_statements(&mut self, doc: DocId, script: ScriptId) -> Result<(), JsValue> {
+        self.run_statements_from(doc, script, 0, false).map(|_| ())
+    }
+
+    /// Runs `script`'s statements from the one at `from`. With `split`, stops after a
+    /// registerTool statement that has statements after it and returns the index of the next
+    /// (`Sim::run_task_script`); otherwise runs to the end and returns None.
+    pub(crate) fn run_statements_from(
+        &mut self,
+        doc: DocId,
+        script: ScriptId,
+        from: u32,
+        split: bool,
+    ) -> Result<Option<u32>, JsValue> {
         let ops = self.program.ops(script);
-        for op in ops {
+        for (i, op) in ops.iter().enumerate().skip(from as usize) {
             self.run_op(doc, op)?;
+            if split && matches!(op, Op::RegisterTool { .. }) && i + 1 < ops.len() {
+                return Ok(Some(i as u32 + 1));
+            }
         }
-        Ok(())
+        Ok(None)
     }
 
     fn run_op(&mut self, doc: DocId, op: &Op) -> Result<(), JsValue> {

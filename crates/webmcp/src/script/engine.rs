@@ -83,6 +83,11 @@ impl Sim<'_> {
     /// of `realm` that dispatches an event to them, and the event types they are for
     /// (`EngineListeners::TOOLCHANGE`, …; 0 clears).
     pub fn script_listen_model_context(&mut self, this: DocId, realm: DocId, dispatcher: EngineHandle, types: u8) {
+        if types & EngineListeners::TOOLCHANGE != 0 {
+            if let Some(learned) = self.learning() {
+                learned.note_toolchange(&self.world.nav(self.world.doc_info(this).navigable).info.name);
+            }
+        }
         self.model_contexts[this.index()].engine_listeners =
             (types != 0).then_some(EngineListeners { realm, dispatcher, types });
     }
@@ -257,6 +262,9 @@ impl Sim<'_> {
     pub fn script_remove_iframe(&mut self, doc: DocId, nav: NavId) -> Result<(), JsValue> {
         if self.world.nav(nav).container_document != Some(doc) {
             return Err(JsValue::type_error(format!("iframe {} is not in this document", self.world.nav(nav).name)));
+        }
+        if let Some(learned) = self.learning() {
+            learned.note_removed(&self.world.nav(nav).info.name);
         }
         self.remove_iframe(nav);
         Ok(())
@@ -436,8 +444,28 @@ impl Sim<'_> {
     }
 
     /// Asks for `Engine::promise_settled` once `promise` settles (a reaction, run as a microtask).
-    pub fn mirror_promise(&mut self, promise: PromiseId) {
+    /// `site`: the page call site of a `registerTool` without a signal or a `getTools`, whose
+    /// promise's settling may be an inert task while the search explores
+    /// (`crate::inert::learned`); the engine then reports every read of the page's promise
+    /// (`script_promise_read`).
+    pub fn mirror_promise(&mut self, promise: PromiseId, site: Option<&str>) {
         self.world.react(promise, Work::EngineSettle { promise });
+        self.seldom.page_promises.insert(promise, site.map(Rc::from));
+    }
+
+    /// Page script read the page promise that mirrors `promise` (its `then` or `constructor`,
+    /// which every reaction to a promise reads): while exploring, a promise made at its call
+    /// site is no longer taken as one nobody reads (`crate::inert::learned`).
+    pub fn script_promise_read(&mut self, promise: PromiseId) {
+        let Some(learned) = self.learning() else { return };
+        if let Some(Some(site)) = self.seldom.page_promises.get(&promise) {
+            learned.note_read(site);
+        }
+    }
+
+    /// The facts the running search learns about pages, if it does.
+    fn learning(&self) -> Option<&crate::inert::learned::Learned> {
+        self.eager_inert.as_ref().and_then(|facts| facts.learned.as_deref())
     }
 
     /// A promise's state.

@@ -1,0 +1,105 @@
+//! Inert-task facts learned at run time, for JavaScript pages (issue 28).
+//!
+//! A page's script is opaque before it runs, so what `InertFacts::of` reads off the action
+//! language's statements (which promises a script reads, which documents get a `toolchange`
+//! handler, which navigables a script removes) cannot be read off a page. The stateless search
+//! therefore *assumes* that no page does any of these things and runs the tasks that are inert
+//! under that assumption when they are queued; every execution watches the pages, and the first
+//! time one does such a thing (a *contradiction*), the fact is noted here and the search starts
+//! again from nothing with what it has learned (`explore::explore_measured`). The facts only
+//! shrink (a contradicted fact is never assumed again), and there are finitely many (the
+//! scenario's call sites and navigables), so the restarts end.
+//!
+//! Each fact says that no unit of any execution performs an event of one kind, and every such
+//! event is seen when it happens (docs/model.md, "Inert tasks in JavaScript pages", argues why a
+//! complete search that saw none is sound):
+//! - **a read of a page promise made at a call site** (`file:line:col` of `registerTool` or
+//!   `getTools`): the promise's own `then` or `constructor` is read (`prelude/model_context.js`
+//!   puts accessors there), which every way JavaScript has of reacting to a promise does
+//!   (`then`, `catch`, `finally`, `await`, `Promise.resolve`, `Promise.all`, resolving another
+//!   promise with it);
+//! - **a `toolchange` listener on a navigable's document** (`addEventListener`, `ontoolchange`):
+//!   the page hands the simulator a dispatcher for `toolchange`;
+//! - **the removal of a navigable** (`iframe.remove()`).
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// The facts contradicted so far, and whether the running search has seen a new one. Shared by
+/// every execution of one exploration (`explore::SimModel` holds it, a model the engine may
+/// share between threads, hence the lock; the stateless search runs on one thread).
+#[derive(Debug, Default)]
+pub struct Learned {
+    /// Call sites some page read a promise of.
+    read_sites: Mutex<BTreeSet<String>>,
+    /// Navigables (by scenario name) whose document some page gave a `toolchange` listener.
+    toolchange_navigables: Mutex<BTreeSet<String>>,
+    /// Navigables (by name) some page removed.
+    removed_navigables: Mutex<BTreeSet<String>>,
+    /// A fact was contradicted since the search started: it must start again.
+    contradicted: AtomicBool,
+}
+
+/// A set of facts, locked (a panic elsewhere cannot leave it half written: inserting is one
+/// step, so a poisoned lock's set is used as it is).
+fn set(m: &Mutex<BTreeSet<String>>) -> std::sync::MutexGuard<'_, BTreeSet<String>> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Learned {
+    /// Some page read a promise made at `site`.
+    pub(crate) fn read(&self, site: &str) -> bool {
+        set(&self.read_sites).contains(site)
+    }
+
+    /// Some page gave navigable `name`'s document a `toolchange` listener.
+    pub(crate) fn toolchange(&self, name: &str) -> bool {
+        set(&self.toolchange_navigables).contains(name)
+    }
+
+    /// Some page removed navigable `name`.
+    pub(crate) fn removed(&self, name: &str) -> bool {
+        set(&self.removed_navigables).contains(name)
+    }
+
+    pub(crate) fn note_read(&self, site: &str) {
+        Self::note(&self.read_sites, &self.contradicted, site);
+    }
+
+    pub(crate) fn note_toolchange(&self, name: &str) {
+        Self::note(&self.toolchange_navigables, &self.contradicted, name);
+    }
+
+    pub(crate) fn note_removed(&self, name: &str) {
+        Self::note(&self.removed_navigables, &self.contradicted, name);
+    }
+
+    fn note(facts: &Mutex<BTreeSet<String>>, contradicted: &AtomicBool, key: &str) {
+        if set(facts).insert(key.to_string()) {
+            contradicted.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a fact was contradicted since the last call (and forgets it).
+    pub fn take_contradicted(&self) -> bool {
+        self.contradicted.swap(false, Ordering::Relaxed)
+    }
+
+    /// How many facts were contradicted in all.
+    pub fn count(&self) -> usize {
+        set(&self.read_sites).len() + set(&self.toolchange_navigables).len() + set(&self.removed_navigables).len()
+    }
+
+    /// The contradicted facts, for the report: `read=[…] toolchange=[…] removed=[…]`, each list
+    /// sorted.
+    pub fn describe(&self) -> String {
+        let list = |facts: &Mutex<BTreeSet<String>>| set(facts).iter().cloned().collect::<Vec<_>>().join(" ");
+        format!(
+            "promises read at [{}], toolchange listeners on [{}], removed [{}]",
+            list(&self.read_sites),
+            list(&self.toolchange_navigables),
+            list(&self.removed_navigables)
+        )
+    }
+}
