@@ -146,7 +146,9 @@ pub const PASSING_IN_CHROMIUM: &[&str] = &[
 ];
 
 fn testharness_js() -> PathBuf {
-    workspace_root().join("tools/chromium-driver/testharness/testharness.js")
+    // WPT's testharness.js as the npm package wpt-runner (pinned by the driver's package-lock.json)
+    // ships it, the one `webmcp-sim wpt --chromium` serves too (crates/cli/src/wpt/serve.rs).
+    workspace_root().join("tools/chromium-driver/node_modules/wpt-runner/testharness/testharness.js")
 }
 
 /// Runs exported pages in real Chromium through tools/chromium-driver/export-runner.mjs; the
@@ -165,8 +167,8 @@ pub fn run_in_chromium(files: &[PathBuf]) -> serde_json::Value {
     );
     require_tool(
         testharness_js().exists(),
-        "WPT's testharness.js (tools/chromium-driver/testharness/)",
-        "bash tools/chromium-driver/fetch-testharness.sh",
+        "WPT's testharness.js (the npm package wpt-runner)",
+        "npm ci --prefix tools/chromium-driver",
     );
     let input = serde_json::json!({
         "chromium": "/usr/bin/chromium",
@@ -192,7 +194,7 @@ pub fn run_in_chromium(files: &[PathBuf]) -> serde_json::Value {
 /// Several exported pages run in real Chromium with WPT's own testharness.js, and every subtest
 /// passes. (The pages are served at their scenarios' origins by the runner; docs/export.md.)
 #[test]
-#[ignore = "needs /usr/bin/chromium, `npm ci --prefix tools/chromium-driver` and bash tools/chromium-driver/fetch-testharness.sh (.ci/run runs it)"]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
 fn real_chromium_passes_exported_tests() {
     let root = workspace_root();
     let dir = std::env::temp_dir().join(format!("webmcp-sim-export-chromium-{}", std::process::id()));
@@ -319,4 +321,16 @@ fn the_pages_canonical_notation_is_the_simulators() {
         assert_eq!(js, &cli::chromium::view::canonical(text), "the page and the simulator disagree on {text:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A page that would wait longer than a WPT test may run is refused, naming its timers; a smaller
+/// `--time-scale` exports it.
+#[test]
+fn timers_longer_than_a_test_are_refused() {
+    let file = workspace_root().join("scenarios/timing/user-step-after-tool-timer.jsonc");
+    match export::testharness(&file, &Options { scale: 1000.0, ..Options::default() }) {
+        Err(Error::Refused(r)) => assert_eq!(r.feature, "timers (longer than a test may run)", "{}", r.why),
+        other => panic!("not refused: {:?}", other.map(|e| e.schedule)),
+    }
+    assert!(export::testharness(&file, &Options::default()).is_ok());
 }
