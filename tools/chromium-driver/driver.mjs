@@ -339,10 +339,21 @@ function newAgent(log, at, records, activity) {
   const invocations = new Map(); // invocationId → call label
   const observations = new Map(); // tab → Map navigable → {frameId, send, tools}
   let n = 0;
+  // Each call's result record, as a promise `awaitResult` and `inputFrom` wait on.
+  const results = new Map(); // call label → {done, resolve}
+  const result = (call) => {
+    if (!results.has(call)) {
+      let resolve;
+      const done = new Promise((r) => (resolve = r));
+      results.set(call, { done, resolve });
+    }
+    return results.get(call);
+  };
   const record = (r) => {
     r.src = 'agent';
     r.n = ++n;
     records.push(r);
+    if (r.k === 'agent') result(r.call).resolve(r);
     activity();
   };
   const frame = (id, tab, send) => {
@@ -466,7 +477,24 @@ function newAgent(log, at, records, activity) {
         observations.set(step.tab, seen);
         log.push(`${at()} agent: observe ${step.tab}: ${JSON.stringify(tools)}`);
         record({ k: 'observe', tab: step.tab, tools });
+      } else if (step.kind === 'awaitResult') {
+        // The simulator's agent takes no step after `awaitResult` until the call's result has
+        // reached it; a result that never comes leaves the agent waiting, as there.
+        log.push(`${at()} agent: awaits the result of ${step.call}`);
+        await result(step.call).done;
+        log.push(`${at()} agent: the result of ${step.call} has come`);
       } else if (step.kind === 'callTool') {
+        if (step.inputFrom !== undefined) {
+          // The input is an earlier call's result (its JSON value); a failed call gives none, and
+          // this call fails without reaching the browser, as the simulator's agent's does.
+          const earlier = await result(step.inputFrom).done;
+          if (earlier.status !== 'Completed' || earlier.output === undefined) {
+            log.push(`${at()} agent: ${step.call}: ${step.inputFrom} failed, so there is no input`);
+            record({ k: 'agent', call: step.call, status: 'NoInput' });
+            return;
+          }
+          step = { ...step, input: JSON.parse(earlier.output) };
+        }
         const seen = observations.get(step.tab)?.get(step.navigable);
         if (!seen || !seen.tools.includes(step.name)) {
           log.push(`${at()} agent: ${step.call}: ${step.name} of ${step.navigable} is not in the latest observation`);

@@ -44,6 +44,9 @@ pub struct Options {
     /// Wall-clock limit of each of the simulator's searches (the spec's set, the profile's): a
     /// search it stops is incomplete, and the report says "outside" may be a bound.
     pub time_limit: Option<std::time::Duration>,
+    /// `--log DIR`: every scenario's plan and every run's driver output (end, log, records) are
+    /// written there, whatever the verdict ([`write_log`]).
+    pub log_dir: Option<PathBuf>,
 }
 
 /// The driver shipped with the workspace.
@@ -204,6 +207,9 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
     json["runs"] = opts.runs.into();
     json["seed"] = opts.seed.into();
     let output = drive(&opts.driver, &json).map_err(CliError::input)?;
+    if let Some(dir) = &opts.log_dir {
+        write_log(dir, path, &json, &output)?;
+    }
     let runs = output["runs"].as_array().cloned().unwrap_or_default();
     let mut by_view: BTreeMap<View, (u32, Vec<String>)> = BTreeMap::new();
     let (mut quiescent, mut timeouts, mut errors, mut not_restored) = (0, 0, 0, 0);
@@ -505,6 +511,34 @@ pub struct Args {
     /// and the chromium profile's); a search it stops is reported as incomplete.
     #[arg(long)]
     pub time_limit: Option<f64>,
+    /// Write every scenario's plan and every run's driver output (end, log lines, records) to
+    /// this folder, inside or outside the set (NAME.plan.json, NAME.runs.json).
+    #[arg(long, value_name = "DIR")]
+    pub log: Option<PathBuf>,
+}
+
+/// `--log DIR`: writes `DIR/NAME.plan.json` (the plan the driver was given) and
+/// `DIR/NAME.runs.json` (the driver's output: each run's end, log lines and records, in order),
+/// where NAME is the scenario's path with `/` as `__`. Every run is written, inside or outside.
+pub fn write_log(
+    dir: &Path,
+    scenario: &Path,
+    plan: &serde_json::Value,
+    output: &serde_json::Value,
+) -> Result<(), CliError> {
+    let text = scenario.to_string_lossy();
+    let name: String = text
+        .trim_start_matches("./")
+        .replace('_', "_u")
+        .chars()
+        .map(|c| if c == '/' || c == '\\' { "__".to_string() } else if c.is_control() { "_c".to_string() } else { c.to_string() })
+        .collect();
+    let fail = |e: std::io::Error| CliError::input(format!("--log {}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
+    std::fs::write(dir.join(format!("{name}.plan.json")), pretty(plan)).map_err(fail)?;
+    std::fs::write(dir.join(format!("{name}.runs.json")), pretty(output)).map_err(fail)?;
+    Ok(())
 }
 
 /// Runs the subcommand: exit 1 when an observed outcome is outside both sets ([`exit_code`]),
@@ -529,6 +563,7 @@ pub fn command(args: Args) -> Result<ExitCode, CliError> {
         driver: args.driver.clone().unwrap_or_else(default_driver),
         seed: args.seed,
         time_limit,
+        log_dir: args.log.clone(),
     };
     let mut results = Vec::new();
     for f in &crate::scenario_paths(&args.scenarios)? {

@@ -34,6 +34,10 @@ const SHIM: &str = include_str!("export/shim.js");
 /// How far ahead of the test page's `load` event every event loop's start is set.
 const BARRIER_MS: u64 = 100;
 
+/// The longest a page may wait before it asserts: a WPT test's `long` timeout (60 s, the page's
+/// `<meta name="timeout" content="long">`) less a margin for loading and reporting.
+const LONG_TIMEOUT_MS: u64 = 50_000;
+
 /// A scenario feature the export cannot express: the command stops with exit 2 naming it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused {
@@ -182,6 +186,16 @@ pub fn testharness(path: &Path, opts: &Options) -> Result<Exported, Error> {
         .map_err(|e| CliError::failed(format!("{name}: the simulator cannot run it: {e}")))?;
     let timing = plan::Timing { scale: opts.scale, jitter_ms: 0 };
     let plan = plan::compile(&scenario, &loops, timing).map_err(|r| Error::Refused(from_plan(r)))?;
+    if plan.timeout_ms + BARRIER_MS > LONG_TIMEOUT_MS {
+        return Err(Error::Refused(Refused {
+            feature: "timers (longer than a test may run)".into(),
+            why: format!(
+                "at --time-scale {} the page may need {} ms to reach quiescence, more than a WPT test's long timeout ({LONG_TIMEOUT_MS} ms, less a margin); a smaller --time-scale shortens it",
+                opts.scale,
+                plan.timeout_ms + BARRIER_MS
+            ),
+        }));
+    }
     let mut explore_options = webmcp::ExploreOptions::default();
     explore_options.search.time_limit = opts.time_limit;
     let explored = webmcp::explore(&program, &explore_options)
@@ -238,6 +252,7 @@ pub fn testharness(path: &Path, opts: &Options) -> Result<Exported, Error> {
         outcomes: explored.outcomes.len(),
         tests: &tests,
         reading: reading.1.as_deref(),
+        witnesses: &explored.witnesses,
     })?;
     Ok(Exported { html, schedule, defaulted, allowed: views.len(), exact, dependent })
 }
@@ -368,6 +383,8 @@ struct PageParts<'a> {
     outcomes: usize,
     tests: &'a str,
     reading: Option<&'a str>,
+    /// How the exploration chose its witnesses (`Exploration::witnesses`).
+    witnesses: &'a str,
 }
 
 /// Text for an HTML comment: nothing that ends it or opens a nested one (`-->`, `--!>`, `<!--`).
@@ -441,7 +458,12 @@ fn page(p: &PageParts) -> Result<String, CliError> {
     if p.defaulted {
         let _ = writeln!(
             c,
-            "No --schedule was given: the schedule is the fewest-choice witness of the first explored outcome."
+            "No --schedule was given: the schedule is the fewest-choice witness of the first explored outcome{}.",
+            if p.witnesses == trace::explore::WITNESSES_FEWEST {
+                String::new()
+            } else {
+                format!(" (witnesses: {})", p.witnesses)
+            }
         );
     }
     let _ = writeln!(

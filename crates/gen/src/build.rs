@@ -527,6 +527,7 @@ impl Builder {
                         navigable,
                         name: self.tool_name(*name, false),
                         input: Some(json!({"q": "agent"})),
+                        input_from_result: None,
                         as_: Some(as_),
                     }),
                 ]

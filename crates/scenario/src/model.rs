@@ -719,6 +719,9 @@ pub enum AgentAction {
     /// The agent's `step` may happen at any virtual time from `from` to `to`, racing timers as
     /// well as tasks.
     Within(AgentWithin),
+    /// `{"awaitResult": "c1"}`: the agent waits until the result of its call named `c1` (an
+    /// earlier `callTool`'s `as`) reaches it before it takes its next step.
+    AwaitResult(String),
 }
 
 /// `{"at": {"ms": 60, "step": {"observe": "tab"}}}`: an agent step at a stated virtual time.
@@ -758,6 +761,11 @@ pub struct AgentCallTool {
     /// JSON text `null`).
     #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
     pub input: Option<serde_json::Value>,
+    /// The input arguments are the result of the agent's earlier call of this name (its `as`),
+    /// the JSON text the tool's completion gave the agent; an `awaitResult` of that call comes
+    /// first. Instead of `input`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_from_result: Option<String>,
     /// Name for the call's result, to use in the outcome.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub as_: Option<String>,

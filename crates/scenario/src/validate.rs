@@ -140,6 +140,10 @@ struct Validator<'s> {
     uses: Vec<Use<'s>>,
     problems: Vec<Problem>,
     actions: usize,
+    /// The agent's calls named with `as` so far, and the calls an `awaitResult` awaited so far
+    /// (the agent's steps are walked in order).
+    agent_calls: Vec<&'s str>,
+    agent_awaited: Vec<&'s str>,
 }
 
 impl<'s> Validator<'s> {
@@ -323,8 +327,12 @@ impl<'s> Validator<'s> {
             AgentAction::CallTool(call) => self.within("callTool", |v| {
                 v.within("tab", |v| v.uses(Wants::Tab("callTool.tab"), &call.tab));
                 v.within("navigable", |v| v.uses(Wants::Navigable, &call.navigable));
+                if let Some(from) = &call.input_from_result {
+                    v.agent_uses_result(from, call.input.is_some());
+                }
                 if let Some(name) = &call.as_ {
                     v.within("as", |v| v.declare_promise(name));
+                    v.agent_calls.push(name);
                 }
             }),
             AgentAction::At(at) => self.timed_agent_step("at", &at.step),
@@ -334,6 +342,37 @@ impl<'s> Validator<'s> {
                 }
                 self.timed_agent_step("within", &within.step)
             }
+            AgentAction::AwaitResult(name) => {
+                if !self.agent_calls.contains(&name.as_str()) {
+                    self.problem_at(
+                        "awaitResult",
+                        Anchor::Value,
+                        format!("`awaitResult` names {}, but no earlier agent `callTool` has that `as`", quoted(name)),
+                        Some(format!("give the agent's call `\"as\": {}` and await it after the call", quoted(name))),
+                    );
+                }
+                self.agent_awaited.push(name);
+            }
+        }
+    }
+
+    /// A `callTool`'s `inputFromResult`: the result of a call the agent awaited before.
+    fn agent_uses_result(&mut self, name: &'s str, also_input: bool) {
+        if also_input {
+            self.problem_at(
+                "inputFromResult",
+                Anchor::Key,
+                "a call has one input, but this one has `input` and `inputFromResult`".to_owned(),
+                Some("keep one of them".to_owned()),
+            );
+        }
+        if !self.agent_awaited.contains(&name) {
+            self.problem_at(
+                "inputFromResult",
+                Anchor::Value,
+                format!("`inputFromResult` names {}, whose result the agent has not awaited", quoted(name)),
+                Some(format!("put `{{\"awaitResult\": {}}}` before this step", quoted(name))),
+            );
         }
     }
 
@@ -341,6 +380,23 @@ impl<'s> Validator<'s> {
     /// agent step.
     fn timed_agent_step(&mut self, key: &'static str, step: &'s AgentAction) {
         self.within(key, |v| {
+            if !v.agent_awaited.is_empty() {
+                v.problem(
+                    Anchor::Key,
+                    format!("an agent step after `awaitResult` cannot have a time (`{key}`): it is taken when the result arrives"),
+                    Some(format!("move the `{key}` step before the first `awaitResult`, or drop its time")),
+                );
+                return;
+            }
+            if matches!(step, AgentAction::AwaitResult(_)) {
+                v.problem_at(
+                    "step",
+                    Anchor::Value,
+                    format!("`{key}` holds `observe` or `callTool`; `awaitResult` has no time of its own"),
+                    Some("write the `awaitResult` step without `at` or `within`".to_owned()),
+                );
+                return;
+            }
             if matches!(step, AgentAction::At(_) | AgentAction::Within(_)) {
                 v.problem_at(
                     "step",

@@ -5,7 +5,7 @@ use browser::{DocumentState, TaskSource};
 
 use crate::cite::{AGENT_CALL, OBSERVE};
 use crate::kernel::{Caller, Context, PendingToolExecution, RunError, Sim};
-use crate::program::AgentStep;
+use crate::program::{AgentInput, AgentStep};
 use crate::work::{CompletionSteps, Work};
 use scenario::Variant;
 
@@ -26,7 +26,37 @@ impl Sim<'_> {
                     None => format!("call #{}", self.seldom.agent_calls + 1),
                 };
                 self.seldom.agent_call_labels.push(label);
-                self.agent_call_tool(tab, nav, name, input.clone());
+                let input = match input {
+                    AgentInput::Json(text) => Some(text.clone()),
+                    AgentInput::FromResult { call, label } => {
+                        let result = self.received_result(*call);
+                        if result.is_none() {
+                            let msg =
+                                format!("{label} failed, so there is no result to call the tool with: the call fails");
+                            self.interpretation((AGENT_CALL, "input"), &msg);
+                        }
+                        result
+                    }
+                };
+                match input {
+                    Some(input) => self.agent_call_tool(tab, nav, name, input),
+                    None => {
+                        let call = self.seldom.agent_calls;
+                        self.seldom.agent_calls += 1;
+                        self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
+                    }
+                }
+            }
+            AgentStep::AwaitResult { call, label } => {
+                if self.seldom.agent_received.iter().any(|(c, _)| c == call) {
+                    let msg = format!("the result of {label} has reached the agent: it goes on");
+                    self.interpretation((AGENT_CALL, "await"), &msg);
+                    self.enqueue_agent_steps_from(index + 1);
+                } else {
+                    let msg = format!("the agent waits for the result of {label} before its next step");
+                    self.interpretation((AGENT_CALL, "await"), &msg);
+                    self.seldom.agent_waiting = Some(*call);
+                }
             }
             // `untimed` took the window off.
             AgentStep::Timed { .. } => unreachable!("an agent step holds one window"),
@@ -37,12 +67,53 @@ impl Sim<'_> {
     pub fn describe_agent_step(&self, index: u32) -> String {
         describe_agent_step(&self.program.agent[index as usize])
     }
+
+    /// Queues the agent's steps from `first` on the AI agent queue, up to and including the next
+    /// `awaitResult` (the steps after it are queued when the awaited result reaches the agent:
+    /// `agent_result_received`).
+    pub(crate) fn enqueue_agent_steps_from(&mut self, first: u32) {
+        let program = self.program;
+        let mut index = first as usize;
+        while let Some(step) = program.agent.get(index) {
+            let work = Work::Agent { index: index as u32 };
+            if first == 0 {
+                // Setting up: a step may have a window of virtual time.
+                self.world.enqueue_agent_step_within(work, step.window());
+            } else {
+                // After an `awaitResult`, which the validator lets no timed step follow.
+                self.world.enqueue_on_agent_queue(work);
+            }
+            index += 1;
+            if matches!(step, AgentStep::AwaitResult { .. }) {
+                break;
+            }
+        }
+        self.seldom.agent_next_step = index as u32;
+    }
+
+    /// A call's result reached the agent (its `AgentResult` unit): kept for `inputFromResult`,
+    /// and if the agent waits for it, its next steps are queued.
+    pub(crate) fn agent_result_received(&mut self, call: u32, result: Option<String>) {
+        self.seldom.agent_received.push((call, result));
+        if self.seldom.agent_waiting == Some(call) {
+            self.seldom.agent_waiting = None;
+            self.interpretation((AGENT_CALL, "await"), "the awaited result has reached the agent: it goes on");
+            let next = self.seldom.agent_next_step;
+            self.enqueue_agent_steps_from(next);
+        }
+    }
+
+    /// The result of the agent's call number `call`, if it succeeded and has reached the agent.
+    fn received_result(&self, call: u32) -> Option<String> {
+        self.seldom.agent_received.iter().find(|(c, _)| *c == call).and_then(|(_, r)| r.clone())
+    }
 }
 
 fn describe_agent_step(step: &AgentStep) -> String {
     match step {
         AgentStep::Observe(tab) => format!("observe {tab}"),
         AgentStep::CallTool { navigable, name, .. } => format!("call tool {name:?} of {navigable}"),
+        AgentStep::AwaitResult { label, .. } => format!("await the result of {label}"),
         AgentStep::Timed { from, to, step } if from == to => format!("{} (at {from} ms)", describe_agent_step(step)),
         AgentStep::Timed { from, to, step } => format!("{} (within {from}..{to} ms)", describe_agent_step(step)),
     }

@@ -394,6 +394,13 @@ pub struct Seldom {
     /// the program and `agent_calls`).
     pub(crate) agent_call_labels: Vec<String>,
     pub(crate) latest_observation: BTreeMap<NavId, Observation>,
+    /// The index of the first agent step not yet on the AI agent queue: the steps after an
+    /// `awaitResult` are queued only once the awaited result has reached the agent.
+    pub(crate) agent_next_step: u32,
+    /// The call whose result the agent waits for (`awaitResult` ran before the result came).
+    pub(crate) agent_waiting: Option<u32>,
+    /// Each result that has reached the agent: the call's number, and its result (None: failed).
+    pub(crate) agent_received: Vec<(u32, Option<String>)>,
     /// Variant `cancelled-executions` (finding 5's fix): each traversable's cancelled executions
     /// set, the uuids cancel step 2 found no entry for (part of the traversable's pending state:
     /// read and written under `Resource::Pending`).
@@ -417,6 +424,9 @@ impl std::hash::Hash for Seldom {
         self.agent_calls.hash(state);
         self.agent_results.hash(state);
         self.latest_observation.hash(state);
+        self.agent_next_step.hash(state);
+        self.agent_waiting.hash(state);
+        self.agent_received.hash(state);
         self.cancelled_executions.hash(state);
         self.event_counts.hash(state);
     }
@@ -498,9 +508,7 @@ impl<'p> Sim<'p> {
             };
             sim.world.user_queue.push_back_within(Work::User { script: program.user, index: index as u32 }, window);
         }
-        for (index, step) in program.agent.iter().enumerate() {
-            sim.world.enqueue_agent_step_within(Work::Agent { index: index as u32 }, step.window());
-        }
+        sim.enqueue_agent_steps_from(0);
         sim.context = Context::User;
         Ok(sim)
     }

@@ -183,8 +183,14 @@ pub enum AgentStep {
         tab: String,
         navigable: String,
         name: String,
-        input: String,
+        /// The input: JSON text, or the result of the agent's call number `n` (`inputFromResult`).
+        input: AgentInput,
         as_: Option<PromiseSlot>,
+    },
+    /// The agent waits for the result of its call number `call` (named `label`).
+    AwaitResult {
+        call: u32,
+        label: String,
     },
     /// An agent step that happens at a virtual time in `[from, to]` (`at`: `from == to`).
     Timed {
@@ -192,6 +198,15 @@ pub enum AgentStep {
         to: u64,
         step: Box<AgentStep>,
     },
+}
+
+/// What an agent call sends as its input arguments.
+#[derive(Clone, Debug)]
+pub enum AgentInput {
+    /// JSON text written in the scenario.
+    Json(String),
+    /// The result of the agent's call number `call` (named `label`), awaited before.
+    FromResult { call: u32, label: String },
 }
 
 impl AgentStep {
@@ -299,7 +314,8 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     let tabs = s.tabs.iter().map(|f| c.frame(f)).collect::<Result<Vec<_>, _>>()?;
     let user = c.script(&s.user)?;
     let no_script = c.script(&[])?;
-    let agent = s.agent.iter().map(|a| c.agent_step(a)).collect();
+    let mut agent_calls = Vec::new();
+    let agent = s.agent.iter().map(|a| c.agent_step(a, &mut agent_calls)).collect();
     let mut resources = Vec::with_capacity(s.resources.len());
     for (path, resource) in &s.resources {
         let script = c.script(&[])?;
@@ -425,21 +441,37 @@ fn js(v: &serde_json::Value) -> Result<JsValue, String> {
 }
 
 impl Compiler {
-    fn agent_step(&mut self, a: &sc::AgentAction) -> AgentStep {
+    /// Compiles one agent step; `calls` holds the `as` name of each agent call so far (the
+    /// agent takes its steps in order, so the k-th `callTool` is its call number k).
+    fn agent_step(&mut self, a: &sc::AgentAction, calls: &mut Vec<Option<String>>) -> AgentStep {
+        // The validator made sure a name is an earlier call's.
+        let number = |calls: &[Option<String>], name: &str| {
+            calls.iter().position(|c| c.as_deref() == Some(name)).unwrap_or_default() as u32
+        };
         match a {
             sc::AgentAction::Observe(tab) => AgentStep::Observe(tab.clone()),
-            sc::AgentAction::CallTool(call) => AgentStep::CallTool {
-                tab: call.tab.clone(),
-                navigable: call.navigable.clone(),
-                name: call.name.clone(),
-                input: call.input.clone().unwrap_or_else(|| serde_json::json!({})).to_string(),
-                as_: call.as_.as_deref().map(|n| self.promise(n)),
-            },
+            sc::AgentAction::CallTool(call) => {
+                let input = match &call.input_from_result {
+                    Some(label) => AgentInput::FromResult { call: number(calls, label), label: label.clone() },
+                    None => AgentInput::Json(call.input.clone().unwrap_or_else(|| serde_json::json!({})).to_string()),
+                };
+                calls.push(call.as_.clone());
+                AgentStep::CallTool {
+                    tab: call.tab.clone(),
+                    navigable: call.navigable.clone(),
+                    name: call.name.clone(),
+                    input,
+                    as_: call.as_.as_deref().map(|n| self.promise(n)),
+                }
+            }
+            sc::AgentAction::AwaitResult(label) => {
+                AgentStep::AwaitResult { call: number(calls, label), label: label.clone() }
+            }
             sc::AgentAction::At(at) => {
-                AgentStep::Timed { from: at.ms, to: at.ms, step: Box::new(self.agent_step(&at.step)) }
+                AgentStep::Timed { from: at.ms, to: at.ms, step: Box::new(self.agent_step(&at.step, calls)) }
             }
             sc::AgentAction::Within(w) => {
-                AgentStep::Timed { from: w.from, to: w.to, step: Box::new(self.agent_step(&w.step)) }
+                AgentStep::Timed { from: w.from, to: w.to, step: Box::new(self.agent_step(&w.step, calls)) }
             }
         }
     }

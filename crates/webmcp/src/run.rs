@@ -520,6 +520,7 @@ impl Sim<'_> {
                 };
                 self.note((AGENT_CALL, "result"), text.clone());
                 self.seldom.agent_results.push(text);
+                self.agent_result_received(call, if success { result } else { None });
             }
         }
         Ok(())

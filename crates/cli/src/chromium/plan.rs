@@ -290,6 +290,8 @@ pub const TRANSLATED: &[&str] = &[
     "callTool",
     "tab",
     "input",
+    "inputFromResult",
+    "awaitResult",
 ];
 
 /// Keys whose values are data (JavaScript values, header maps), not features: not walked.
@@ -339,10 +341,12 @@ pub(crate) fn first_untranslated(v: &Value, translated: &[&str]) -> Option<Strin
 }
 
 /// The agent's steps for the driver, which runs them through the DevTools `WebMCP` domain
-/// (docs/chromium.md): `{"kind": "observe", "tab"}` and `{"kind": "callTool", "tab",
+/// (docs/chromium.md): `{"kind": "observe", "tab"}`, `{"kind": "callTool", "tab",
 /// "navigable", "name", "input", "call"}`, where `input` is the scenario's JSON value (`{}` when
 /// left out, as the simulator's agent sends) and `call` the label the simulator's outcome gives
-/// the call's result (its `as` name, or `call #N` counting the agent's calls from 1).
+/// the call's result (its `as` name, or `call #N` counting the agent's calls from 1), with
+/// `"inputFrom": CALL` when the input is an earlier call's result (`inputFromResult`), and
+/// `{"kind": "awaitResult", "call"}`.
 pub(crate) fn agent_steps(s: &sc::Scenario) -> Result<Vec<Value>, String> {
     if s.agent.is_empty() {
         return Ok(Vec::new());
@@ -364,15 +368,20 @@ pub(crate) fn agent_steps(s: &sc::Scenario) -> Result<Vec<Value>, String> {
             sc::AgentAction::Observe(tab) => json!({"kind": "observe", "tab": tab}),
             sc::AgentAction::CallTool(c) => {
                 calls += 1;
-                json!({
+                let mut step = json!({
                     "kind": "callTool",
                     "tab": c.tab,
                     "navigable": c.navigable,
                     "name": c.name,
                     "input": c.input.clone().unwrap_or_else(|| json!({})),
                     "call": c.as_.clone().unwrap_or_else(|| format!("call #{calls}")),
-                })
+                });
+                if let Some(from) = &c.input_from_result {
+                    step["inputFrom"] = json!(from);
+                }
+                step
             }
+            sc::AgentAction::AwaitResult(call) => json!({"kind": "awaitResult", "call": call}),
             sc::AgentAction::At(_) | sc::AgentAction::Within(_) => {
                 return Err("timed agent steps (at, within): the driver's agent takes its steps as soon as it can, with no window of real time for them".into());
             }

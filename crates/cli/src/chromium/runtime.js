@@ -12,12 +12,15 @@
   const specials = new WeakMap();
   const W = { P: {}, V: {}, C: {}, timers: 0, label: cfg.label };
   // Every record carries its emitter (`src`) and a sequence number (`n`): the driver receives
-  // each record on two channels and keeps the first copy (docs/chromium.md).
+  // each record on two channels and keeps the first copy (docs/chromium.md). The emitter is
+  // this document instance, not its label: a page reloaded in its navigable (location.reload,
+  // a bfcache restore that reloads) has the same label and starts counting from 1 again.
+  const instance = `${cfg.label}#${crypto.randomUUID()}`;
   let seq = 0;
   const rec = (k, o = {}) => {
     o.d = o.d ?? cfg.label;
     o.k = k;
-    o.src = cfg.label;
+    o.src = instance;
     o.n = ++seq;
     debug(MARK + JSON.stringify(o));
   };

@@ -361,3 +361,18 @@ fn start_jitter_is_cut_to_fit_the_shortest_timer_gap() {
     assert_eq!(start_slack(&one_ms, Timing { scale: 20.0, jitter_ms: 20 }), Some(10));
     assert_eq!(start_slack(&plain, Timing { scale: 20.0, jitter_ms: 20 }), None);
 }
+
+/// `--log DIR` writes the plan and the driver's whole output for every scenario, under a name
+/// that keeps the scenario's path apart from every other (`/` as `__`, `_` as `_u`).
+#[test]
+fn the_log_folder_holds_the_plan_and_every_run() {
+    let dir = std::env::temp_dir().join(format!("webmcp-sim-log-test-{}", std::process::id()));
+    let plan = serde_json::json!({"pages": {}, "tabs": []});
+    let output = serde_json::json!({"runs": [{"end": {"kind": "quiescent"}, "log": ["0 ms start"], "records": []}]});
+    super::write_log(&dir, std::path::Path::new("./scenarios/a_b/c.jsonc"), &plan, &output).unwrap();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let runs: serde_json::Value = serde_json::from_str(&read("scenarios__a_ub__c.jsonc.runs.json")).unwrap();
+    assert_eq!(runs, output);
+    assert!(read("scenarios__a_ub__c.jsonc.plan.json").contains("\"pages\""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

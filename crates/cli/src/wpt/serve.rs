@@ -50,7 +50,8 @@ pub struct Served {
 }
 
 /// The real testharness.js and where it came from: the `--wpt-root` checkout's when given and
-/// present, else the pinned npm package's under the driver's folder.
+/// present, else the pinned npm package's under the driver's folder (`npm ci`; `webmcp-sim
+/// export`'s runner serves the same file).
 pub fn harness(driver_dir: &Path, wpt_root: Option<&Path>) -> Result<(String, String), CliError> {
     if let Some(root) = wpt_root {
         let file = root.join("resources/testharness.js");
@@ -59,18 +60,18 @@ pub fn harness(driver_dir: &Path, wpt_root: Option<&Path>) -> Result<(String, St
         }
     }
     let file = driver_dir.join(PACKAGE_HARNESS);
-    let text = std::fs::read_to_string(&file).map_err(|e| {
-        CliError::input(format!("{}: {e}", file.display())).hint(format!(
-            "install the driver's dependencies (the npm package wpt-runner ships WPT's testharness.js): npm ci --prefix {}",
-            driver_dir.display()
-        ))
-    })?;
-    let version = std::fs::read_to_string(driver_dir.join("node_modules/wpt-runner/package.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v["version"].as_str().map(String::from))
-        .unwrap_or_else(|| "?".into());
-    Ok((text, format!("npm package wpt-runner {version}")))
+    if let Ok(text) = std::fs::read_to_string(&file) {
+        let version = std::fs::read_to_string(driver_dir.join("node_modules/wpt-runner/package.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["version"].as_str().map(String::from))
+            .unwrap_or_else(|| "?".into());
+        return Ok((text, format!("npm package wpt-runner {version}")));
+    }
+    Err(CliError::input(format!("{}: not found", file.display())).hint(format!(
+        "install the driver's dependencies (the npm package wpt-runner ships WPT's testharness.js): npm ci --prefix {}",
+        driver_dir.display()
+    )))
 }
 
 /// The files one test needs, with `harness` (testharness.js's text) at `/resources/testharness.js`.
@@ -537,7 +538,8 @@ mod tests {
         assert_eq!((text.as_str(), from.ends_with("root/resources/testharness.js")), ("CHECKOUT", true));
         let (text, from) = harness(&dir.join("driver"), None).unwrap();
         assert_eq!((text.as_str(), from.as_str()), ("PACKAGE", "npm package wpt-runner 7.0.0"));
-        // A root without the harness falls back to the package; no package is an error with a hint.
+        // A root without the harness falls back to the package; without the package, an error
+        // with a hint.
         assert_eq!(harness(&dir.join("driver"), Some(&dir)).unwrap().0, "PACKAGE");
         let err = harness(&dir.join("nowhere"), None).unwrap_err();
         assert!(format!("{err:?}").contains("npm ci --prefix"), "{err:?}");

@@ -1,6 +1,7 @@
 //! `webmcp-sim chromium`: the plan's JavaScript, the chromium profile, and (with Chromium
 //! installed, run explicitly by .ci/run) real runs and the table in docs/chromium.md.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -20,6 +21,7 @@ fn options(runs: u32) -> Options {
         driver: chromium::default_driver(),
         seed: 0,
         time_limit: None,
+        log_dir: None,
     }
 }
 
@@ -365,4 +367,51 @@ fn real_chromium_corpus_table() {
 /// A table's columns that do not depend on Chromium's timing: scenario, runs or why not.
 fn stable(table: &str) -> Vec<String> {
     table.lines().map(|l| l.split(" | ").take(2).collect::<Vec<_>>().join(" | ")).collect()
+}
+
+/// docs/chromium.md's prose says how many runs of a scenario did what ("`scenarios/F.jsonc` (K
+/// of N runs outside …)", "(K of N inside …)"): each such count must be the table's. The table
+/// is regenerated from real runs (`real_chromium_corpus_table`); prose that was written from
+/// other runs says so in other words, never as "K of N" beside the path.
+#[test]
+fn the_prose_run_counts_are_the_tables() {
+    let doc = std::fs::read_to_string(workspace_root().join("docs/chromium.md")).unwrap();
+    let (_, rest) = doc.split_once(BEGIN).expect("docs/chromium.md has the table's begin marker");
+    let (table, _) = rest.split_once(END).expect("docs/chromium.md has the table's end marker");
+    // scenario → (runs, inside spec, outside both)
+    let mut rows = BTreeMap::new();
+    for row in table.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let number = |i: usize| cells.get(i).and_then(|c| c.parse::<u32>().ok());
+        if let (Some(runs), Some(inside), Some(outside)) = (number(1), number(3), number(5)) {
+            rows.insert(cells[0].trim_matches('`').to_string(), (runs, inside, outside));
+        }
+    }
+    let (mut checked, mut errors) = (0, Vec::new());
+    for (n, line) in doc.lines().enumerate().filter(|(_, l)| !l.starts_with('|')) {
+        for (at, _) in line.match_indices("`scenarios/") {
+            let claim = &line[at + 1..];
+            let Some((path, after)) = claim.split_once("` (") else { continue };
+            let mut words = after.split(' ');
+            let (Some(k), Some("of"), Some(total)) = (words.next(), words.next(), words.next()) else { continue };
+            let (Ok(k), Ok(total)) = (k.parse::<u32>(), total.trim_end_matches([')', ';', ',']).parse::<u32>()) else {
+                continue;
+            };
+            let Some(&(runs, inside, outside)) = rows.get(path) else {
+                errors.push(format!("docs/chromium.md:{}: {path} has no row in the table", n + 1));
+                continue;
+            };
+            let says_inside = after.split(';').next().unwrap_or_default().contains("inside");
+            let (what, expected) = if says_inside { ("inside", inside) } else { ("outside", outside) };
+            if (k, total) != (expected, runs) {
+                errors.push(format!(
+                    "docs/chromium.md:{}: {path}: the prose says {k} of {total} ({what}), the table {expected} of {runs}",
+                    n + 1
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert!(checked >= 3, "only {checked} run counts in docs/chromium.md's prose");
 }

@@ -59,8 +59,8 @@ fn every_shipped_scenario_exports_or_refuses_with_a_named_feature() {
     }
     let refused_total: usize = refused.values().sum();
     let expected: BTreeMap<String, usize> = [
-        ("agent", 8),
-        ("js", 64),
+        ("agent", 9),
+        ("js", 88),
         ("navigate (the tab)", 2),
         ("tabs", 2),
         ("url (a scheme other than http and https)", 1),
@@ -70,9 +70,9 @@ fn every_shipped_scenario_exports_or_refuses_with_a_named_feature() {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    assert_eq!((exported, refused_total), (84, 81), "docs/export.md's counts: exported, refused ({refused:?})");
+    assert_eq!((exported, refused_total), (85, 106), "docs/export.md's counts: exported, refused ({refused:?})");
     assert_eq!(refused, expected, "refusals by feature (docs/export.md)");
-    assert_eq!(dependent, 20, "exported tests with a schedule-dependent field (docs/export.md)");
+    assert_eq!(dependent, 21, "exported tests with a schedule-dependent field (docs/export.md)");
 }
 
 /// One exported page, without the scripts every page shares.
@@ -146,7 +146,9 @@ pub const PASSING_IN_CHROMIUM: &[&str] = &[
 ];
 
 fn testharness_js() -> PathBuf {
-    workspace_root().join("tools/chromium-driver/testharness/testharness.js")
+    // WPT's testharness.js as the npm package wpt-runner (pinned by the driver's package-lock.json)
+    // ships it, the one `webmcp-sim wpt --chromium` serves too (crates/cli/src/wpt/serve.rs).
+    workspace_root().join("tools/chromium-driver/node_modules/wpt-runner/testharness/testharness.js")
 }
 
 /// Runs exported pages in real Chromium through tools/chromium-driver/export-runner.mjs; the
@@ -165,8 +167,8 @@ pub fn run_in_chromium(files: &[PathBuf]) -> serde_json::Value {
     );
     require_tool(
         testharness_js().exists(),
-        "WPT's testharness.js (tools/chromium-driver/testharness/)",
-        "bash tools/chromium-driver/fetch-testharness.sh",
+        "WPT's testharness.js (the npm package wpt-runner)",
+        "npm ci --prefix tools/chromium-driver",
     );
     let input = serde_json::json!({
         "chromium": "/usr/bin/chromium",
@@ -192,7 +194,7 @@ pub fn run_in_chromium(files: &[PathBuf]) -> serde_json::Value {
 /// Several exported pages run in real Chromium with WPT's own testharness.js, and every subtest
 /// passes. (The pages are served at their scenarios' origins by the runner; docs/export.md.)
 #[test]
-#[ignore = "needs /usr/bin/chromium, `npm ci --prefix tools/chromium-driver` and bash tools/chromium-driver/fetch-testharness.sh (.ci/run runs it)"]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
 fn real_chromium_passes_exported_tests() {
     let root = workspace_root();
     let dir = std::env::temp_dir().join(format!("webmcp-sim-export-chromium-{}", std::process::id()));
@@ -319,4 +321,16 @@ fn the_pages_canonical_notation_is_the_simulators() {
         assert_eq!(js, &cli::chromium::view::canonical(text), "the page and the simulator disagree on {text:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A page that would wait longer than a WPT test may run is refused, naming its timers; a smaller
+/// `--time-scale` exports it.
+#[test]
+fn timers_longer_than_a_test_are_refused() {
+    let file = workspace_root().join("scenarios/timing/user-step-after-tool-timer.jsonc");
+    match export::testharness(&file, &Options { scale: 1000.0, ..Options::default() }) {
+        Err(Error::Refused(r)) => assert_eq!(r.feature, "timers (longer than a test may run)", "{}", r.why),
+        other => panic!("not refused: {:?}", other.map(|e| e.schedule)),
+    }
+    assert!(export::testharness(&file, &Options::default()).is_ok());
 }

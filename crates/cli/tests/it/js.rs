@@ -12,7 +12,8 @@ use crate::workspace_root;
 
 /// What a run observably did, without the names the action language gives promises (`as`):
 /// console, uncaught errors, each promise's document and state in creation order, tool maps,
-/// findings (without unit numbers) and the end.
+/// findings (without unit numbers), the agent's observations and results, and the end (not the
+/// counted events: only a scenario whose `expect` counts them has them).
 pub(crate) fn outcome_key(o: &trace::Outcome) -> String {
     let console: Vec<String> = o.console.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
     let uncaught: Vec<String> = o.uncaught.iter().map(|c| format!("{}: {}", c.document, c.text)).collect();
@@ -20,8 +21,8 @@ pub(crate) fn outcome_key(o: &trace::Outcome) -> String {
     let findings: Vec<String> =
         o.findings.iter().map(|f| format!("{} {:?} {}", f.cite, f.called_from, f.message)).collect();
     format!(
-        "console={console:?} uncaught={uncaught:?} promises={promises:?} tools={:?} findings={findings:?} end={}",
-        o.tool_maps, o.end
+        "console={console:?} uncaught={uncaught:?} promises={promises:?} tools={:?} findings={findings:?} agent={:?} end={}",
+        o.tool_maps, o.agent, o.end
     )
 }
 
@@ -295,6 +296,57 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
             "scenarios/js/concurrent-executions-uuids.jsonc",
             1,
         ),
+        ("scenarios/agent/observe-and-call.jsonc", "scenarios/js/agent-observe-and-call.jsonc", 2),
+        ("scenarios/agent/call-unobserved-tool.jsonc", "scenarios/js/agent-call-unobserved-tool.jsonc", 2),
+        ("scenarios/agent/call-with-non-object-input.jsonc", "scenarios/js/agent-call-with-non-object-input.jsonc", 2),
+        (
+            "scenarios/agent/observe-after-delayed-registration.jsonc",
+            "scenarios/js/agent-observe-after-delayed-registration.jsonc",
+            1,
+        ),
+        (
+            "scenarios/agent/observe-window-races-registration.jsonc",
+            "scenarios/js/agent-observe-window-races-registration.jsonc",
+            2,
+        ),
+        ("scenarios/agent/observe-bfcached-tab.jsonc", "scenarios/js/agent-observe-bfcached-tab.jsonc", 8),
+        ("scenarios/agent/call-target-iframe-removed.jsonc", "scenarios/js/agent-call-target-iframe-removed.jsonc", 2),
+        (
+            "scenarios/agent/call-completes-as-target-removed-variant.jsonc",
+            "scenarios/js/agent-call-completes-as-target-removed-variant.jsonc",
+            3,
+        ),
+        ("scenarios/lifecycle/bfcache-target-waits.jsonc", "scenarios/js/bfcache-target-waits.jsonc", 8),
+        ("scenarios/lifecycle/get-tools-during-bfcache.jsonc", "scenarios/js/get-tools-during-bfcache.jsonc", 4),
+        (
+            "scenarios/null-navigable/cleanup-1-bfcached-document-destroyed.jsonc",
+            "scenarios/js/cleanup-1-bfcached-document-destroyed.jsonc",
+            5,
+        ),
+        ("scenarios/races/unregister-before-execution.jsonc", "scenarios/js/unregister-before-execution.jsonc", 6),
+        ("scenarios/races/cancel-after-target-destroyed.jsonc", "scenarios/js/cancel-after-target-destroyed.jsonc", 2),
+        (
+            "scenarios/null-navigable/completion-15-10-2-after-target-unloads.jsonc",
+            "scenarios/js/completion-15-10-2-after-target-unloads.jsonc",
+            1,
+        ),
+        (
+            "scenarios/null-navigable/execute-15-1-caller-removed.jsonc",
+            "scenarios/js/execute-15-1-caller-removed.jsonc",
+            6,
+        ),
+        ("scenarios/timing/user-step-after-tool-timer.jsonc", "scenarios/js/user-step-after-tool-timer.jsonc", 1),
+        (
+            "scenarios/races/cancel-after-target-destroyed-fifo.jsonc",
+            "scenarios/js/cancel-after-target-destroyed-fifo.jsonc",
+            1,
+        ),
+        ("scenarios/races/abort-then-remove-fifo.jsonc", "scenarios/js/abort-then-remove-fifo.jsonc", 1),
+        (
+            "scenarios/regressions/caller-unloaded-before-15-12.jsonc",
+            "scenarios/js/caller-unloaded-before-15-12.jsonc",
+            4,
+        ),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
         let page = explored(js, webmcp::SearchKind::Stateless);
@@ -383,4 +435,29 @@ fn the_insecure_context_page_throws_its_twins_type_error() {
     assert_eq!(twin, page);
     assert_eq!(page.len(), 1);
     assert!(page.iter().next().unwrap().contains(r#"uncaught=[["tab: TypeError"]] promises=[]"#), "{page:?}");
+}
+
+/// A twin that finds a gap in the engine: an iframe's `ontoolchange` handler set on its parent's
+/// ModelContext is a callback of the iframe's realm, so once the user has removed the iframe,
+/// WebIDL's "call a user object's operation" (HTML "check if we can run script" 1) must not run
+/// it. The action language checks the handler's realm; the JavaScript engine's DOM dispatch runs
+/// listeners in the ModelContext's realm without asking whether each listener's own realm can run
+/// script, so the page logs "widget: parent toolchange" in an outcome the twin does not have.
+#[test]
+#[ignore = "the engine's event dispatch does not check each listener's realm (check if we can run script): the page reaches one outcome more than its twin"]
+fn removed_iframe_handler_does_not_run_reaches_its_twins_outcomes() {
+    let twin = explored("scenarios/lifecycle/removed-iframe-handler-does-not-run.jsonc", webmcp::SearchKind::Stateful);
+    let page =
+        explored("fixtures/js-unfinished/removed-iframe-handler-does-not-run.jsonc", webmcp::SearchKind::Stateless);
+    assert_eq!(twin, page);
+    assert_eq!(page.len(), 1);
+}
+
+#[test]
+#[ignore = "the stateless search of this page (a call racing an unregistration and a new registration on one event loop) did not finish in 60 s of a debug build (no inert tasks for pages: issues 28, 30); kept in fixtures/js-unfinished/"]
+fn unregister_reregister_new_schema_reaches_its_twins_outcomes() {
+    let twin = explored("scenarios/races/unregister-reregister-new-schema.jsonc", webmcp::SearchKind::Stateful);
+    let page = explored("fixtures/js-unfinished/unregister-reregister-new-schema.jsonc", webmcp::SearchKind::Stateless);
+    assert_eq!(twin, page);
+    assert_eq!(page.len(), 4);
 }
