@@ -18,7 +18,7 @@
 // The starts are armed against one start barrier on the machine's clock, not fired by round
 // trips; a start that lands later than `startSlackMs` after its moment, or not at all, marks the
 // run `unrealized` (with why): it is reported and not judged.
-import { chromium } from 'playwright-core';
+import { launchChromium } from './launch.mjs';
 
 const MARK = '\u2063wmcp';
 
@@ -528,26 +528,9 @@ for (const [url, page] of Object.entries(plan.pages)) {
   const n = /[?&]wmcp=(\d+)/.exec(url);
   if (n) byNumber.set(n[1], page);
 }
-// Every switch the driver adds to Playwright's defaults, or removes from them, is listed with its
-// reason in docs/chromium.md ("How Chromium is launched"); keep the two in step.
-const browser = await chromium.launch({
-  executablePath: plan.chromium,
-  headless: true,
-  timeout: 60000,
-  // Playwright disables the back/forward cache by default; scenarios test it (enterBfcache,
-  // restoreFromBfcache), so the driver keeps Chromium's own default: the cache on.
-  ignoreDefaultArgs: ['--disable-back-forward-cache'],
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--enable-features=WebMCP',
-  ],
-});
+// Chromium's switches: launch.mjs (docs/chromium.md, "How Chromium is launched").
+const browser = await launchChromium(plan.chromium);
+
 const version = browser.version();
 // A run's hard deadline: its timeout plus `hardMarginMs` (30 s unless the plan says). The run's
 // own timeout bounds loading, navigations and the wait for quiescence, but a DevTools call has

@@ -14,7 +14,7 @@
 // 1 FAIL, 2 TIMEOUT, 3 NOTRUN, 4 PRECONDITION_FAILED; harness: 0 OK, 1 ERROR, 2 TIMEOUT,
 // 3 PRECONDITION_FAILED).
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './launch.mjs';
 
 const REPORT = `add_completion_callback((tests, status) => {
   window.__wmcpExportResult = {
@@ -88,24 +88,9 @@ async function runFile(browser, testharness, file) {
 
 const input = await readStdin();
 const testharness = readFileSync(input.testharness, 'utf8');
-// The switches of tools/chromium-driver/driver.mjs (docs/chromium.md, "How Chromium is
-// launched"): keep the two in step.
-const browser = await chromium.launch({
-  executablePath: input.chromium,
-  headless: true,
-  timeout: 60000,
-  ignoreDefaultArgs: ['--disable-back-forward-cache'],
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--enable-features=WebMCP',
-  ],
-});
+// Chromium's switches: launch.mjs (docs/chromium.md, "How Chromium is launched").
+const browser = await launchChromium(input.chromium);
+
 const version = browser.version();
 const results = [];
 for (const file of input.files) results.push(await runFile(browser, testharness, file));

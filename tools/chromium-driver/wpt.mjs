@@ -9,9 +9,9 @@
 // it ends when the report's console line arrives (`reported`), at the timeout, or on a driver
 // error. Writes `{version, runs: [{results, end, log, missing}]}` on stdout.
 //
-// Chromium is launched with the same switches as driver.mjs's (docs/chromium.md, "How Chromium
-// is launched"), less the back/forward cache one (no WPT test here navigates a tab away).
-import { chromium } from 'playwright-core';
+// Chromium is launched as driver.mjs launches it (launch.mjs; docs/chromium.md, "How Chromium
+// is launched"): the back/forward cache on, as in a user's Chromium.
+import { launchChromium } from './launch.mjs';
 
 const MARK = 'webmcp-sim:wpt-results ';
 
@@ -84,21 +84,8 @@ async function runOnce(browser, plan) {
 }
 
 const plan = await readStdin();
-const browser = await chromium.launch({
-  executablePath: plan.chromium,
-  headless: true,
-  timeout: 60000,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--enable-features=WebMCP',
-  ],
-});
+const browser = await launchChromium(plan.chromium);
+
 const version = browser.version();
 const runs = [];
 for (let run = 0; run < plan.runs; run++) {
