@@ -531,7 +531,15 @@ pub fn write_log(
         .trim_start_matches("./")
         .replace('_', "_u")
         .chars()
-        .map(|c| if c == '/' || c == '\\' { "__".to_string() } else if c.is_control() { "_c".to_string() } else { c.to_string() })
+        .map(|c| {
+            if c == '/' || c == '\\' {
+                "__".to_string()
+            } else if c.is_control() {
+                "_c".to_string()
+            } else {
+                c.to_string()
+            }
+        })
         .collect();
     let fail = |e: std::io::Error| CliError::input(format!("--log {}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(fail)?;

@@ -211,6 +211,7 @@ pub fn run_file(path: &Path, args: &Args) -> Result<FileReport, CliError> {
             verdict: verdict::Verdict::Error,
             message: None,
             witnesses: vec![],
+            race: None,
         },
         subtests: Vec::new(),
         complete: false,
@@ -241,6 +242,11 @@ pub fn run_file(path: &Path, args: &Args) -> Result<FileReport, CliError> {
         bounds_hit: exploration.bounds_hit.clone(),
     };
     let (mut harness, mut subtests) = verdict::verdicts(&explored);
+    for s in std::iter::once(&mut harness).chain(subtests.iter_mut()) {
+        if let (verdict::Verdict::ScheduleDependent, [first, second, ..]) = (s.verdict, s.witnesses.as_slice()) {
+            s.race = verdict::race(&program, first, second);
+        }
+    }
     for s in std::iter::once(&mut harness).chain(subtests.iter_mut()) {
         let at = |m: &mut Option<String>| {
             if let Some(text) = m {

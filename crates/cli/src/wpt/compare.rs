@@ -411,6 +411,7 @@ mod tests {
                     choices: i,
                 })
                 .collect(),
+            race: None,
         }
     }
 

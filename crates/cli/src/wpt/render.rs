@@ -32,6 +32,9 @@ fn subtest_lines(out: &mut String, file: &FileReport, s: &SubtestVerdict) {
             for w in &s.witnesses {
                 witness_line(out, file, w);
             }
+            if let Some(race) = &s.race {
+                let _ = writeln!(out, "      race: {}", terminal(race));
+            }
         }
         _ => {
             if let Some(m) = &s.message {
@@ -138,6 +141,12 @@ fn chromium_lines(out: &mut String, file: &FileReport, c: &ChromiumFile) {
         for w in &d.witnesses {
             witness_line(out, file, w);
         }
+        // A schedule-dependent subtest's race (`verdict::race`), so the finding says which steps
+        // the spec leaves unordered.
+        let race = file.subtests.iter().chain(std::iter::once(&file.harness)).find(|s| s.name == d.subtest);
+        if let Some(race) = race.and_then(|s| s.race.as_ref()) {
+            let _ = writeln!(out, "      race: {}", terminal(race));
+        }
     }
     for note in &c.notes {
         let _ = writeln!(out, "  note (chromium): {}", terminal(note));
@@ -233,9 +242,10 @@ fn wpt_status(s: &SubtestVerdict) -> (&'static str, Option<String>) {
             (
                 "FAIL",
                 Some(format!(
-                    "SCHEDULE-DEPENDENT: {} ({})",
+                    "SCHEDULE-DEPENDENT: {} ({}){}",
                     s.message.clone().unwrap_or_default(),
-                    witnesses.join("; ")
+                    witnesses.join("; "),
+                    s.race.as_ref().map(|r| format!(" Race: {r}")).unwrap_or_default()
                 )),
             )
         }
@@ -340,6 +350,7 @@ mod tests {
                 schedule: "el0.webmcp".into(),
                 choices: 1,
             }],
+            race: None,
         }
     }
 

@@ -96,6 +96,37 @@ pub struct SubtestVerdict {
     /// One witness per distinct (status, message), in status order (PASS first): the schedule
     /// with the fewest choices among those the search met.
     pub witnesses: Vec<Observed>,
+    /// SCHEDULE-DEPENDENT: where the first two witnesses part ([`race`]), for a reviewer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub race: Option<String>,
+}
+
+/// Where two witness schedules of one page part: the first unit the two runs take differently,
+/// each with the spec algorithm and step it runs and the lanes that were runnable there. Both
+/// units were runnable at that choice, so nothing the spec (as modelled) says ordered them: the
+/// subtest's result depends on that order (or on one that follows from it).
+pub fn race(program: &webmcp::Program, first: &Observed, second: &Observed) -> Option<String> {
+    let trace = |o: &Observed| {
+        let schedule = sched::Schedule::parse(&o.schedule).ok()?;
+        webmcp::run(program, &mut sched::ReplayChooser::new(&schedule), webmcp::Limits::default()).ok()
+    };
+    let (a, b) = (trace(first)?, trace(second)?);
+    let (i, (ua, ub)) =
+        a.units.iter().zip(&b.units).enumerate().find(|(_, (x, y))| x.lane != y.lane || x.what != y.what)?;
+    let unit = |u: &trace::Unit| format!("`{}` [{}] on {}", u.what, u.cite, u.lane);
+    let among = if ua.choice_among.is_empty() {
+        String::new()
+    } else {
+        format!("; runnable there: {}", ua.choice_among.join(", "))
+    };
+    Some(format!(
+        "the two schedules part at unit #{i:03} (t={} ms): the {} schedule runs {}, the {} schedule runs {}{among}. Both were runnable at that choice, so the spec's steps (as modelled) leave their order open, and the subtest's result follows from it.",
+        ua.time,
+        first.status,
+        unit(ua),
+        second.status,
+        unit(ub)
+    ))
 }
 
 /// Every explored outcome's results, in the exploration's order, with its schedule.
@@ -211,7 +242,7 @@ fn decide(name: &str, observed: Vec<Observed>, complete: bool, harness: bool) ->
         };
         (verdict, fewest.message.clone())
     };
-    SubtestVerdict { name: name.to_string(), verdict, message, witnesses }
+    SubtestVerdict { name: name.to_string(), verdict, message, witnesses, race: None }
 }
 
 /// The harness's verdict and each subtest's, subtests in the order the outcome with the fewest choices

@@ -100,6 +100,14 @@ fn a_schedule_dependent_subtest_has_a_replayable_witness_for_each_result() {
             w.status
         );
     }
+    // Where the two witnesses part, for a reviewer: the two calls' executeTool 15 blocks, each
+    // runnable where the other ran.
+    let race = subtest.race.as_deref().expect("a SCHEDULE-DEPENDENT subtest says where its witnesses part");
+    assert!(
+        race.contains("the PASS schedule runs `route the call to tool \"a\"` [executeTool 15]")
+            && race.contains("the FAIL schedule runs `route the call to tool \"b\"` [executeTool 15]"),
+        "{race}"
+    );
     // Under the fifo reading of "in parallel" the two executions settle in call order.
     let mut fifo = args(vec![file.clone()]);
     fifo.spec.parallel = Some("fifo".into());
