@@ -27,25 +27,12 @@ impl Sim<'_> {
                 };
                 self.seldom.agent_call_labels.push(label);
                 let input = match input {
-                    AgentInput::Json(text) => Some(text.clone()),
-                    AgentInput::FromResult { call, label } => {
-                        let result = self.received_result(*call);
-                        if result.is_none() {
-                            let msg =
-                                format!("{label} failed, so there is no result to call the tool with: the call fails");
-                            self.interpretation((AGENT_CALL, "input"), &msg);
-                        }
-                        result
-                    }
+                    AgentInput::Json(text) => Ok(text.clone()),
+                    AgentInput::FromResult { call, label } => self.received_result(*call).ok_or_else(|| {
+                        format!("{label} failed, so there is no result to call the tool with: the call fails")
+                    }),
                 };
-                match input {
-                    Some(input) => self.agent_call_tool(tab, nav, name, input),
-                    None => {
-                        let call = self.seldom.agent_calls;
-                        self.seldom.agent_calls += 1;
-                        self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
-                    }
-                }
+                self.agent_call_tool(tab, nav, name, input);
             }
             AgentStep::AwaitResult { call, label } => {
                 if self.seldom.agent_received.iter().any(|(c, _)| c == call) {
@@ -164,12 +151,13 @@ impl Sim<'_> {
     /// An agent-initiated call of a tool it observed (not defined by the spec; see docs/model.md):
     /// the browser records a pending tool execution whose caller is the agent, and queues the tool
     /// execute steps on the target, as executeTool 15.10–15.13 do for a document caller.
+    /// `input_arguments` is Err (why) when the step's `inputFromResult` names a call that failed.
     pub fn agent_call_tool(
         &mut self,
         tab: browser::NavId,
         navigable: browser::NavId,
         name: &str,
-        input_arguments: String,
+        input_arguments: Result<String, String>,
     ) {
         let a = AGENT_CALL;
         self.interpretation(
@@ -178,6 +166,15 @@ impl Sim<'_> {
         );
         let call = self.seldom.agent_calls;
         self.seldom.agent_calls += 1;
+        // `inputFromResult` naming a call that failed: nothing to send (Err says why).
+        let input_arguments = match input_arguments {
+            Ok(input) => input,
+            Err(why) => {
+                self.interpretation((a, "input"), why);
+                self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
+                return;
+            }
+        };
         let observed = self.seldom.latest_observation.get(&tab).and_then(|obs| {
             obs.iter()
                 .find(|(d, tools)| self.world.doc_info(*d).navigable == navigable && tools.iter().any(|t| t == name))
