@@ -56,6 +56,7 @@ async function runOnce(browser, plan, run, out) {
   // or null: such a run is reported but not judged.
   let unrealized = null;
   const t0 = Date.now();
+  let tScenario = t0;
   let lastActivity = Date.now();
   const at = () => `${String(Date.now() - t0).padStart(5)} ms`;
 
@@ -170,6 +171,9 @@ async function runOnce(browser, plan, run, out) {
     );
     const warmMs = Date.now() - warmStart;
     log.push(`${at()} every frame ready (warm-up ${warmMs} ms)`);
+    // The scenario's timeout counts from here: loading has its own bound (each goto's timeout),
+    // so a slow first page load on a busy machine does not eat the scenario's time.
+    tScenario = Date.now();
     // One start barrier for every event loop: each loop's start is armed ahead of a common
     // moment (plus the loop's own jitter) and fires on the page's clock, the machine's, so the
     // round trips that arm it (slower on a loaded machine) do not spread the starts. A start
@@ -303,7 +307,7 @@ async function runOnce(browser, plan, run, out) {
         end = { kind: 'quiescent', ms: now - t0 };
         break;
       }
-      if (now - t0 >= plan.timeoutMs) {
+      if (now - tScenario >= plan.timeoutMs) {
         end = { kind: 'timeout', ms: now - t0, pendingTimers: timers };
         break;
       }
@@ -532,12 +536,13 @@ for (const [url, page] of Object.entries(plan.pages)) {
 const browser = await launchChromium(plan.chromium);
 
 const version = browser.version();
-// A run's hard deadline: its timeout plus `hardMarginMs` (30 s unless the plan says). The run's
-// own timeout bounds loading, navigations and the wait for quiescence, but a DevTools call has
+// A run's hard deadline: twice its timeout (loading, then the scenario from its start) plus
+// `hardMarginMs` (30 s unless the plan says). The run's own timeout bounds loading, navigations
+// and the wait for quiescence, but a DevTools call has
 // none (an evaluate into a page that never yields, the agent's invokeTool): past this deadline
 // the run ends as a driver error with what it recorded so far, its context is closed without
 // waiting, and the next run starts in a fresh context.
-const hardMs = plan.timeoutMs + (plan.hardMarginMs ?? 30000);
+const hardMs = 2 * plan.timeoutMs + (plan.hardMarginMs ?? 30000);
 const runs = [];
 for (let run = 0; run < plan.runs; run++) {
   const out = { records: [], log: [], ctx: null };
