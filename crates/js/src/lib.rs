@@ -12,6 +12,7 @@
 
 mod abort_controller;
 mod abort_signal;
+mod callback_realm;
 mod console;
 mod convert;
 mod document;

@@ -34,6 +34,7 @@ pub(crate) fn set_up<'js>(
     natives.set("origin", origin)?;
     install(ctx, &natives, state, realm, doc)?;
     crate::console::install(ctx, &natives, state, doc)?;
+    crate::callback_realm::install(ctx, &natives, state, realm)?;
     crate::model_context::install(ctx, &natives, state, realm, doc)?;
     crate::document::install(ctx, &natives, state, realm)?;
     crate::abort_signal::install(ctx, &natives, state, realm, doc)?;

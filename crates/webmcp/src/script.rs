@@ -92,6 +92,13 @@ impl Sim<'_> {
         }
     }
 
+    /// HTML "check if we can run script" for a callback of `doc`'s realm, from an engine that
+    /// finds a callback's realm itself (a listener of another realm on an event target's list,
+    /// an event handler set from another realm): false when it says "do not run".
+    pub fn script_can_run_script(&mut self, doc: DocId, what: &str) -> bool {
+        self.can_run_script(doc, what)
+    }
+
     /// HTML "check if we can run script" for a callback of `doc`'s realm (`what`, for the trace).
     fn can_run_script(&mut self, doc: DocId, what: &str) -> bool {
         // Whether the document is fully active is its lifecycle.

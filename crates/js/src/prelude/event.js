@@ -296,7 +296,12 @@
       // associated realm's global object.
       try {
         const callback = listener.callback;
-        if (typeof callback === "function") {
+        // WebIDL "call a user object's operation": HTML "check if we can run script" with the
+        // callback's realm (its own, not the target's); "do not run" returns, and the next
+        // listener is invoked.
+        if (!natives.canRunCallback(callback, "event listener")) {
+          // nothing runs
+        } else if (typeof callback === "function") {
           callback.call(exposed, event);
         } else {
           const handleEvent = callback.handleEvent;
@@ -368,6 +373,9 @@
             const callback = handler.value;
             if (callback === null) return;
             if (typeof callback !== "function") throw new TypeError(`the on${type} handler is not a function`);
+            // 4. Invoking callback (WebIDL "invoke a callback function") first does HTML "check
+            // if we can run script" with callback's realm: "do not run" returns.
+            if (!natives.canRunCallback(callback, `on${type} handler`)) return;
             const returned = callback.call(this, event);
             if (returned === false) setCanceled(state(event));
           },

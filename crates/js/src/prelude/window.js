@@ -309,9 +309,10 @@
       // uniqueHandle, then abort these steps.
       if (activeTimers.get(id) !== uniqueHandle) return;
       // 8.5. If handler is a Function, then invoke handler given arguments and "report", and with
-      // callback this value set to thisArg.
+      // callback this value set to thisArg. (WebIDL "invoke a callback function" first does HTML
+      // "check if we can run script" with handler's own realm: "do not run" returns.)
       try {
-        handler.apply(windowProxy, args);
+        if (natives.canRunCallback(handler, "timer handler")) handler.apply(windowProxy, args);
       } catch (e) {
         reportException(e);
       }
@@ -353,7 +354,15 @@
   }
   function queueMicrotask(callback) {
     if (typeof callback !== "function") throw new TypeError("queueMicrotask: the callback is not a function");
-    Promise.resolve().then(() => { try { callback(); } catch (e) { reportException(e); } });
+    // Queue a microtask to invoke callback (WebIDL "invoke a callback function": HTML "check if
+    // we can run script" with callback's realm first; "do not run" returns).
+    Promise.resolve().then(() => {
+      try {
+        if (natives.canRunCallback(callback, "microtask")) callback();
+      } catch (e) {
+        reportException(e);
+      }
+    });
   }
 
   // HTML StructuredSerializeInternal and StructuredDeserialize, in one walk (a clone into the

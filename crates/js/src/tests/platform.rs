@@ -470,3 +470,53 @@ fn a_page_makes_inserts_and_removes_an_iframe() {
         ]
     );
 }
+
+/// WebIDL "call a user object's operation" and "invoke a callback function" ask HTML "check if
+/// we can run script" of the callback's own realm: an iframe's callbacks on its parent's objects
+/// (listeners as functions, `handleEvent` objects, bound functions, proxies, an event handler,
+/// a timer's handler and a microtask's callback) do not run once the iframe is removed, while the
+/// parent's own still do.
+#[test]
+fn a_removed_iframes_callbacks_on_its_parents_objects_do_not_run() {
+    let page = r#"
+        window.target = new EventTarget();
+        target.addEventListener('x', () => console.log('parent listener'));
+        setTimeout(() => {
+          document.getElementById('child').remove();
+          target.dispatchEvent(new Event('x'));
+          queueMicrotask(target.childMicrotask);
+          queueMicrotask(() => console.log('parent microtask'));
+        }, 10);
+        setTimeout(() => console.log('parent timer'), 30);
+    "#;
+    let child = r#"
+        const t = parent.target;
+        t.addEventListener('x', () => console.log('child listener'));
+        t.addEventListener('x', { handleEvent() { console.log('child handleEvent'); } });
+        t.addEventListener('x', (function () { console.log('child bound'); }).bind(null));
+        t.addEventListener('x', new Proxy(async () => console.log('child proxy'), {}));
+        parent.setTimeout(() => console.log('child timer'), 20);
+        t.childMicrotask = () => console.log('child microtask');
+    "#;
+    let trace = run_with(page, Some(child), &[]);
+    assert_eq!(uncaught(&trace), Vec::<String>::new());
+    assert_eq!(console(&trace), ["parent listener", "parent microtask", "parent timer"]);
+}
+
+/// HTML HostEnqueuePromiseJob: a promise reaction job whose handler's realm cannot run script
+/// (its document is not fully active) does nothing. QuickJS runs reactions from its own job
+/// queue, which the engine cannot look into before a job runs, so a removed iframe's reaction to
+/// its parent's promise still runs (docs/model.md, "Callbacks of documents that are not fully
+/// active").
+#[test]
+#[ignore = "known gap: the engine does not check a promise reaction's realm before QuickJS runs the job"]
+fn a_removed_iframes_promise_reaction_does_not_run() {
+    let page = r#"
+        window.holder = new EventTarget();
+        holder.p = new Promise((resolve) => { holder.resolve = resolve; });
+        setTimeout(() => { document.getElementById('child').remove(); holder.resolve(); }, 10);
+    "#;
+    let child = "parent.holder.p.then(() => console.log('child reaction'));";
+    let trace = run_with(page, Some(child), &[]);
+    assert_eq!(console(&trace), Vec::<String>::new());
+}
