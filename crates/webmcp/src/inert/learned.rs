@@ -20,13 +20,16 @@
 //!   promise with it);
 //! - **a `toolchange` listener on a navigable's document** (`addEventListener`, `ontoolchange`):
 //!   the page hands the simulator a dispatcher for `toolchange`;
-//! - **the unloading of a document** (HTML "unload a document", which a page's `iframe.remove()`
-//!   and its navigations — `location.assign`, `replace`, `href`, `reload` — run on the document
-//!   the navigable shows and its descendants): noted by the document's label (`player@2`: the
-//!   navigable's name and the document's number in it, which do not depend on how independent
-//!   lanes interleave), when it is unloaded. A fact per document rather than per navigable: a
-//!   page that navigates a frame at 5 ms contradicts nothing about the frame's next document,
-//!   nor about tasks of the old one that every execution runs before (issue 28).
+//! - **the unloading of a document at the virtual time a task was queued for it** (HTML "unload
+//!   a document", which a page's `iframe.remove()` and its navigations, `location.assign`,
+//!   `replace`, `href`, `reload`, run on the document the navigable shows and its descendants):
+//!   noted by the document's label (`player@2`: the navigable's name and the document's number
+//!   in it, which do not depend on how independent lanes interleave) when it is unloaded at the
+//!   virtual time of a task the search ran early for it (`Sim::learn_unloaded`). A task queued
+//!   earlier has run in every schedule by then (virtual time advances only when no lane can
+//!   run), so unloading the document later removes nothing unrun. Per document and time rather
+//!   than per navigable: a page that navigates a frame at 5 ms contradicts nothing about the
+//!   tasks its documents had at 0 ms, nor about the frame's next document (issue 28).
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,8 +44,8 @@ pub struct Learned {
     read_sites: Mutex<BTreeSet<String>>,
     /// Navigables (by scenario name) whose document some page gave a `toolchange` listener.
     toolchange_navigables: Mutex<BTreeSet<String>>,
-    /// Documents (by label) some execution unloaded, other than by a step of the action
-    /// language (whose targets `InertFacts::lifecycle_targets` reads off the text).
+    /// Documents (by label) some execution unloaded at the virtual time a task the search ran
+    /// early for them was queued.
     unloaded_documents: Mutex<BTreeSet<String>>,
     /// A fact was contradicted since the search started: it must start again.
     contradicted: AtomicBool,
@@ -65,7 +68,8 @@ impl Learned {
         set(&self.toolchange_navigables).contains(name)
     }
 
-    /// Some execution unloaded the document labelled `label`.
+    /// Some execution unloaded the document labelled `label` at the virtual time a task run
+    /// early for it was queued.
     pub(crate) fn unloaded(&self, label: &str) -> bool {
         set(&self.unloaded_documents).contains(label)
     }
