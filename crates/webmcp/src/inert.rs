@@ -105,24 +105,43 @@ impl Sim<'_> {
                 .is_some_and(|name| facts.promise_name_inert(self.program, name))
     }
 
-    /// The document is fully active now and no step of the scenario can change that: neither its
-    /// navigable nor any above it is navigated, removed or put in the back/forward cache (by a
-    /// step of the action language, or, as far as the search has learned, by a page).
+    /// The document is fully active now and nothing can stop it being so while a task queued for
+    /// it now waits: neither its navigable nor any above it is navigated, removed or put in the
+    /// back/forward cache by a step of the action language, and, as far as the search has
+    /// learned, no execution unloads it at a virtual time at which a task was queued for it
+    /// (`crate::inert::learned`; unloading a document above it unloads it too, and is noted for
+    /// it).
     fn stays_fully_active(&self, facts: &InertFacts, doc: DocId) -> bool {
         if !self.world.is_fully_active(doc) {
+            return false;
+        }
+        if facts.learned.as_ref().is_some_and(|l| l.unloaded(&self.world.doc_info(doc).label)) {
             return false;
         }
         let mut nav = Some(self.world.doc_info(doc).navigable);
         while let Some(n) = nav {
             let info = self.world.nav(n).info;
-            if InertFacts::names(&facts.lifecycle_targets, &info.name)
-                || facts.learned.as_ref().is_some_and(|l| l.lifecycle_changed(&info.name))
-            {
+            if InertFacts::names(&facts.lifecycle_targets, &info.name) {
                 return false;
             }
             nav = info.parent;
         }
         true
+    }
+
+    /// While exploring a scenario with pages: `doc` is being unloaded. If a task for it ran
+    /// early (as inert) at this virtual time, the faithful model may still hold that task
+    /// queued, and unloading removes it: the fact that no execution unloads `doc` at a time a
+    /// task was queued for it is contradicted (`crate::inert::learned`). A task queued at an
+    /// earlier time has run in every schedule of the faithful model by now: virtual time
+    /// advances only when no lane can run, and the task could (its document was fully active).
+    /// A document a step of the action language can unload never gets an inert task
+    /// (`stays_fully_active`), so it has none here.
+    pub(crate) fn learn_unloaded(&self, doc: DocId) {
+        let Some(learned) = self.eager_inert.as_deref().and_then(|facts| facts.learned.as_deref()) else { return };
+        if self.seldom.inert_posted_at.get(&doc) == Some(&self.world.now()) {
+            learned.note_unloaded(&self.world.doc_info(doc).label);
+        }
     }
 
     /// Resolving a promise a page got from `registerTool` (without a signal) or `getTools`, made

@@ -413,6 +413,11 @@ pub struct Seldom {
     /// without a signal, `getTools`; `crate::inert::learned`), else None. Not hashed: a
     /// scenario with pages is explored by the stateless search only.
     pub(crate) page_promises: BTreeMap<PromiseId, Option<Rc<str>>>,
+    /// While exploring a scenario with pages: each document a task was run early for (as inert,
+    /// `Sim::run_inert_task`), with the virtual time of the latest such task. Unloading the
+    /// document at that same time contradicts a learned fact (`Sim::learn_unloaded`). Not
+    /// hashed, as `page_promises`.
+    pub(crate) inert_posted_at: BTreeMap<DocId, u64>,
 }
 
 impl std::hash::Hash for Seldom {

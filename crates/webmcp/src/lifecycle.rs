@@ -142,6 +142,9 @@ impl Sim<'_> {
         } else {
             note!(self, (HTML, "unload a document"), "unload {}", self.label(doc));
         }
+        // While exploring a scenario with pages: the document stops being fully active, which
+        // the inert tasks the search assumed for it did not allow for (`crate::inert::learned`).
+        self.learn_unloaded(doc);
         // HTML "unload a document" step 18: run the unloading document cleanup steps.
         self.unloading_document_cleanup_steps(doc);
         if salvageable {

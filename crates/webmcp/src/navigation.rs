@@ -179,12 +179,6 @@ impl Sim<'_> {
             step,
             "a script-started navigation completes in a later task (navigation and traversal task source) of the navigating script's document, as `navigate` steps do; this task goes on in the old document",
         );
-        // While exploring a scenario with pages: the navigable's documents may now be
-        // destroyed, which the inert tasks the search assumed did not allow for
-        // (`crate::inert::learned`).
-        if let Some(learned) = self.eager_inert.as_ref().and_then(|facts| facts.learned.as_deref()) {
-            learned.note_lifecycle(&self.world.nav(nav).info.name);
-        }
         let work = Work::CompleteScriptNavigation { navigable: nav, url: Rc::from(url.as_str()), history_handling };
         self.queue_global_task(TaskSource::NavigationAndTraversal, source, work, step);
     }

@@ -361,6 +361,15 @@ impl<'p> Sim<'p> {
     /// touches, so the posting unit's footprint notes nothing. An inert task queued by an inert
     /// task runs after it, as a task of its own (its event loop's microtask checkpoint between).
     pub fn run_inert_task(&mut self, doc: DocId, work: Work) {
+        // A scenario with pages: the faithful model has this task queued for `doc` until it
+        // runs, at the latest before virtual time next advances (`crate::inert::learned`). An
+        // inert `toolchange` nobody counts does nothing, run or removed unrun: not noted.
+        let does_nothing =
+            matches!(work, Work::FireToolchange { .. }) && !self.program.counted_events.contains(&"toolchange");
+        if !does_nothing && self.eager_inert.as_ref().is_some_and(|facts| facts.learned.is_some()) {
+            let now = self.world.now();
+            self.seldom.inert_posted_at.insert(doc, now);
+        }
         if let Some(queue) = &mut self.eager_queue {
             queue.push_back((doc, work));
             return;

@@ -373,6 +373,21 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
             4,
         ),
         ("scenarios/agent/call-with-previous-result.jsonc", "scenarios/js/agent-call-with-previous-result.jsonc", 2),
+        // A call racing an unregistration and a new registration on one event loop: 43 executions
+        // (issue 28).
+        (
+            "scenarios/races/unregister-reregister-new-schema.jsonc",
+            "scenarios/js/unregister-reregister-new-schema.jsonc",
+            4,
+        ),
+        // An app navigating three iframes, then calling their tools: 252 executions, since the
+        // learned facts are per document and virtual time (issue 28; unfinished before, about
+        // 36,000 choice points in 10 minutes of a debug build, all one outcome).
+        (
+            "scenarios/lifecycle/stale-registered-tool-after-navigation.jsonc",
+            "scenarios/js/stale-registered-tool-after-navigation.jsonc",
+            1,
+        ),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
         let page = explored(js, webmcp::SearchKind::Stateless);
@@ -461,15 +476,6 @@ fn the_insecure_context_page_throws_its_twins_type_error() {
     assert_eq!(twin, page);
     assert_eq!(page.len(), 1);
     assert!(page.iter().next().unwrap().contains(r#"uncaught=[["tab: TypeError"]] promises=[]"#), "{page:?}");
-}
-
-#[test]
-#[ignore = "the stateless search of this page (a call racing an unregistration and a new registration on one event loop) did not finish in 60 s of a debug build (no inert tasks for pages: issues 28, 30); kept in fixtures/js-unfinished/"]
-fn unregister_reregister_new_schema_reaches_its_twins_outcomes() {
-    let twin = explored("scenarios/races/unregister-reregister-new-schema.jsonc", webmcp::SearchKind::Stateful);
-    let page = explored("fixtures/js-unfinished/unregister-reregister-new-schema.jsonc", webmcp::SearchKind::Stateless);
-    assert_eq!(twin, page);
-    assert_eq!(page.len(), 4);
 }
 
 /// An uncaught error cut to its name: the action language writes Chromium's message as

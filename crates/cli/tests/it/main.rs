@@ -12,6 +12,7 @@ mod export;
 mod findings_diff;
 mod hostile;
 mod js;
+mod js_learned;
 mod js_navigation;
 mod outcome_parts;
 mod outputs;

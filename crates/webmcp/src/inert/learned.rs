@@ -8,7 +8,7 @@
 //! time one does such a thing (a *contradiction*), the fact is noted here and the search starts
 //! again from nothing with what it has learned (`explore::explore_measured`). The facts only
 //! shrink (a contradicted fact is never assumed again), and there are finitely many (the
-//! scenario's call sites and navigables), so the restarts end.
+//! scenario's call sites, navigables and documents), so the restarts end.
 //!
 //! Each fact says that no unit of any execution performs an event of one kind, and every such
 //! event is seen when it happens (docs/model.md, "Inert tasks in JavaScript pages", argues why a
@@ -20,8 +20,16 @@
 //!   promise with it);
 //! - **a `toolchange` listener on a navigable's document** (`addEventListener`, `ontoolchange`):
 //!   the page hands the simulator a dispatcher for `toolchange`;
-//! - **the removal or navigation of a navigable** (`iframe.remove()`; `location.assign`,
-//!   `replace`, `href`, `reload`: the navigation is noted when it is started).
+//! - **the unloading of a document at the virtual time a task was queued for it** (HTML "unload
+//!   a document", which a page's `iframe.remove()` and its navigations, `location.assign`,
+//!   `replace`, `href`, `reload`, run on the document the navigable shows and its descendants):
+//!   noted by the document's label (`player@2`: the navigable's name and the document's number
+//!   in it, which do not depend on how independent lanes interleave) when it is unloaded at the
+//!   virtual time of a task the search ran early for it (`Sim::learn_unloaded`). A task queued
+//!   earlier has run in every schedule by then (virtual time advances only when no lane can
+//!   run), so unloading the document later removes nothing unrun. Per document and time rather
+//!   than per navigable: a page that navigates a frame at 5 ms contradicts nothing about the
+//!   tasks its documents had at 0 ms, nor about the frame's next document (issue 28).
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,8 +44,9 @@ pub struct Learned {
     read_sites: Mutex<BTreeSet<String>>,
     /// Navigables (by scenario name) whose document some page gave a `toolchange` listener.
     toolchange_navigables: Mutex<BTreeSet<String>>,
-    /// Navigables (by name) some page removed, navigated or reloaded.
-    lifecycle_navigables: Mutex<BTreeSet<String>>,
+    /// Documents (by label) some execution unloaded at the virtual time a task the search ran
+    /// early for them was queued.
+    unloaded_documents: Mutex<BTreeSet<String>>,
     /// A fact was contradicted since the search started: it must start again.
     contradicted: AtomicBool,
 }
@@ -59,9 +68,10 @@ impl Learned {
         set(&self.toolchange_navigables).contains(name)
     }
 
-    /// Some page removed, navigated or reloaded navigable `name`.
-    pub(crate) fn lifecycle_changed(&self, name: &str) -> bool {
-        set(&self.lifecycle_navigables).contains(name)
+    /// Some execution unloaded the document labelled `label` at the virtual time a task run
+    /// early for it was queued.
+    pub(crate) fn unloaded(&self, label: &str) -> bool {
+        set(&self.unloaded_documents).contains(label)
     }
 
     pub(crate) fn note_read(&self, site: &str) {
@@ -72,8 +82,8 @@ impl Learned {
         Self::note(&self.toolchange_navigables, &self.contradicted, name);
     }
 
-    pub(crate) fn note_lifecycle(&self, name: &str) {
-        Self::note(&self.lifecycle_navigables, &self.contradicted, name);
+    pub(crate) fn note_unloaded(&self, label: &str) {
+        Self::note(&self.unloaded_documents, &self.contradicted, label);
     }
 
     fn note(facts: &Mutex<BTreeSet<String>>, contradicted: &AtomicBool, key: &str) {
@@ -89,7 +99,7 @@ impl Learned {
 
     /// How many facts were contradicted in all.
     pub fn count(&self) -> usize {
-        set(&self.read_sites).len() + set(&self.toolchange_navigables).len() + set(&self.lifecycle_navigables).len()
+        set(&self.read_sites).len() + set(&self.toolchange_navigables).len() + set(&self.unloaded_documents).len()
     }
 
     /// The contradicted facts, for the report (`promises read at [a.js:3:5] toolchange
@@ -98,7 +108,7 @@ impl Learned {
         let kinds = [
             ("promises read at", &self.read_sites),
             ("toolchange listeners on", &self.toolchange_navigables),
-            ("removed or navigated", &self.lifecycle_navigables),
+            ("documents unloaded", &self.unloaded_documents),
         ];
         let described: Vec<String> = kinds
             .iter()

@@ -263,9 +263,6 @@ impl Sim<'_> {
         if self.world.nav(nav).container_document != Some(doc) {
             return Err(JsValue::type_error(format!("iframe {} is not in this document", self.world.nav(nav).name)));
         }
-        if let Some(learned) = self.learning() {
-            learned.note_lifecycle(&self.world.nav(nav).info.name);
-        }
         self.remove_iframe(nav);
         Ok(())
     }
