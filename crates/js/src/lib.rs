@@ -21,6 +21,7 @@ mod model_context;
 mod rejections;
 mod state;
 mod window;
+mod window_open;
 mod window_proxy;
 
 use std::rc::Rc;

@@ -17,3 +17,4 @@ fn a_valid_script_compiles() {
 
 mod location;
 mod platform;
+mod window_open;

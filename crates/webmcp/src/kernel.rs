@@ -413,6 +413,9 @@ pub struct Seldom {
     /// without a signal, `getTools`; `crate::inert::learned`), else None. Not hashed: a
     /// scenario with pages is explored by the stateless search only.
     pub(crate) page_promises: BTreeMap<PromiseId, Option<Rc<str>>>,
+    /// The navigables `window.open` made or chose: target names, openers, is closing
+    /// (`crate::window_open`).
+    pub(crate) opened: crate::window_open::OpenedWindows,
 }
 
 impl std::hash::Hash for Seldom {
@@ -429,6 +432,7 @@ impl std::hash::Hash for Seldom {
         self.agent_received.hash(state);
         self.cancelled_executions.hash(state);
         self.event_counts.hash(state);
+        self.opened.hash(state);
     }
 }
 

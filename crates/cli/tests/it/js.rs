@@ -117,9 +117,9 @@ fn an_unmodelled_member_is_an_error_that_names_it() {
     assert_eq!(console, ["before"]);
     let uncaught: Vec<&str> = trace.outcome.uncaught.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(uncaught, ["TypeError: Document.querySelector is not modelled by webmcp-sim (page.js:2:1)"]);
-    let trace = run_page("unmodelled-window", "window.open('https://b.example/');\n");
+    let trace = run_page("unmodelled-window", "window.alert('hi');\n");
     assert!(
-        trace.outcome.uncaught[0].text.starts_with("TypeError: Window.open is not modelled"),
+        trace.outcome.uncaught[0].text.starts_with("TypeError: Window.alert is not modelled"),
         "{:?}",
         trace.outcome.uncaught
     );
@@ -346,6 +346,14 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
             "scenarios/regressions/caller-unloaded-before-15-12.jsonc",
             "scenarios/js/caller-unloaded-before-15-12.jsonc",
             4,
+        ),
+        // Tab b of the twin is a window tab a opens (window.open), calling a's tool through
+        // `window.opener`.
+        ("scenarios/execute/different-traversable.jsonc", "scenarios/js/different-traversable.jsonc", 1),
+        (
+            "scenarios/execute/different-traversable-variant.jsonc",
+            "scenarios/js/different-traversable-variant.jsonc",
+            1,
         ),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
