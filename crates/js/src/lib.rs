@@ -16,6 +16,7 @@ mod console;
 mod convert;
 mod document;
 mod engine;
+mod history;
 mod location;
 mod model_context;
 mod rejections;

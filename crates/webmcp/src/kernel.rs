@@ -415,7 +415,7 @@ pub struct Seldom {
     pub(crate) page_promises: BTreeMap<PromiseId, Option<Rc<str>>>,
     /// The navigables `window.open` made or chose: target names, openers, is closing
     /// (`crate::window_open`).
-    pub(crate) opened: crate::window_open::OpenedWindows,
+    pub(crate) opened: crate::window_open::opened::OpenedWindows,
 }
 
 impl std::hash::Hash for Seldom {

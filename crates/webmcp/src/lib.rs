@@ -73,6 +73,7 @@ pub mod expect;
 pub mod explore;
 mod findings;
 mod footprint;
+mod history;
 mod idl;
 mod inert;
 pub mod invariants;

@@ -11,7 +11,6 @@
 //! `location` navigation's. What is not modelled fails with an error naming the HTML step
 //! (docs/model.md, "Windows a page opens").
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use browser::{DocId, DocumentState, JsValue, NavId};
@@ -21,22 +20,10 @@ use crate::footprint::Resource;
 use crate::kernel::Sim;
 use crate::work::{HistoryHandling, Work};
 
+pub(crate) mod opened;
+use opened::OpenedWindow;
+
 const HTML: &str = "HTML";
-
-/// What HTML keeps of a navigable that `window.open` made or chose: its target name, its
-/// active browsing context's opener browsing context (as the navigable that holds it), its is
-/// closing flag, and its is created by web content flag.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
-pub(crate) struct OpenedWindow {
-    pub(crate) target_name: Rc<str>,
-    pub(crate) opener: Option<NavId>,
-    pub(crate) closing: bool,
-    pub(crate) created_by_web_content: bool,
-}
-
-/// The navigables `window.open` made or chose, by navigable (any other has no target name, no
-/// opener, is not closing and was not created by web content).
-pub(crate) type OpenedWindows = BTreeMap<NavId, OpenedWindow>;
 
 /// HTML "rules for choosing a navigable"'s windowType.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -385,7 +372,7 @@ impl Sim<'_> {
         };
         self.seldom.nav_by_name.insert(name.clone(), nav);
         self.pending_tool_executions.insert(nav, Vec::new());
-        // Step 8. Set traversable's target name to targetName (and the opener, is closing).
+        // "Set traversable's target name to targetName" (and its opener, is closing).
         // Rules for choosing a navigable 8.10: its is created by web content is true.
         let opened =
             OpenedWindow { target_name: Rc::from(target_name), opener, closing: false, created_by_web_content: true };
@@ -420,7 +407,7 @@ impl Sim<'_> {
             .filter(|(nav, opened)| *opened.target_name == *name && !self.world.nav(**nav).destroyed)
             .map(|(nav, _)| *nav)
             .collect();
-        // 5.1. If currentNavigable's active browsing context is not familiar with navigable's active browsing context, then continue.
+        // For each navigable searched: if currentNavigable's active browsing context is not familiar with navigable's active browsing context, then continue; … if navigable's target name is name, then return navigable.
         candidates.into_iter().find(|nav| self.familiar_with(current, *nav))
     }
 

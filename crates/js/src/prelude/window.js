@@ -545,9 +545,9 @@
     PromiseRejectionEvent, MessageEvent, ErrorEvent, HTMLIFrameElement, ...lib.toolEventClasses,
     origin: natives.origin,
     Location: lib.Location,
-    // HTML History: no session history is modelled, so each of its members throws, naming
-    // itself ("History.back is not modelled by webmcp-sim").
-    history: guarded({ [Symbol.toStringTag]: "History" }, "History"),
+    // HTML History (`prelude/history.js`).
+    history: lib.history,
+    History: lib.History,
     postMessage(...args) { return postMessageTo(selfNav, ...oneArgument(args)); },
     // HTML open() and close() (`prelude/open.js`).
     open: lib.open,
