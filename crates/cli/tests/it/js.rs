@@ -69,7 +69,12 @@ fn a_javascript_trace() {
 
 #[test]
 fn a_javascript_run_replays_byte_for_byte() {
-    for file in ["scenarios/js/notify-task-ordering.jsonc", "scenarios/js/cancel-vs-completion.jsonc"] {
+    for file in [
+        "scenarios/js/notify-task-ordering.jsonc",
+        "scenarios/js/cancel-vs-completion.jsonc",
+        // A window a page opens (window.open), its navigation and its page's timer.
+        "scenarios/js/different-traversable.jsonc",
+    ] {
         let program = load_program(&workspace_root().join(file)).unwrap();
         for seed in 0..20 {
             let ran = webmcp::run(&program, &mut RandomChooser::new(seed), webmcp::Limits::default()).unwrap();
