@@ -88,7 +88,7 @@ pub mod script;
 mod user;
 mod uuid;
 pub mod variants;
-pub mod window_open;
+mod window_open;
 mod work;
 
 pub use algorithms::execute::validate_input_against_input_schema;

@@ -34,7 +34,7 @@ enum WindowType {
 
 /// HTML "tokenize the features argument": an ordered map of names to values (a later duplicate
 /// name sets the earlier entry's value, in its place).
-pub fn tokenize_the_features_argument(features: &str) -> Vec<(String, String)> {
+pub(crate) fn tokenize_the_features_argument(features: &str) -> Vec<(String, String)> {
     let is_separator = |c: char| c.is_ascii_whitespace() || c == '=' || c == ',';
     // 1. Let tokenizedFeatures be a new ordered map.
     let mut tokenized: Vec<(String, String)> = Vec::new();
@@ -98,7 +98,7 @@ pub fn tokenize_the_features_argument(features: &str) -> Vec<(String, String)> {
 }
 
 /// HTML "parse a boolean feature" given `value`.
-pub fn parse_a_boolean_feature(value: &str) -> bool {
+pub(crate) fn parse_a_boolean_feature(value: &str) -> bool {
     // 1. If value is the empty string, then return true. 2. If value is "yes", then return true. 3. If value is "true", then return true.
     if value.is_empty() || value == "yes" || value == "true" {
         return true;
@@ -614,5 +614,22 @@ impl Sim<'_> {
             return false;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_features_argument_is_tokenized_as_html_says() {
+        let t = super::tokenize_the_features_argument;
+        let pairs = |v: Vec<(String, String)>| v.into_iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>();
+        assert_eq!(pairs(t("noopener")), ["noopener="]);
+        assert_eq!(pairs(t(" NoOpener = 1 ,popup")), ["noopener=1", "popup="]);
+        assert_eq!(pairs(t("screenX=5,width=2,width=3")), ["left=5", "width=3"]);
+        assert_eq!(pairs(t("no opener")), ["no=", "opener="]);
+        assert_eq!(pairs(t("=,,= a")), ["a="]);
+        let b = super::parse_a_boolean_feature;
+        assert!(b("") && b("yes") && b("true") && b("1") && b("-2") && b(" 7x"));
+        assert!(!b("0") && !b("no") && !b("false") && !b("x"));
     }
 }

@@ -156,17 +156,3 @@ fn a_sandboxed_iframe_without_allow_popups_opens_nothing() {
     assert_eq!(lines(&trace.outcome.console), ["f: null"]);
     assert!(trace.render_text().contains("the popup is blocked"));
 }
-
-#[test]
-fn the_features_argument_is_tokenized_as_html_says() {
-    let t = webmcp::window_open::tokenize_the_features_argument;
-    let pairs = |v: Vec<(String, String)>| v.into_iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>();
-    assert_eq!(pairs(t("noopener")), ["noopener="]);
-    assert_eq!(pairs(t(" NoOpener = 1 ,popup")), ["noopener=1", "popup="]);
-    assert_eq!(pairs(t("screenX=5,width=2,width=3")), ["left=5", "width=3"]);
-    assert_eq!(pairs(t("no opener")), ["no=", "opener="]);
-    assert_eq!(pairs(t("=,,= a")), ["a="]);
-    let b = webmcp::window_open::parse_a_boolean_feature;
-    assert!(b("") && b("yes") && b("true") && b("1") && b("-2") && b(" 7x"));
-    assert!(!b("0") && !b("no") && !b("false") && !b("x"));
-}
