@@ -133,7 +133,8 @@ pub struct World<S> {
 struct Seldom {
     navigable_infos: Vec<NavigableInfo>,
     next_opaque: u32,
-    /// Per tab (browsing context group): HTML's historical agent cluster key map, origin → key.
+    /// Per browsing context group (`NavigableInfo::group`: a tab's own, unless another page
+    /// opened it): HTML's historical agent cluster key map, origin → key.
     historical_agent_cluster_keys: BTreeMap<(NavId, Origin), ClusterKey>,
     /// Agent cluster → event loop.
     clusters: BTreeMap<(NavId, ClusterKey), LoopId>,

@@ -459,7 +459,7 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
 
 /// The callbacks that run once (their handle is stale after): a timer's steps, a notification
 /// task, a posted message's task.
-const ONE_SHOT: [&str; 4] = ["timer", "unhandled rejections", "rejectionhandled", "message"];
+const ONE_SHOT: [&str; 5] = ["timer", "unhandled rejections", "rejectionhandled", "message", "definitely close"];
 
 /// The imperative execute steps' name, as the trace cites it.
 const IMPERATIVE: &str = "imperative execute steps";

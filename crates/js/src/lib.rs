@@ -17,11 +17,13 @@ mod console;
 mod convert;
 mod document;
 mod engine;
+mod history;
 mod location;
 mod model_context;
 mod rejections;
 mod state;
 mod window;
+mod window_open;
 mod window_proxy;
 
 use std::rc::Rc;

@@ -15,5 +15,7 @@ fn a_valid_script_compiles() {
     assert_eq!(check_syntax("page.js", "const a = 1; while (false) {}"), Ok(()));
 }
 
+mod history;
 mod location;
 mod platform;
+mod window_open;

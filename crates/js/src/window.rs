@@ -12,11 +12,13 @@ use crate::convert::{describe_exception, PRELUDE_FILE};
 use crate::state::{handle, RealmKey, State};
 
 /// The realm's setup scripts, run in this order (`prelude/`).
-const PRELUDE: [(&str, &str); 5] = [
+const PRELUDE: [(&str, &str); 7] = [
     ("event.js", include_str!("prelude/event.js")),
     ("abort.js", include_str!("prelude/abort.js")),
     ("model_context.js", include_str!("prelude/model_context.js")),
     ("location.js", include_str!("prelude/location.js")),
+    ("open.js", include_str!("prelude/open.js")),
+    ("history.js", include_str!("prelude/history.js")),
     ("window.js", include_str!("prelude/window.js")),
 ];
 
@@ -43,6 +45,8 @@ pub(crate) fn set_up<'js>(
     crate::rejections::install(ctx, &natives, state, realm, doc)?;
     crate::window_proxy::install(ctx, &natives, state, realm, doc)?;
     crate::location::install(ctx, &natives, state, realm, doc)?;
+    crate::window_open::install(ctx, &natives, state, realm, doc)?;
+    crate::history::install(ctx, &natives, state, realm, doc)?;
     // The prelude's files, in order; each adds to `lib` what the next ones use. Each is
     // compiled once per process (`prelude_bytecode`) and read into every realm.
     let lib = Object::new(ctx.clone())?;

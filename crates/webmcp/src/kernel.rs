@@ -418,6 +418,9 @@ pub struct Seldom {
     /// document at that same time contradicts a learned fact (`Sim::learn_unloaded`). Not
     /// hashed, as `page_promises`.
     pub(crate) inert_posted_at: BTreeMap<DocId, u64>,
+    /// The navigables `window.open` made or chose: target names, openers, is closing
+    /// (`crate::window_open`).
+    pub(crate) opened: crate::window_open::opened::OpenedWindows,
 }
 
 impl std::hash::Hash for Seldom {
@@ -434,6 +437,7 @@ impl std::hash::Hash for Seldom {
         self.agent_received.hash(state);
         self.cancelled_executions.hash(state);
         self.event_counts.hash(state);
+        self.opened.hash(state);
     }
 }
 

@@ -73,6 +73,7 @@ pub mod expect;
 pub mod explore;
 mod findings;
 mod footprint;
+mod history;
 mod idl;
 mod inert;
 pub mod invariants;
@@ -87,6 +88,7 @@ pub mod script;
 mod user;
 mod uuid;
 pub mod variants;
+mod window_open;
 mod work;
 
 pub use algorithms::execute::validate_input_against_input_schema;

@@ -99,7 +99,7 @@ impl Sim<'_> {
         note!(self, (HTML, "destroy a child navigable"), "navigable {} destroyed", self.world.nav(nav).name);
     }
 
-    fn destroy_navigables(&mut self, nav: NavId) {
+    pub(crate) fn destroy_navigables(&mut self, nav: NavId) {
         self.world.destroy_navigable(nav);
         // By index: destroying changes no navigable's children, so none are copied.
         for i in 0..self.world.nav(nav).children.len() {
@@ -113,7 +113,7 @@ impl Sim<'_> {
     /// is still its navigable's active document). A document that is not `salvageable` is then
     /// destroyed, its queued tasks removed, and its child navigables with it (step 20); a
     /// salvageable one (kept in the bfcache) is not.
-    fn unload_a_document_and_its_descendants(&mut self, doc: DocId, salvageable: bool) {
+    pub(crate) fn unload_a_document_and_its_descendants(&mut self, doc: DocId, salvageable: bool) {
         let nav = self.world.doc_info(doc).navigable;
         // The children by index, and of each only what is read: unloading changes no navigable's
         // children, so nothing is copied.

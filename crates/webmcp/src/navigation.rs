@@ -83,7 +83,7 @@ impl Sim<'_> {
     /// HTML "navigate" `nav` to `url` using `source_document`, with exceptionsEnabled set to
     /// true: the steps that run while the script runs, up to step 23, whose in-parallel steps
     /// and finalization are one later task (`complete_script_navigation`).
-    fn navigate_from_script(
+    pub(crate) fn navigate_from_script(
         &mut self,
         nav: NavId,
         url: url::Url,
@@ -167,7 +167,7 @@ impl Sim<'_> {
 
     /// The task that completes a navigation a script started: of `source`'s document, on the
     /// navigation and traversal task source, as the action language's `navigate` queues it.
-    fn queue_script_navigation(
+    pub(crate) fn queue_script_navigation(
         &mut self,
         source: DocId,
         nav: NavId,
@@ -220,7 +220,7 @@ impl Sim<'_> {
     /// document's): any `sandbox` sets the sandboxed navigation browsing context flag, and one
     /// without `allow-top-navigation` the sandboxed top-level navigation without user
     /// activation browsing context flag. No page has transient activation.
-    fn allowed_by_sandboxing_to_navigate(&mut self, a: NavId, b: NavId) -> bool {
+    pub(crate) fn allowed_by_sandboxing_to_navigate(&mut self, a: NavId, b: NavId) -> bool {
         let (mut navigation, mut top_level) = (false, false);
         let mut at = Some(a);
         while let Some(n) = at {

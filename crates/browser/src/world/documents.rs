@@ -257,8 +257,9 @@ impl<S: Clone> World<S> {
             "the container policy is that of the navigable's container"
         );
         let nav = self.nav(navigable);
+        // Agent clusters are per browsing context group (`NavigableInfo::group`).
         let (container_document, tab, sandboxed_origin) =
-            (nav.container_document, nav.traversable, nav.container.sandboxed_origin());
+            (nav.container_document, nav.group, nav.container.sandboxed_origin());
         let origin = if sandboxed_origin {
             self.new_opaque_origin()
         } else if matches!(response.url.scheme(), "about") {

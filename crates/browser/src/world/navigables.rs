@@ -35,6 +35,11 @@ pub struct NavigableInfo {
     pub children: Vec<NavId>,
     /// The tab (top-level traversable) this navigable belongs to.
     pub traversable: NavId,
+    /// HTML's browsing context group of its traversable, named by the group's first top-level
+    /// traversable: a tab's own, unless it is an auxiliary browsing context (`window.open`
+    /// without noopener: HTML "create a new auxiliary browsing context and document" 2, "Let
+    /// group be openerTopLevelBrowsingContext's group"), which joins its opener's.
+    pub group: NavId,
 }
 
 /// What navigation and iframe removal change of a navigable.
@@ -95,13 +100,31 @@ impl<S: Clone> World<S> {
         container_document: Option<DocId>,
         container: ContainerAttributes,
     ) -> NavId {
+        self.create_navigable_in_group(name, container_document, container, None)
+    }
+
+    /// Creates a top-level traversable in the browsing context group of the traversable
+    /// `opener` (an auxiliary browsing context: HTML "create a new auxiliary browsing context
+    /// and document" 2); `create_navigable` makes a top-level traversable in a new group.
+    pub fn create_auxiliary_traversable(&mut self, name: &str, opener: NavId) -> NavId {
+        let group = self.nav(self.nav(opener).traversable).group;
+        self.create_navigable_in_group(name, None, ContainerAttributes::default(), Some(group))
+    }
+
+    fn create_navigable_in_group(
+        &mut self,
+        name: &str,
+        container_document: Option<DocId>,
+        container: ContainerAttributes,
+        group: Option<NavId>,
+    ) -> NavId {
         let id = NavId(self.seldom.navigable_infos.len() as u32);
-        let (parent, traversable) = match container_document {
+        let (parent, traversable, group) = match container_document {
             Some(doc) => {
                 let parent = self.doc_info(doc).navigable;
-                (Some(parent), self.nav(parent).traversable)
+                (Some(parent), self.nav(parent).traversable, self.nav(parent).group)
             }
-            None => (None, id),
+            None => (None, id, group.unwrap_or(id)),
         };
         let infos = &mut self.seldom.navigable_infos;
         infos.push(NavigableInfo {
@@ -111,6 +134,7 @@ impl<S: Clone> World<S> {
             container,
             children: Vec::new(),
             traversable,
+            group,
         });
         if let Some(parent) = parent {
             infos[parent.index()].children.push(id);

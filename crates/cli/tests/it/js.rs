@@ -69,7 +69,12 @@ fn a_javascript_trace() {
 
 #[test]
 fn a_javascript_run_replays_byte_for_byte() {
-    for file in ["scenarios/js/notify-task-ordering.jsonc", "scenarios/js/cancel-vs-completion.jsonc"] {
+    for file in [
+        "scenarios/js/notify-task-ordering.jsonc",
+        "scenarios/js/cancel-vs-completion.jsonc",
+        // A window a page opens (window.open), its navigation and its page's timer.
+        "scenarios/js/different-traversable.jsonc",
+    ] {
         let program = load_program(&workspace_root().join(file)).unwrap();
         for seed in 0..20 {
             let ran = webmcp::run(&program, &mut RandomChooser::new(seed), webmcp::Limits::default()).unwrap();
@@ -117,9 +122,9 @@ fn an_unmodelled_member_is_an_error_that_names_it() {
     assert_eq!(console, ["before"]);
     let uncaught: Vec<&str> = trace.outcome.uncaught.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(uncaught, ["TypeError: Document.querySelector is not modelled by webmcp-sim (page.js:2:1)"]);
-    let trace = run_page("unmodelled-window", "window.open('https://b.example/');\n");
+    let trace = run_page("unmodelled-window", "window.alert('hi');\n");
     assert!(
-        trace.outcome.uncaught[0].text.starts_with("TypeError: Window.open is not modelled"),
+        trace.outcome.uncaught[0].text.starts_with("TypeError: Window.alert is not modelled"),
         "{:?}",
         trace.outcome.uncaught
     );
@@ -386,6 +391,14 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
         (
             "scenarios/lifecycle/stale-registered-tool-after-navigation.jsonc",
             "scenarios/js/stale-registered-tool-after-navigation.jsonc",
+            1,
+        ),
+        // Tab b of the twin is a window tab a opens (window.open), calling a's tool through
+        // `window.opener`.
+        ("scenarios/execute/different-traversable.jsonc", "scenarios/js/different-traversable.jsonc", 1),
+        (
+            "scenarios/execute/different-traversable-variant.jsonc",
+            "scenarios/js/different-traversable-variant.jsonc",
             1,
         ),
     ] {

@@ -48,6 +48,7 @@
   // its own global, so `new frame.AbortController()` is made in that realm), and otherwise
   // throws a "SecurityError" DOMException, as HTML's [[Get]] of a cross-origin WindowProxy does.
   const windows = new Map();
+  lib.windowFor = windowFor;
   function windowFor(nav) {
     if (nav === selfNav) return windowProxy;
     let w = windows.get(nav);
@@ -68,6 +69,8 @@
       get length() { return natives.childAt(nav, 0)[1]; },
       postMessage(...args) { return postMessageTo(nav, ...oneArgument(args)); },
     };
+    // `closed`, `close()` and `opener` (`prelude/open.js`).
+    Object.defineProperties(members, Object.getOwnPropertyDescriptors(lib.crossOriginMembers(nav)));
     w = new Proxy(members, {
       get(t, p, r) {
         if (isIndex(p)) return childWindow(nav, p);
@@ -75,6 +78,7 @@
         if (typeof p !== "string" || p === "then") return undefined;
         const other = natives.windowGlobal(nav);
         if (other === null) {
+          lib.checkHasDocument(nav, p);
           throw new DOMException(`Blocked a frame with origin "${natives.origin}" from accessing a cross-origin frame (Window.${p}).`, "SecurityError");
         }
         return other[p];
@@ -550,10 +554,13 @@
     PromiseRejectionEvent, MessageEvent, ErrorEvent, HTMLIFrameElement, ...lib.toolEventClasses,
     origin: natives.origin,
     Location: lib.Location,
-    // HTML History: no session history is modelled, so each of its members throws, naming
-    // itself ("History.back is not modelled by webmcp-sim").
-    history: guarded({ [Symbol.toStringTag]: "History" }, "History"),
+    // HTML History (`prelude/history.js`).
+    history: lib.history,
+    History: lib.History,
     postMessage(...args) { return postMessageTo(selfNav, ...oneArgument(args)); },
+    // HTML open() and close() (`prelude/open.js`).
+    open: lib.open,
+    close() { lib.closeWindow(selfNav); },
   };
   for (const [name, value] of Object.entries(own)) {
     Object.defineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
@@ -565,10 +572,13 @@
     parent: () => windowFor(natives.parentNavigable(selfNav)),
     top: () => windowFor(natives.topNavigable(selfNav)),
     length: () => natives.childAt(selfNav, 0)[1],
+    closed: () => lib.selfClosed(),
   };
   for (const [name, get] of Object.entries(accessors)) {
     Object.defineProperty(global, name, { get, configurable: true, enumerable: true });
   }
+  // HTML `opener` (`prelude/open.js`).
+  Object.defineProperty(global, "opener", lib.openerAccessor(global));
   // HTML `location`: this Window's Location object ([PutForwards=href]: setting it sets href).
   Object.defineProperty(global, "location", {
     get: () => lib.locationFor(selfNav),
