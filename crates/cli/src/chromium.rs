@@ -348,7 +348,9 @@ fn driver_limit(plan: &serde_json::Value) -> std::time::Duration {
     let runs = plan["runs"].as_u64().unwrap_or(1);
     let timeout_ms = plan["timeoutMs"].as_u64().unwrap_or(60_000);
     let margin_ms = plan["hardMarginMs"].as_u64().unwrap_or(30_000);
-    std::time::Duration::from_millis(runs.saturating_mul(timeout_ms.saturating_mul(2).saturating_add(margin_ms)).saturating_add(60_000))
+    std::time::Duration::from_millis(
+        runs.saturating_mul(timeout_ms.saturating_mul(2).saturating_add(margin_ms)).saturating_add(60_000),
+    )
 }
 
 /// The text report of one scenario.
