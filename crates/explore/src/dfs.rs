@@ -479,6 +479,12 @@ impl<'o, M: Stateful> Explorer<'o, M> {
         if self.cut_at_choice_point(state, path.len()) {
             return Ok(());
         }
+        if reduce && self.every_lane_asleep(state, lanes, base) {
+            // Nothing would be explored from here (a revisit explores only lanes awake now), so
+            // the choice point is neither fingerprinted, stored nor counted, as a forced step
+            // whose lane is asleep ends its branch (`run_forced_steps`).
+            return Ok(());
+        }
         // On a revisit, the lanes to explore: only those asleep at the earlier visit and awake
         // now (the others were explored from this state then). None: every awake lane.
         let mut revisit: Option<smallvec::SmallVec<[LaneId; 8]>> = None;
@@ -549,6 +555,18 @@ impl<'o, M: Stateful> Explorer<'o, M> {
                 retain_from(&mut self.sleep, base, |(_, f)| !f.conflicts(&fp));
             }
         }
+    }
+
+    /// Whether every runnable lane of a choice point is in its sleep set `self.sleep[base..]`.
+    fn every_lane_asleep(&mut self, state: &M::State, lanes: &[M::Lane], base: usize) -> bool {
+        if self.sleep.len() - base < lanes.len() {
+            return false;
+        }
+        let model = self.model;
+        lanes.iter().all(|lane| {
+            let id = self.lanes.id_of(model, state, lane);
+            is_asleep(&self.sleep[base..], id)
+        })
     }
 
     /// Whether a bound ends the branch at this choice point, `depth` choices deep: a max-states,

@@ -1,5 +1,5 @@
 //! Findings: the failed spec asserts a run records, kept as a list that copies of the state
-//! share, with the multiset digest that fingerprints compare.
+//! share, with the set digest that fingerprints compare.
 
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -12,16 +12,23 @@ use crate::cite::{cite, Step};
 /// recording one adds a node and copies nothing (a copy of the state keeps the findings it had
 /// when copied). Made into the outcome's findings, oldest first, only when a run ends.
 ///
-/// `Sim::fingerprint` hashes them as a multiset of citations and messages (not the units they
-/// came from, nor their order), as outcomes compare them: their number, and their digests' sum
-/// and rotated xor, kept as each is recorded so that a fingerprint never rehashes their text. Two
-/// units that commute may each record a finding (a null node navigable read in parallel, a
-/// failed assert), and the two orders then reach states that differ only in the order of the
-/// log; its order is not observable in an outcome and decides nothing later, so the states are
-/// one.
+/// `Sim::fingerprint` hashes them as a set of citations, messages and call sites (not the units
+/// they came from, their order, nor how many times each was recorded), as outcomes compare them
+/// (`trace::Outcome::canonical` sorts and deduplicates them): the number of distinct ones, and
+/// their digests' sum and rotated xor, kept as each is recorded so that a fingerprint never
+/// rehashes their text. Two units that commute may each record a finding (a null node navigable
+/// read in parallel, a failed assert), and the two orders then reach states that differ only in
+/// the order of the log; its order is not observable in an outcome and decides nothing later, so
+/// the states are one. Likewise two states whose logs differ only in how often a finding was
+/// recorded (issue 30: four calls whose completion steps each fail executeTool 15.10.1, some
+/// cancelled before they started): no step reads the log, findings are only ever added, and the
+/// outcome keeps each once, so every run from either state ends in the same outcome as the same
+/// run from the other.
 #[derive(Clone, Default, Debug)]
 pub(crate) struct Findings {
     pub(crate) len: usize,
+    /// The digests of the distinct findings recorded so far.
+    distinct: Rc<std::collections::BTreeSet<u64>>,
     digest: (u64, u64),
     newest: Option<Rc<FindingNode>>,
 }
@@ -47,7 +54,11 @@ impl Findings {
         // One finding's digest (XXH3, as the state's parts: the same on every run and platform),
         // combined by addition and xor, which do not depend on the order.
         let h = browser::digest128(&(finding.step, &finding.message, finding.called_from)) as u64;
-        self.digest = (self.digest.0.wrapping_add(h), self.digest.1 ^ h.rotate_left(17));
+        if !self.distinct.contains(&h) {
+            self.digest = (self.digest.0.wrapping_add(h), self.digest.1 ^ h.rotate_left(17));
+            // Copied only when a copy of the state shares it (a run records few distinct ones).
+            Rc::make_mut(&mut self.distinct).insert(h);
+        }
         self.len += 1;
         self.newest = Some(Rc::new(FindingNode { finding, older: self.newest.take() }));
     }
@@ -86,11 +97,11 @@ impl Drop for FindingNode {
 }
 
 impl Hash for Findings {
-    /// The multiset digest (see `Findings`).
+    /// The set digest (see `Findings`).
     #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_usize(self.len);
-        if self.len == 0 {
+        state.write_usize(self.distinct.len());
+        if self.distinct.is_empty() {
             return;
         }
         state.write_u64(self.digest.0);

@@ -34,3 +34,23 @@ fn a_long_list_drops_without_deep_recursion() {
     assert_eq!(shared.len, 1_000_000);
     drop(shared);
 }
+
+/// Fingerprints compare findings as a set (outcomes keep each finding once): how often one was
+/// recorded and in which order do not tell two logs apart; a finding that only one has does.
+#[test]
+fn logs_hash_as_sets_of_findings() {
+    let hash = |f: &Findings| browser::digest128(f);
+    let mut once = Findings::default();
+    once.push(recorded(0));
+    once.push(recorded(1));
+    let mut twice = Findings::default();
+    twice.push(recorded(1));
+    twice.push(recorded(0));
+    twice.push(recorded(1));
+    assert_eq!(hash(&once), hash(&twice));
+    assert_eq!(twice.len, 3);
+    let mut more = once.clone();
+    more.push(recorded(2));
+    assert_ne!(hash(&once), hash(&more));
+    assert_ne!(hash(&Findings::default()), hash(&once));
+}
