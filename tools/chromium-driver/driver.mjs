@@ -62,8 +62,28 @@ async function runOnce(browser, plan, run, out) {
 
   const ctx = await browser.newContext();
   out.ctx = ctx;
+  // Documents served so far per navigable (the tab's id for its main frame, else the iframe's
+  // name), for a document's label as the simulator gives it: `player`, then `player@2`, ….
+  const served = new Map();
+  const whereOf = (request) => {
+    try {
+      const frame = request.frame();
+      const tab = plan.tabIds[Math.max(0, pages.indexOf(frame.page()))];
+      return { tab, navigable: frame.parentFrame() ? frame.name() : tab };
+    } catch {
+      return null;
+    }
+  };
   await ctx.route('**/*', (route) => {
-    const url = route.request().url();
+    const request = route.request();
+    const url = request.url();
+    const where = request.isNavigationRequest() && url !== plan.awayUrl ? whereOf(request) : null;
+    let label = null;
+    if (where) {
+      const count = (served.get(where.navigable) ?? 0) + 1;
+      served.set(where.navigable, count);
+      label = count === 1 ? where.navigable : `${where.navigable}@${count}`;
+    }
     // Each served document's URL carries `wmcp=N`; look it up by that (the browser may
     // re-encode the rest of a hostile URL).
     const n = /[?&]wmcp=(\d+)/.exec(url);
@@ -73,6 +93,21 @@ async function runOnce(browser, plan, run, out) {
         status: 200,
         headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers },
         body: page.body,
+      });
+    }
+    // JavaScript pages: a document a page's own navigation or iframe asks for is the scenario's
+    // resource at the URL's path, at any origin, or a document with no script; its
+    // configuration (label, navigable, tab) is written in as it is served.
+    if (plan.javascript && where) {
+      const path = new URL(url).pathname;
+      const resource = plan.resources?.[path] ?? plan.emptyPage;
+      const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} };
+      const text = JSON.stringify(cfg).replace(/</g, '\\u003c');
+      log.push(`${at()} request ${url}: ${plan.resources?.[path] ? 'the resource ' + path : 'no resource at ' + path + ', a document with no script'}, as ${label}`);
+      return route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', ...resource.headers },
+        body: resource.body.replace(plan.cfgSlot, () => text),
       });
     }
     log.push(`${at()} request ${url}: not a page of the scenario, answered 404`);

@@ -24,6 +24,7 @@
     o.n = ++seq;
     debug(MARK + JSON.stringify(o));
   };
+  W.rec = rec;
   const kind = (v) => Object.prototype.toString.call(v);
   const isError = (e) => e !== null && typeof e === 'object' && typeof e.name === 'string' && typeof e.message === 'string'
     && (kind(e) === '[object Error]' || kind(e) === '[object DOMException]');

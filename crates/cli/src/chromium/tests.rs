@@ -316,7 +316,7 @@ fn a_feature_the_plan_does_not_translate_makes_the_scenario_cannot_run() {
         &crate::load_program(&scenario_path("scenarios/execute/undefined-input-before-options.jsonc")).unwrap(),
     )
     .unwrap();
-    let plan = super::plan::compile(&s, &loops, super::plan::Timing { scale: 1.0, jitter_ms: 0 }).unwrap();
+    let plan = super::plan::compile(&s, &loops, super::plan::Timing { scale: 1.0, jitter_ms: 0 }, &[]).unwrap();
     assert!(plan.json["pages"].to_string().contains("W.log('input: ' + JSON.stringify(input))"));
     // Every shipped scenario uses only translated keys, or one the plan declares it does not
     // translate yet (and then says so as its reason).
@@ -329,7 +329,7 @@ fn a_feature_the_plan_does_not_translate_makes_the_scenario_cannot_run() {
                 file.display()
             );
             let Err(err) =
-                super::plan::compile(&s, &Default::default(), super::plan::Timing { scale: 1.0, jitter_ms: 0 })
+                super::plan::compile(&s, &Default::default(), super::plan::Timing { scale: 1.0, jitter_ms: 0 }, &[])
             else {
                 panic!("{}: a page with {key} compiled into a plan", file.display())
             };

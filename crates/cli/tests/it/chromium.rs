@@ -41,7 +41,7 @@ fn every_page_script_parses() {
         let program = cli::load_program(&file).unwrap();
         let loops = chromium::event_loops(&program).unwrap();
         let timing = plan::Timing { scale: 20.0, jitter_ms: 20 };
-        let plan = match plan::compile(&scenario, &loops, timing) {
+        let plan = match plan::compile(&scenario, &loops, timing, &[]) {
             Ok(p) => p,
             Err(reason) => {
                 assert!(!reason.is_empty(), "{}: a scenario that cannot run says why", file.display());
@@ -109,7 +109,7 @@ fn timed_user_steps_get_their_real_window() {
         let file = workspace_root().join(path);
         let (scenario, _) = scenario::load(&file).unwrap();
         let loops = chromium::event_loops(&cli::load_program(&file).unwrap()).unwrap();
-        let plan = plan::compile(&scenario, &loops, plan::Timing { scale, jitter_ms: 0 }).unwrap();
+        let plan = plan::compile(&scenario, &loops, plan::Timing { scale, jitter_ms: 0 }, &[]).unwrap();
         let step = &plan.json["user"][0];
         assert_eq!(step["kind"], "removeIframe");
         assert!(plan.timeout_ms > step["toMs"].as_u64().unwrap(), "the timeout comes after the step");
@@ -232,7 +232,7 @@ fn agent_with_bfcache_cannot_run_and_says_why() {
     let (scenario, _) = scenario::load(&path).unwrap();
     let loops = chromium::event_loops(&cli::load_program(&path).unwrap()).unwrap();
     let timing = plan::Timing { scale: 20.0, jitter_ms: 20 };
-    let why = plan::compile(&scenario, &loops, timing).err().expect("cannot run");
+    let why = plan::compile(&scenario, &loops, timing, &[]).err().expect("cannot run");
     assert!(why.starts_with("agent steps with a back/forward cache user step"), "{why}");
 }
 
