@@ -252,8 +252,10 @@ async function runOnce(browser, plan, run, out) {
               wins.push([w, busies[i]]);
             });
             const late = Math.max(0, Date.now() - moment);
-            setTimeout(() => {
-              for (const [w, busy] of wins) setTimeout(() => w.__wmcp_start(busy), 0);
+            // The browser's own setTimeout: a JavaScript page's is scaled by --time-scale.
+            const timeout = window.__wmcp_setTimeout ?? setTimeout;
+            timeout(() => {
+              for (const [w, busy] of wins) timeout(() => w.__wmcp_start(busy), 0);
             }, Math.max(0, moment - Date.now()));
             return { left, late };
           }, { ids, busies, moment })
@@ -275,7 +277,7 @@ async function runOnce(browser, plan, run, out) {
         await frame
           .evaluate(({ busy, moment }) => {
             const late = Math.max(0, Date.now() - moment);
-            setTimeout(() => window.__wmcp_start(busy), Math.max(0, moment - Date.now()));
+            (window.__wmcp_setTimeout ?? setTimeout)(() => window.__wmcp_start(busy), Math.max(0, moment - Date.now()));
             return late;
           }, { busy: busies[ids.indexOf(id)], moment })
           .then((late) => lateStart(id, late))

@@ -152,6 +152,20 @@
   // The page gets a promise that follows the API's (one microtask later): the recorder's
   // reaction handles the API's own promise, and whether the page handles its rejection stays
   // the page's (an unhandled rejection is still reported).
+  // How a promise of this document is recorded: its creation, then its settlement.
+  W.observe = (p, name, d) => {
+    rec('promise', { p: name, d });
+    return realThen.call(p,
+      (v) => { rec('settle', { p: name, d, s: 'fulfilled(' + W.render(v) + ')' }); return v; },
+      (e) => { rec('settle', { p: name, d, s: 'rejected(' + W.settled(e) + ')' }); throw e; });
+  };
+  // Once this document is a removed iframe's (no browsing context: `defaultView` is null), its
+  // console no longer reaches DevTools and promise jobs of its realm no longer run (HTML's
+  // HostEnqueuePromiseJob skips a realm that is not fully active), so a call a live document
+  // makes on its modelContext is recorded through its parent's runtime (same origin), under this
+  // document's label.
+  let relay = null;
+  try { if (parent !== window && parent.__wmcp && parent.__wmcp.observe) relay = parent.__wmcp; } catch {}
   const counts = { registerTool: 0, getTools: 0, executeTool: 0 };
   const mc = document.modelContext;
   const proto = mc ? Object.getPrototypeOf(mc) : null;
@@ -168,10 +182,8 @@
           const p = real.apply(this, args);
           if (!labelled || !(p instanceof Promise)) return p;
           const name = `${method}#${++counts[method]}@${cfg.label}`;
-          rec('promise', { p: name });
-          return realThen.call(p,
-            (v) => { rec('settle', { p: name, s: 'fulfilled(' + W.render(v) + ')' }); return v; },
-            (e) => { rec('settle', { p: name, s: 'rejected(' + W.settled(e) + ')' }); throw e; });
+          const recorder = document.defaultView === null && relay !== null ? relay : W;
+          return recorder.observe(p, name, cfg.label);
         },
       }[method];
       Object.defineProperty(proto, method, { value: wrapped, writable: true, enumerable: true, configurable: true });

@@ -200,5 +200,8 @@
   
   addEventListener('pageshow', (e) => { if (e.persisted) { rec('restored'); rec('timers', { c: W.timers }); } });
   window.__wmcp = W;
+  // The browser's own setTimeout, for the driver's start barrier: a JavaScript page's prelude
+  // (jspage.js) scales the page's setTimeout by --time-scale.
+  window.__wmcp_setTimeout = realSetTimeout;
   return W;
 }

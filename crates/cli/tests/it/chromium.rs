@@ -37,18 +37,30 @@ fn every_page_script_parses() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;
     for file in cli::scenario_files(&root.join("scenarios")).unwrap() {
-        let (scenario, _) = scenario::load(&file).unwrap();
-        let program = cli::load_program(&file).unwrap();
+        // The command's loader: a JavaScript page's jsFile read into its js.
+        let cli::Loaded { scenario, program, .. } = cli::load(&file, &[]).unwrap();
         let loops = chromium::event_loops(&program).unwrap();
+        let moments = chromium::moments(&program, &scenario).unwrap();
         let timing = plan::Timing { scale: 20.0, jitter_ms: 20 };
-        let plan = match plan::compile(&scenario, &loops, timing, &[]) {
+        let plan = match plan::compile(&scenario, &loops, timing, &moments) {
             Ok(p) => p,
             Err(reason) => {
                 assert!(!reason.is_empty(), "{}: a scenario that cannot run says why", file.display());
                 continue;
             }
         };
-        for (url, page) in plan.json["pages"].as_object().unwrap() {
+        // The pages, the documents of the scenario's server and the document with no script
+        // (those two with the configuration the driver writes in).
+        let mut served: Vec<(String, serde_json::Value)> =
+            plan.json["pages"].as_object().unwrap().iter().map(|(u, p)| (u.clone(), p.clone())).collect();
+        for (path, page) in plan.json["resources"].as_object().into_iter().flatten() {
+            served.push((format!("resource {path}"), page.clone()));
+        }
+        served.push(("the document with no script".into(), plan.json["emptyPage"].clone()));
+        for (url, page) in &served {
+            let cfg = r#"{"label": "x", "nav": "x", "tab": "t", "scale": 20, "frames": {}}"#;
+            let page =
+                serde_json::json!({"body": page["body"].as_str().unwrap_or_default().replace(plan::CFG_SLOT, cfg)});
             let body = page["body"].as_str().unwrap();
             let Some(script) =
                 body.split_once("<script>\n").and_then(|(_, s)| s.split_once("\n</script>")).map(|(s, _)| s)
