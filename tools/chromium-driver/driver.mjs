@@ -77,18 +77,13 @@ async function runOnce(browser, plan, run, out) {
   await ctx.route('**/*', (route) => {
     const request = route.request();
     const url = request.url();
-    const where = request.isNavigationRequest() && url !== plan.awayUrl ? whereOf(request) : null;
-    let label = null;
-    if (where) {
-      const count = (served.get(where.navigable) ?? 0) + 1;
-      served.set(where.navigable, count);
-      label = count === 1 ? where.navigable : `${where.navigable}@${count}`;
-    }
     // Each served document's URL carries `wmcp=N`; look it up by that (the browser may
     // re-encode the rest of a hostile URL).
     const n = /[?&]wmcp=(\d+)/.exec(url);
     const page = plan.pages[url] ?? (n ? byNumber.get(n[1]) : undefined);
     if (page) {
+      // A page of the plan knows its navigable and which of its documents it is.
+      if (page.navigable !== undefined) served.set(page.navigable, Math.max(served.get(page.navigable) ?? 0, page.generation ?? 1));
       return route.fulfill({
         status: 200,
         headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers },
@@ -98,7 +93,13 @@ async function runOnce(browser, plan, run, out) {
     // JavaScript pages: a document a page's own navigation or iframe asks for is the scenario's
     // resource at the URL's path, at any origin, or a document with no script; its
     // configuration (label, navigable, tab) is written in as it is served.
-    if (plan.javascript && where) {
+    const where = plan.javascript && request.isNavigationRequest() ? whereOf(request) : null;
+    if (where) {
+      // An iframe a page made has no name here, and the simulator names its navigable
+      // `iframeN`, which the driver does not know: such a document is labelled `?`.
+      const count = (served.get(where.navigable) ?? 0) + 1;
+      served.set(where.navigable, count);
+      const label = where.navigable === '' ? '?' : count === 1 ? where.navigable : `${where.navigable}@${count}`;
       const path = new URL(url).pathname;
       const resource = plan.resources?.[path] ?? plan.emptyPage;
       const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} };

@@ -180,7 +180,8 @@
             try { converts[method](...args); } catch { labelled = false; }
           }
           const p = real.apply(this, args);
-          if (!labelled || !(p instanceof Promise)) return p;
+          // A removed iframe's document makes its promise in the caller's realm: any promise.
+          if (!labelled || p === null || typeof p !== 'object' || typeof p.then !== 'function') return p;
           const name = `${method}#${++counts[method]}@${cfg.label}`;
           const recorder = document.defaultView === null && relay !== null ? relay : W;
           return recorder.observe(p, name, cfg.label);

@@ -592,7 +592,8 @@ impl Compiler {
         }
         let generation = self.generations.entry(id.clone()).or_insert(0);
         *generation += 1;
-        let label = if *generation == 1 { id.clone() } else { format!("{id}@{generation}") };
+        let generation = *generation;
+        let label = if generation == 1 { id.clone() } else { format!("{id}@{generation}") };
         self.served += 1;
         let served = served_url(url, self.served);
         let cfg = json!({
@@ -617,7 +618,8 @@ impl Compiler {
             _ => None,
         };
         let body = self.page(tab, &label, &cfg.to_string(), frames, script, js, autostart)?;
-        self.pages.insert(served.clone(), json!({"headers": headers, "body": body}));
+        let page = json!({"headers": headers, "body": body, "navigable": id, "generation": generation});
+        self.pages.insert(served.clone(), page);
         Ok(served)
     }
 

@@ -15,7 +15,9 @@
   // each record on two channels and keeps the first copy (docs/chromium.md). The emitter is
   // this document instance, not its label: a page reloaded in its navigable (location.reload,
   // a bfcache restore that reloads) has the same label and starts counting from 1 again.
-  const instance = `${cfg.label}#${crypto.randomUUID()}`;
+  // (`crypto.randomUUID` is for secure contexts only: an insecure page's instance is random too.)
+  const unique = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Math.random()}`.slice(2) + `${Math.random()}`.slice(2);
+  const instance = `${cfg.label}#${unique}`;
   let seq = 0;
   const rec = (k, o = {}) => {
     o.d = o.d ?? cfg.label;
