@@ -121,6 +121,11 @@ async function runOnce(browser, plan, run, out) {
   // is kept, and one recovered late goes back before its emitter's later records.
   const seen = new Set();
   const lastTimers = new Map();
+  // The documents whose script has started (`started` records) or that are gone, and those the driver armed: a
+  // run is not quiescent while an armed start has not come (a start that a busy machine delays
+  // past the quiet period once ended a run before its only script ran).
+  const startedDocs = new Set();
+  const armed = new Set();
   const onRecord = (text, channel) => {
     let r;
     try {
@@ -133,6 +138,10 @@ async function runOnce(browser, plan, run, out) {
     if (seen.has(key)) return;
     seen.add(key);
     lastActivity = Date.now();
+    if (r.k === 'started') {
+      startedDocs.add(r.d);
+      return;
+    }
     if (r.k === 'timers') {
       if ((lastTimers.get(r.src) ?? 0) < r.n) {
         lastTimers.set(r.src, r.n);
@@ -141,6 +150,9 @@ async function runOnce(browser, plan, run, out) {
       return;
     }
     if (r.k === 'gone') {
+      // A document unloaded before its start (its iframe removed by a script that ran first)
+      // never starts: the simulator does not run its task either.
+      startedDocs.add(r.d);
       lastTimers.set(r.src, r.n);
       pendingTimers.set(r.d, 0);
     }
@@ -262,6 +274,7 @@ async function runOnce(browser, plan, run, out) {
           }, { ids, busies, moment })
           .then(({ left, late }) => {
             lateStart(ids[0], late);
+            for (const id of ids) if (!left.includes(id)) armed.add(id);
             return left;
           })
           .catch((e) => {
@@ -281,7 +294,10 @@ async function runOnce(browser, plan, run, out) {
             (window.__wmcp_setTimeout ?? setTimeout)(() => window.__wmcp_start(busy), Math.max(0, moment - Date.now()));
             return late;
           }, { busy: busies[ids.indexOf(id)], moment })
-          .then((late) => lateStart(id, late))
+          .then((late) => {
+            lateStart(id, late);
+            armed.add(id);
+          })
           .catch((e) => cannotStart(id, `its script did not start: ${e.message}`));
       }
     });
@@ -341,12 +357,16 @@ async function runOnce(browser, plan, run, out) {
     for (;;) {
       const now = Date.now();
       const timers = [...pendingTimers.values()].reduce((a, b) => a + b, 0);
-      if (now - lastActivity >= plan.quietMs && timers === 0) {
+      const unstarted = [...armed].filter((id) => !startedDocs.has(id));
+      if (now - lastActivity >= plan.quietMs && timers === 0 && unstarted.length === 0) {
         end = { kind: 'quiescent', ms: now - t0 };
         break;
       }
       if (now - tScenario >= plan.timeoutMs) {
         end = { kind: 'timeout', ms: now - t0, pendingTimers: timers };
+        if (unstarted.length > 0 && unrealized === null) {
+          unrealized = `${unstarted.join(', ')}: its script did not start by the end of the run`;
+        }
         break;
       }
       await sleep(10);

@@ -216,7 +216,8 @@ fn a_run_whose_page_never_yields_ends_at_its_hard_deadline() {
 #[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
 fn a_run_whose_event_loop_cannot_start_is_marked_unrealized() {
     let url = "https://start.test/?wmcp=1";
-    let body = "<script>window.__wmcp_start = () => {};</script>";
+    // A start that says it started (`started`, as runtime.js's does): the driver waits for it.
+    let body = "<script>window.__wmcp_start = () => console.debug('\\u2063wmcp' + JSON.stringify({k: 'started', d: 'tab', src: 'tab', n: 1}));</script>";
     let plan = serde_json::json!({
         "pages": { url: { "headers": {}, "body": body } },
         "tabs": [url],
