@@ -340,7 +340,7 @@ fn real_chromium_restores_pages_from_the_back_forward_cache() {
 /// and are rewritten with WEBMCP_SIM_BLESS=1.
 ///
 /// The whole table has a time budget (`WEBMCP_SIM_CHROMIUM_BUDGET_S`, 3,000 s unless set; about
-/// 1,520 s on a busy two-core machine with the JavaScript pages' rows, 2026-12-03): on a machine so slow that runs end at their timeouts,
+/// 1,000 to 1,520 s on a shared two-core machine with the JavaScript pages' rows, 2026-12-03): on a machine so slow that runs end at their timeouts,
 /// the scenarios left when it runs out are listed as skipped, and only the rows that ran are
 /// compared.
 #[test]
