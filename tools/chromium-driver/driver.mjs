@@ -62,17 +62,53 @@ async function runOnce(browser, plan, run, out) {
 
   const ctx = await browser.newContext();
   out.ctx = ctx;
+  // Documents served so far per navigable (the tab's id for its main frame, else the iframe's
+  // name), for a document's label as the simulator gives it: `player`, then `player@2`, ….
+  const served = new Map();
+  const whereOf = (request) => {
+    try {
+      const frame = request.frame();
+      const tab = plan.tabIds[Math.max(0, pages.indexOf(frame.page()))];
+      return { tab, navigable: frame.parentFrame() ? frame.name() : tab };
+    } catch {
+      return null;
+    }
+  };
   await ctx.route('**/*', (route) => {
-    const url = route.request().url();
+    const request = route.request();
+    const url = request.url();
     // Each served document's URL carries `wmcp=N`; look it up by that (the browser may
     // re-encode the rest of a hostile URL).
     const n = /[?&]wmcp=(\d+)/.exec(url);
     const page = plan.pages[url] ?? (n ? byNumber.get(n[1]) : undefined);
     if (page) {
+      // A page of the plan knows its navigable and which of its documents it is.
+      if (page.navigable !== undefined) served.set(page.navigable, Math.max(served.get(page.navigable) ?? 0, page.generation ?? 1));
       return route.fulfill({
         status: 200,
         headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers },
         body: page.body,
+      });
+    }
+    // JavaScript pages: a document a page's own navigation or iframe asks for is the scenario's
+    // resource at the URL's path, at any origin, or a document with no script; its
+    // configuration (label, navigable, tab) is written in as it is served.
+    const where = plan.javascript && request.isNavigationRequest() ? whereOf(request) : null;
+    if (where) {
+      // An iframe a page made has no name here, and the simulator names its navigable
+      // `iframeN`, which the driver does not know: such a document is labelled `?`.
+      const count = (served.get(where.navigable) ?? 0) + 1;
+      served.set(where.navigable, count);
+      const label = where.navigable === '' ? '?' : count === 1 ? where.navigable : `${where.navigable}@${count}`;
+      const path = new URL(url).pathname;
+      const resource = plan.resources?.[path] ?? plan.emptyPage;
+      const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} };
+      const text = JSON.stringify(cfg).replace(/</g, '\\u003c');
+      log.push(`${at()} request ${url}: ${plan.resources?.[path] ? 'the resource ' + path : 'no resource at ' + path + ', a document with no script'}, as ${label}`);
+      return route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8', ...resource.headers },
+        body: resource.body.replace(plan.cfgSlot, () => text),
       });
     }
     log.push(`${at()} request ${url}: not a page of the scenario, answered 404`);
@@ -85,6 +121,11 @@ async function runOnce(browser, plan, run, out) {
   // is kept, and one recovered late goes back before its emitter's later records.
   const seen = new Set();
   const lastTimers = new Map();
+  // The documents whose script has started (`started` records) or that are gone, and those the driver armed: a
+  // run is not quiescent while an armed start has not come (a start that a busy machine delays
+  // past the quiet period once ended a run before its only script ran).
+  const startedDocs = new Set();
+  const armed = new Set();
   const onRecord = (text, channel) => {
     let r;
     try {
@@ -97,6 +138,10 @@ async function runOnce(browser, plan, run, out) {
     if (seen.has(key)) return;
     seen.add(key);
     lastActivity = Date.now();
+    if (r.k === 'started') {
+      startedDocs.add(r.d);
+      return;
+    }
     if (r.k === 'timers') {
       if ((lastTimers.get(r.src) ?? 0) < r.n) {
         lastTimers.set(r.src, r.n);
@@ -105,6 +150,9 @@ async function runOnce(browser, plan, run, out) {
       return;
     }
     if (r.k === 'gone') {
+      // A document unloaded before its start (its iframe removed by a script that ran first)
+      // never starts: the simulator does not run its task either.
+      startedDocs.add(r.d);
       lastTimers.set(r.src, r.n);
       pendingTimers.set(r.d, 0);
     }
@@ -217,13 +265,16 @@ async function runOnce(browser, plan, run, out) {
               wins.push([w, busies[i]]);
             });
             const late = Math.max(0, Date.now() - moment);
-            setTimeout(() => {
-              for (const [w, busy] of wins) setTimeout(() => w.__wmcp_start(busy), 0);
+            // The browser's own setTimeout: a JavaScript page's is scaled by --time-scale.
+            const timeout = window.__wmcp_setTimeout ?? setTimeout;
+            timeout(() => {
+              for (const [w, busy] of wins) timeout(() => w.__wmcp_start(busy), 0);
             }, Math.max(0, moment - Date.now()));
             return { left, late };
           }, { ids, busies, moment })
           .then(({ left, late }) => {
             lateStart(ids[0], late);
+            for (const id of ids) if (!left.includes(id)) armed.add(id);
             return left;
           })
           .catch((e) => {
@@ -240,10 +291,13 @@ async function runOnce(browser, plan, run, out) {
         await frame
           .evaluate(({ busy, moment }) => {
             const late = Math.max(0, Date.now() - moment);
-            setTimeout(() => window.__wmcp_start(busy), Math.max(0, moment - Date.now()));
+            (window.__wmcp_setTimeout ?? setTimeout)(() => window.__wmcp_start(busy), Math.max(0, moment - Date.now()));
             return late;
           }, { busy: busies[ids.indexOf(id)], moment })
-          .then((late) => lateStart(id, late))
+          .then((late) => {
+            lateStart(id, late);
+            armed.add(id);
+          })
           .catch((e) => cannotStart(id, `its script did not start: ${e.message}`));
       }
     });
@@ -303,12 +357,16 @@ async function runOnce(browser, plan, run, out) {
     for (;;) {
       const now = Date.now();
       const timers = [...pendingTimers.values()].reduce((a, b) => a + b, 0);
-      if (now - lastActivity >= plan.quietMs && timers === 0) {
+      const unstarted = [...armed].filter((id) => !startedDocs.has(id));
+      if (now - lastActivity >= plan.quietMs && timers === 0 && unstarted.length === 0) {
         end = { kind: 'quiescent', ms: now - t0 };
         break;
       }
       if (now - tScenario >= plan.timeoutMs) {
         end = { kind: 'timeout', ms: now - t0, pendingTimers: timers };
+        if (unstarted.length > 0 && unrealized === null) {
+          unrealized = `${unstarted.join(', ')}: its script did not start by the end of the run`;
+        }
         break;
       }
       await sleep(10);

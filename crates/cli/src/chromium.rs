@@ -146,6 +146,22 @@ pub fn event_loops(program: &webmcp::Program) -> Result<BTreeMap<String, String>
     Ok(trace.documents.iter().map(|d| (d.label.clone(), d.event_loop.clone())).collect())
 }
 
+/// For a scenario of JavaScript pages, whose timers the plan cannot read from its text: the
+/// virtual times at which one simulated run (the first choice at every point) ran its units. The
+/// plan takes them as the scenario's moments (the start jitter, the start slack and the wait
+/// for quiescence are sized from them; docs/chromium.md, "JavaScript pages"). Empty for the
+/// action language.
+pub fn moments(program: &webmcp::Program, scenario: &scenario::model::Scenario) -> Result<Vec<u64>, String> {
+    if !plan::is_javascript(scenario) {
+        return Ok(Vec::new());
+    }
+    let trace = webmcp::run(program, &mut sched::FirstChooser, webmcp::Limits::default()).map_err(|e| e.to_string())?;
+    let mut times: Vec<u64> = trace.units.iter().map(|u| u.time).collect();
+    times.sort_unstable();
+    times.dedup();
+    Ok(times)
+}
+
 /// The program with the chromium profile's variants on.
 pub fn profile(program: &webmcp::Program) -> webmcp::Program {
     let mut p = program.clone();
@@ -168,7 +184,11 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
         Err(e) => return done(Result_::CannotRun(format!("the simulator cannot run it: {e}"))),
     };
     let timing = plan::Timing { scale: opts.scale, jitter_ms: opts.jitter_ms };
-    let plan = match plan::compile(&scenario, &loops, timing) {
+    let moments = match moments(&program, &scenario) {
+        Ok(m) => m,
+        Err(e) => return done(Result_::CannotRun(format!("the simulator cannot run it: {e}"))),
+    };
+    let plan = match plan::compile(&scenario, &loops, timing, &moments) {
         Ok(p) => p,
         Err(reason) => return done(Result_::CannotRun(reason)),
     };
@@ -180,9 +200,12 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
         Ok(both) => both,
         Err(e) => return done(Result_::CannotRun(format!("the simulator cannot explore it: {e}"))),
     };
+    // A scenario of JavaScript pages is compared on what its pages' instrumentation records
+    // (chromium/jspage.js): every WebMCP promise, uncaught errors by name.
+    let of_outcome = if plan::is_javascript(&scenario) { View::of_js_outcome } else { View::of_outcome };
     let spec_views: Vec<(View, String)> =
-        spec.outcomes.iter().map(|o| (View::of_outcome(&o.outcome), o.witness.clone())).collect();
-    let profile_views: Vec<View> = chromium.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect();
+        spec.outcomes.iter().map(|o| (of_outcome(&o.outcome), o.witness.clone())).collect();
+    let profile_views: Vec<View> = chromium.outcomes.iter().map(|o| of_outcome(&o.outcome)).collect();
     // Each variant of the profile alone, explored only when a run needs it explained.
     let mut single: Option<Vec<(Variant, Vec<View>)>> = None;
     let mut explain = |view: &View| -> Vec<Variant> {
@@ -194,7 +217,7 @@ pub fn check_scenario(path: &Path, opts: &Options) -> Result<ScenarioResult, Cli
                     let mut p = program.clone();
                     p.variants.push(v);
                     let explored = webmcp::explore(&p, &explore_options).ok()?;
-                    Some((v, explored.outcomes.iter().map(|o| View::of_outcome(&o.outcome)).collect()))
+                    Some((v, explored.outcomes.iter().map(|o| of_outcome(&o.outcome)).collect()))
                 })
                 .collect()
         });

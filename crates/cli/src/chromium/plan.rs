@@ -10,6 +10,14 @@ use serde_json::{json, Value};
 /// The in-page runtime every served document starts with.
 const RUNTIME: &str = include_str!("runtime.js");
 
+/// The instrumentation prelude of a JavaScript page, run after the runtime and before the
+/// page's own script (docs/chromium.md, "JavaScript pages").
+const JSPAGE: &str = include_str!("jspage.js");
+
+/// Where the driver writes a resource document's configuration (its label, navigable and tab
+/// are known only when a page's own navigation or iframe requests it).
+pub const CFG_SLOT: &str = "__WMCP_CFG__";
+
 /// The page a tab shows while its document is in the back/forward cache.
 pub const AWAY_URL: &str = "https://webmcp-sim.invalid/away";
 
@@ -43,7 +51,15 @@ pub struct Plan {
 
 /// Compiles `s` into a plan, or says why it cannot run in Chromium. `loops` maps each initial
 /// document's label to its simulated event loop (documents sharing one keep tree order).
-pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timing) -> Result<Plan, String> {
+/// `moments`: the virtual times at which a simulated run of the scenario ran units, for a
+/// scenario of JavaScript pages, whose timers the plan cannot read from the scenario's text
+/// (empty for the action language, whose timers it reads).
+pub fn compile(
+    s: &sc::Scenario,
+    loops: &BTreeMap<String, String>,
+    timing: Timing,
+    moments: &[u64],
+) -> Result<Plan, String> {
     if let Some(feature) = untranslated(s) {
         if let Some((_, why)) = NOT_YET_TRANSLATED.iter().find(|(key, _)| *key == feature) {
             return Err(format!("{feature}: {why}"));
@@ -53,6 +69,12 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
         ));
     }
     let agent = agent_steps(s)?;
+    let js = is_javascript(s);
+    if js {
+        if let Some(why) = mixed(s) {
+            return Err(why);
+        }
+    }
     let mut c = Compiler {
         pages: BTreeMap::new(),
         served: 0,
@@ -60,6 +82,7 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
         paths: BTreeMap::new(),
         tab_ids: s.tabs.iter().map(|t| t.id.clone()).collect(),
         scale: timing.scale,
+        js,
     };
     for (t, tab) in s.tabs.iter().enumerate() {
         c.paths_of(t, tab, "");
@@ -75,17 +98,39 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
         user.push(c.user_step(action)?);
     }
     c.pages.insert(AWAY_URL.to_string(), json!({"headers": {}, "body": "<!doctype html><title>away</title>"}));
-    let total_ms = total_ms(s);
+    // The documents the scenario's server holds, served by path at any origin; the driver writes
+    // each one's configuration (label, navigable, tab) when it serves it.
+    let mut resources = BTreeMap::new();
+    for (path, r) in &s.resources {
+        resources.insert(path.clone(), c.resource(r)?);
+    }
+    let empty_page =
+        c.resource(&sc::Resource { js: String::new(), js_file: None, headers: BTreeMap::new(), frames: Vec::new() })?;
+    let frame_paths: BTreeMap<String, BTreeMap<String, String>> = s
+        .tabs
+        .iter()
+        .enumerate()
+        .map(|(t, tab)| (tab.id.clone(), c.paths.get(&t).cloned().unwrap_or_default()))
+        .collect();
+    let longest = moments.iter().copied().max().unwrap_or(0);
+    let total_ms = total_ms(s).saturating_add(longest);
     let scaled = (total_ms as f64 * timing.scale).ceil() as u64;
     let quiet_ms = scaled.saturating_add(250);
     let steps = 2 + s.user.len() as u64 + s.agent.len() as u64;
     let timeout_ms =
         scaled.saturating_mul(2).saturating_add(10_000).saturating_add(timing.jitter_ms.saturating_mul(steps));
-    let (start_jitter_ms, jitter_cut) = start_jitter(s, timing);
-    let start_slack_ms = start_slack(s, timing);
+    let gap = gap_of(&all_moments(s, moments));
+    let (start_jitter_ms, jitter_cut) = start_jitter_for(gap, timing);
+    let start_slack_ms = start_slack_for(gap, timing);
     let tab_ids: Vec<&str> = s.tabs.iter().map(|t| t.id.as_str()).collect();
     let json = json!({
         "pages": c.pages,
+        "resources": resources,
+        "emptyPage": empty_page,
+        "cfgSlot": CFG_SLOT,
+        "framePaths": frame_paths,
+        "scale": timing.scale,
+        "javascript": js,
         "tabs": tabs,
         "tabIds": tab_ids,
         "starts": starts,
@@ -112,7 +157,12 @@ pub fn compile(s: &sc::Scenario, loops: &BTreeMap<String, String>, timing: Timin
 /// User and agent steps keep the whole `--jitter`: their lanes may go before or after any timer
 /// in the simulator too.
 pub fn start_jitter(s: &sc::Scenario, timing: Timing) -> (u64, Option<String>) {
-    let Some(gap) = shortest_gap(s) else {
+    start_jitter_for(shortest_gap(s), timing)
+}
+
+/// [`start_jitter`] given the shortest gap.
+fn start_jitter_for(gap: Option<u64>, timing: Timing) -> (u64, Option<String>) {
+    let Some(gap) = gap else {
         return (timing.jitter_ms, None);
     };
     let real_gap = gap as f64 * timing.scale;
@@ -136,7 +186,25 @@ pub fn start_jitter(s: &sc::Scenario, timing: Timing) -> (u64, Option<String>) {
 /// not judged (tools/chromium-driver/driver.mjs). `None` (any lateness is harmless) when the
 /// scenario names no moment but 0.
 pub fn start_slack(s: &sc::Scenario, timing: Timing) -> Option<u64> {
-    shortest_gap(s).map(|gap| (gap as f64 * timing.scale / 2.0).floor() as u64)
+    start_slack_for(shortest_gap(s), timing)
+}
+
+fn start_slack_for(gap: Option<u64>, timing: Timing) -> Option<u64> {
+    gap.map(|gap| (gap as f64 * timing.scale / 2.0).floor() as u64)
+}
+
+/// The scenario's moments ([`moments_of`]) and the given ones (a simulated run's unit times, for
+/// JavaScript pages).
+fn all_moments(s: &sc::Scenario, extra: &[u64]) -> std::collections::BTreeSet<u64> {
+    let mut all = moments_of(s);
+    all.extend(extra.iter().copied());
+    all
+}
+
+/// The shortest positive gap between two moments.
+fn gap_of(moments: &std::collections::BTreeSet<u64>) -> Option<u64> {
+    let moments: Vec<u64> = moments.iter().copied().collect();
+    moments.windows(2).map(|w| w[1] - w[0]).min()
 }
 
 /// The shortest positive gap, in virtual ms, between two moments the scenario names: 0 (the
@@ -144,6 +212,11 @@ pub fn start_slack(s: &sc::Scenario, timing: Timing) -> Option<u64> {
 /// script that sets it, nested timers added up), each `at` step's time and each `within`
 /// window's ends. `None` when the scenario names no moment but 0.
 pub fn shortest_gap(s: &sc::Scenario) -> Option<u64> {
+    gap_of(&moments_of(s))
+}
+
+/// Every moment, in virtual ms, the scenario's text names ([`shortest_gap`]).
+fn moments_of(s: &sc::Scenario) -> std::collections::BTreeSet<u64> {
     fn actions(list: &[sc::Action], base: u64, out: &mut std::collections::BTreeSet<u64>) {
         for a in list {
             action(a, base, out);
@@ -197,8 +270,7 @@ pub fn shortest_gap(s: &sc::Scenario) -> Option<u64> {
     let mut moments = std::collections::BTreeSet::from([0]);
     frames(&s.tabs, 0, &mut moments);
     actions(&s.user, 0, &mut moments);
-    let moments: Vec<u64> = moments.into_iter().collect();
-    moments.windows(2).map(|w| w[1] - w[0]).min()
+    moments
 }
 
 /// Every key of the scenario format (docs/scenario.schema.json) that this plan translates into
@@ -226,6 +298,11 @@ pub const TRANSLATED: &[&str] = &[
     "setsDocumentDomain",
     "script",
     "frames",
+    // JavaScript pages (served as the document's script after an instrumentation prelude) and
+    // the documents the scenario's server holds (served by path at every origin).
+    "js",
+    "jsFile",
+    "resources",
     // Script statements.
     "log",
     "registerTool",
@@ -300,11 +377,7 @@ const DATA: &[&str] = &["resolve", "reject", "inputObject", "inputSchema", "reas
 /// Keys of the scenario format the plan knowingly does not translate yet, each with the reason a
 /// scenario using it gives as "cannot run" (declared here so the schema test still catches a key
 /// nobody thought about).
-pub const NOT_YET_TRANSLATED: &[(&str, &str)] = &[
-    ("js", "JavaScript pages are not sent to Chromium yet (issue 27)"),
-    ("jsFile", "JavaScript pages are not sent to Chromium yet (issue 27)"),
-    ("resources", "the documents a scenario's server holds are served only with JavaScript pages, which are not sent to Chromium yet (issue 27)"),
-];
+pub const NOT_YET_TRANSLATED: &[(&str, &str)] = &[];
 
 /// Keys that say what the simulator checks, not what runs: not walked, never translated.
 pub const NOT_RUN: &[&str] = &["expect", "extras"];
@@ -331,6 +404,9 @@ pub(crate) fn first_untranslated(v: &Value, translated: &[&str]) -> Option<Strin
                 Some(k.clone())
             } else if DATA.contains(&k.as_str()) {
                 None
+            } else if k == "resources" {
+                // Keyed by URL path: its values are the documents.
+                x.as_object().and_then(|m| m.values().find_map(|d| first_untranslated(d, translated)))
             } else {
                 first_untranslated(x, translated)
             }
@@ -390,6 +466,39 @@ pub(crate) fn agent_steps(s: &sc::Scenario) -> Result<Vec<Value>, String> {
     Ok(steps)
 }
 
+/// Whether the scenario's pages are JavaScript: a document with `js` (or `jsFile`, which the
+/// loader reads into it), or documents on the scenario's server (`resources`, JavaScript pages'
+/// only).
+pub fn is_javascript(s: &sc::Scenario) -> bool {
+    fn any(frames: &[sc::Frame]) -> bool {
+        frames.iter().any(|f| f.js.is_some() || f.js_file.is_some() || any(&f.frames))
+    }
+    any(&s.tabs) || !s.resources.is_empty()
+}
+
+/// Why a scenario of JavaScript pages cannot run when one of its documents has an action-language
+/// script: the comparison of JavaScript pages names every WebMCP promise of a document
+/// (`registerTool#1@app`), which the action language's pages record only when named.
+fn mixed(s: &sc::Scenario) -> Option<String> {
+    fn frames(list: &[sc::Frame]) -> Option<String> {
+        list.iter().find_map(|f| if f.script.is_empty() { frames(&f.frames) } else { Some(f.id.clone()) })
+    }
+    fn navigations(list: &[sc::Action]) -> Option<String> {
+        list.iter().find_map(|a| match a {
+            sc::Action::Navigate(n) if !n.script.is_empty() => Some(n.navigable.clone()),
+            sc::Action::Navigate(n) => frames(&n.frames),
+            sc::Action::At(at) => navigations(std::slice::from_ref(&*at.step)),
+            sc::Action::Within(w) => navigations(std::slice::from_ref(&*w.step)),
+            _ => None,
+        })
+    }
+    let resource_frames = s.resources.values().find_map(|r| frames(&r.frames));
+    let id = frames(&s.tabs).or_else(|| navigations(&s.user)).or(resource_frames)?;
+    Some(format!(
+        "{id}'s document has an action-language script in a scenario of JavaScript pages: the plan runs a scenario's pages in one language or the other, not both"
+    ))
+}
+
 /// Every virtual millisecond the scenario's timers can add up to (an upper bound of its length).
 fn total_ms(s: &sc::Scenario) -> u64 {
     // Saturating: a scenario's times are u64 (an `at` step may name any moment).
@@ -434,6 +543,8 @@ struct Compiler {
     paths: BTreeMap<usize, BTreeMap<String, String>>,
     tab_ids: Vec<String>,
     scale: f64,
+    /// The scenario's pages are JavaScript (`is_javascript`).
+    js: bool,
 }
 
 impl Compiler {
@@ -481,22 +592,10 @@ impl Compiler {
         }
         let generation = self.generations.entry(id.clone()).or_insert(0);
         *generation += 1;
-        let label = if *generation == 1 { id.clone() } else { format!("{id}@{generation}") };
+        let generation = *generation;
+        let label = if generation == 1 { id.clone() } else { format!("{id}@{generation}") };
         self.served += 1;
         let served = served_url(url, self.served);
-        let mut iframes = String::new();
-        for child in frames {
-            let src = self.frame(tab, child, None, autostart)?;
-            iframes.push_str(&format!("<iframe name=\"{}\" src=\"{}\"", attr(&child.id), attr(&src)));
-            if let Some(a) = &child.allow {
-                iframes.push_str(&format!(" allow=\"{}\"", attr(a)));
-            }
-            if let Some(s) = &child.sandbox {
-                iframes.push_str(&format!(" sandbox=\"{}\"", attr(s)));
-            }
-            iframes.push_str("></iframe>");
-        }
-        let body = self.actions(tab, script, false)?;
         let cfg = json!({
             "label": label,
             "nav": id,
@@ -509,17 +608,81 @@ impl Compiler {
         if nav.is_none() && frame.sets_document_domain {
             headers.entry("Origin-Agent-Cluster".into()).or_insert_with(|| "?0".into());
         }
-        let start = if autostart { "addEventListener('load', () => window.__wmcp_start(0));" } else { "" };
-        let script = format!(
-            "const __wmcpW = ({RUNTIME})({cfg});\nwindow.__wmcp_start = (busy) => __wmcpW.start(busy, () => {{ const W = __wmcpW; {body} }});\n{start}"
-        );
-        let page = format!(
-            "<!doctype html><meta charset=\"utf-8\"><title>{}</title><script>\n{}\n</script>{iframes}",
-            attr(&label),
-            script.replace("</", "<\\/")
-        );
-        self.pages.insert(served.clone(), json!({"headers": headers, "body": page}));
+        let js = match (nav, &frame.js, &frame.js_file) {
+            (None, Some(source), file) => {
+                Some((source.as_str(), file.clone().unwrap_or_else(|| format!("{id}.inline.js"))))
+            }
+            (None, None, Some(file)) => {
+                return Err(format!("{id}'s jsFile {file} was not read (scenarios are loaded with cli::load)"))
+            }
+            _ => None,
+        };
+        let body = self.page(tab, &label, &cfg.to_string(), frames, script, js, autostart)?;
+        let page = json!({"headers": headers, "body": body, "navigable": id, "generation": generation});
+        self.pages.insert(served.clone(), page);
         Ok(served)
+    }
+
+    /// A document the scenario's server holds: its page, with the configuration left to the
+    /// driver (`CFG_SLOT`), started at its load event.
+    fn resource(&mut self, r: &sc::Resource) -> Result<Value, String> {
+        let js = (!r.js.is_empty()).then(|| (r.js.as_str(), r.js_file.clone().unwrap_or_else(|| "resource.js".into())));
+        let body = self.page(0, "resource", CFG_SLOT, &r.frames, &[], js, true)?;
+        Ok(json!({"headers": r.headers, "body": body}))
+    }
+
+    /// A served document's HTML: the runtime with its configuration (`cfg`, a JavaScript
+    /// expression), the document's script (the scenario's actions compiled, or, for a JavaScript
+    /// page, the instrumentation prelude and the page's own script), and its iframes.
+    #[allow(clippy::too_many_arguments)]
+    fn page(
+        &mut self,
+        tab: usize,
+        title: &str,
+        cfg: &str,
+        frames: &[sc::Frame],
+        script: &[sc::Action],
+        js: Option<(&str, String)>,
+        autostart: bool,
+    ) -> Result<String, String> {
+        let mut iframes = String::new();
+        for child in frames {
+            let src = self.frame(tab, child, None, autostart)?;
+            iframes.push_str(&format!("<iframe name=\"{}\"", attr(&child.id)));
+            // A JavaScript page finds its iframes by id (`document.getElementById`), as the
+            // simulator's pages do.
+            if self.js {
+                iframes.push_str(&format!(" id=\"{}\"", attr(&child.id)));
+            }
+            iframes.push_str(&format!(" src=\"{}\"", attr(&src)));
+            if let Some(a) = &child.allow {
+                iframes.push_str(&format!(" allow=\"{}\"", attr(a)));
+            }
+            if let Some(s) = &child.sandbox {
+                iframes.push_str(&format!(" sandbox=\"{}\"", attr(s)));
+            }
+            iframes.push_str("></iframe>");
+        }
+        let start = if autostart { "addEventListener('load', () => window.__wmcp_start(0));" } else { "" };
+        let script = if self.js {
+            let run = match &js {
+                Some((source, file)) => format!("__wmcpRun({}, {})", q(source), q(file)),
+                None => String::new(),
+            };
+            format!(
+                "const __wmcpCfg = {cfg};\nconst __wmcpW = ({RUNTIME})(__wmcpCfg);\nconst __wmcpRun = ({JSPAGE})(__wmcpW, __wmcpCfg);\nwindow.__wmcp_start = (busy) => __wmcpW.start(busy, () => {{ {run} }});\n{start}"
+            )
+        } else {
+            let body = self.actions(tab, script, false)?;
+            format!(
+                "const __wmcpW = ({RUNTIME})({cfg});\nwindow.__wmcp_start = (busy) => __wmcpW.start(busy, () => {{ const W = __wmcpW; {body} }});\n{start}"
+            )
+        };
+        Ok(format!(
+            "<!doctype html><meta charset=\"utf-8\"><title>{}</title><script>\n{}\n</script>{iframes}",
+            attr(title),
+            script.replace("</", "<\\/")
+        ))
     }
 
     /// A navigation's new document, served at its own URL (its script starts at its load event).

@@ -15,7 +15,9 @@
   // each record on two channels and keeps the first copy (docs/chromium.md). The emitter is
   // this document instance, not its label: a page reloaded in its navigable (location.reload,
   // a bfcache restore that reloads) has the same label and starts counting from 1 again.
-  const instance = `${cfg.label}#${crypto.randomUUID()}`;
+  // (`crypto.randomUUID` is for secure contexts only: an insecure page's instance is random too.)
+  const unique = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Math.random()}`.slice(2) + `${Math.random()}`.slice(2);
+  const instance = `${cfg.label}#${unique}`;
   let seq = 0;
   const rec = (k, o = {}) => {
     o.d = o.d ?? cfg.label;
@@ -24,6 +26,7 @@
     o.n = ++seq;
     debug(MARK + JSON.stringify(o));
   };
+  W.rec = rec;
   const kind = (v) => Object.prototype.toString.call(v);
   const isError = (e) => e !== null && typeof e === 'object' && typeof e.name === 'string' && typeof e.message === 'string'
     && (kind(e) === '[object Error]' || kind(e) === '[object DOMException]');
@@ -186,6 +189,8 @@
     f.remove();
   };
   W.start = (busy, f) => {
+    // The driver waits for every initial document's start before it counts quiescence.
+    rec('started');
     const end = performance.now() + busy;
     while (performance.now() < end) {}
     remember();
@@ -199,5 +204,8 @@
   
   addEventListener('pageshow', (e) => { if (e.persisted) { rec('restored'); rec('timers', { c: W.timers }); } });
   window.__wmcp = W;
+  // The browser's own setTimeout, for the driver's start barrier: a JavaScript page's prelude
+  // (jspage.js) scales the page's setTimeout by --time-scale.
+  window.__wmcp_setTimeout = realSetTimeout;
   return W;
 }

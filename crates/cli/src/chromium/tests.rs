@@ -216,7 +216,8 @@ fn a_run_whose_page_never_yields_ends_at_its_hard_deadline() {
 #[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
 fn a_run_whose_event_loop_cannot_start_is_marked_unrealized() {
     let url = "https://start.test/?wmcp=1";
-    let body = "<script>window.__wmcp_start = () => {};</script>";
+    // A start that says it started (`started`, as runtime.js's does): the driver waits for it.
+    let body = "<script>window.__wmcp_start = () => console.debug('\\u2063wmcp' + JSON.stringify({k: 'started', d: 'tab', src: 'tab', n: 1}));</script>";
     let plan = serde_json::json!({
         "pages": { url: { "headers": {}, "body": body } },
         "tabs": [url],
@@ -316,26 +317,132 @@ fn a_feature_the_plan_does_not_translate_makes_the_scenario_cannot_run() {
         &crate::load_program(&scenario_path("scenarios/execute/undefined-input-before-options.jsonc")).unwrap(),
     )
     .unwrap();
-    let plan = super::plan::compile(&s, &loops, super::plan::Timing { scale: 1.0, jitter_ms: 0 }).unwrap();
+    let plan = super::plan::compile(&s, &loops, super::plan::Timing { scale: 1.0, jitter_ms: 0 }, &[]).unwrap();
     assert!(plan.json["pages"].to_string().contains("W.log('input: ' + JSON.stringify(input))"));
-    // Every shipped scenario uses only translated keys, or one the plan declares it does not
-    // translate yet (and then says so as its reason).
+    // Every shipped scenario uses only translated keys (JavaScript pages included).
     for file in crate::scenario_files(&scenario_path("scenarios")).unwrap() {
         let (s, _) = scenario::load(&file).unwrap();
-        if let Some(key) = super::plan::untranslated(&s) {
-            assert!(
-                super::plan::NOT_YET_TRANSLATED.iter().any(|(k, _)| *k == key),
-                "{}: {key} is not translated",
-                file.display()
-            );
-            let Err(err) =
-                super::plan::compile(&s, &Default::default(), super::plan::Timing { scale: 1.0, jitter_ms: 0 })
-            else {
-                panic!("{}: a page with {key} compiled into a plan", file.display())
-            };
-            assert!(err.starts_with(&format!("{key}: JavaScript pages are not sent to Chromium yet")), "{err}");
-        }
+        assert_eq!(super::plan::untranslated(&s), None, "{}", file.display());
     }
+}
+
+/// A JavaScript page is served as the document's script, run after the runtime and the
+/// instrumentation prelude when the driver starts the document; its iframes carry their ids;
+/// the plan's timing comes from the simulated run's moments.
+#[test]
+fn a_javascript_page_runs_after_the_instrumentation_prelude() {
+    let path = scenario_path("scenarios/js/cancel-vs-completion.jsonc");
+    let crate::Loaded { scenario, program, .. } = crate::load(&path, &[]).unwrap();
+    assert!(super::plan::is_javascript(&scenario));
+    let loops = super::event_loops(&program).unwrap();
+    let moments = super::moments(&program, &scenario).unwrap();
+    // The app's timers: 5 ms, then 10 ms after that; the tool's 10 ms settle timer.
+    assert!(moments.contains(&0) && moments.contains(&5) && moments.contains(&15), "{moments:?}");
+    let timing = super::plan::Timing { scale: 20.0, jitter_ms: 200 };
+    let plan = super::plan::compile(&scenario, &loops, timing, &moments).unwrap();
+    assert_eq!(plan.json["javascript"], true);
+    // The shortest gap between the run's moments cuts the start jitter, as a timer gap does.
+    assert!(plan.start_jitter_ms < 200 && plan.jitter_cut.is_some(), "{}", plan.start_jitter_ms);
+    let pages = plan.json["pages"].as_object().unwrap();
+    let app = pages.values().find(|p| p["body"].as_str().unwrap().contains("<title>app</title>")).unwrap();
+    let body = app["body"].as_str().unwrap();
+    let source = std::fs::read_to_string(scenario_path("scenarios/js/cancel-vs-completion-app.js")).unwrap();
+    let quoted = serde_json::to_string(&source).unwrap().replace("</", "<\\/");
+    assert!(body.contains(&format!("__wmcpRun({quoted}, \"cancel-vs-completion-app.js\")")), "{body}");
+    let prelude = body.find("const __wmcpRun = (// The instrumentation prelude").expect("the prelude");
+    assert!(prelude < body.find("window.__wmcp_start").unwrap(), "the prelude runs before the page");
+    assert!(body.contains("<iframe name=\"search\" id=\"search\""), "{body}");
+    // An action-language scenario keeps its pages as they were: no prelude, no ids.
+    let (s, _) = scenario::load(&scenario_path("scenarios/races/cancel-vs-completion.jsonc")).unwrap();
+    let plan = super::plan::compile(&s, &loops, timing, &[]).unwrap();
+    assert_eq!(plan.json["javascript"], false);
+    assert!(!plan.json["pages"].to_string().contains("__wmcpRun"));
+}
+
+/// The scenario's server: each resource is a page whose configuration the driver writes in
+/// (its label is known only when a page's navigation asks for it), and a document with no script
+/// is served for any other path.
+#[test]
+fn resources_are_served_by_path_with_the_configuration_left_to_the_driver() {
+    let path = scenario_path("scenarios/js/target-navigated-away.jsonc");
+    let crate::Loaded { scenario, program, .. } = crate::load(&path, &[]).unwrap();
+    let loops = super::event_loops(&program).unwrap();
+    let moments = super::moments(&program, &scenario).unwrap();
+    let plan =
+        super::plan::compile(&scenario, &loops, super::plan::Timing { scale: 20.0, jitter_ms: 20 }, &moments).unwrap();
+    let player = plan.json["resources"]["/player"]["body"].as_str().unwrap();
+    assert!(player.contains(&format!("const __wmcpCfg = {};", super::plan::CFG_SLOT)), "{player}");
+    let source = std::fs::read_to_string(scenario_path("scenarios/js/target-navigated-away-player2.js")).unwrap();
+    assert!(player.contains(&serde_json::to_string(&source).unwrap().replace("</", "<\\/")));
+    // Started at its own load event, as a navigation's document.
+    assert!(player.contains("addEventListener('load', () => window.__wmcp_start(0));"));
+    let empty = plan.json["emptyPage"]["body"].as_str().unwrap();
+    assert!(empty.contains(super::plan::CFG_SLOT) && !empty.contains("__wmcpRun("), "{empty}");
+    assert_eq!(plan.json["framePaths"]["app"]["0"], "player");
+}
+
+/// A scenario of JavaScript pages with an action-language script cannot run, and says why.
+#[test]
+fn a_scenario_mixing_javascript_and_actions_cannot_run() {
+    let s = scenario::parse_str(
+        "mixed.jsonc",
+        r#"{"version": 1, "name": "mixed", "tabs": [{"id": "a", "url": "https://a.example/", "js": "console.log(1);",
+            "frames": [{"id": "b", "url": "https://a.example/b", "script": [{"log": "hi"}]}]}]}"#,
+    )
+    .unwrap();
+    let Err(why) = super::plan::compile(&s, &Default::default(), super::plan::Timing { scale: 1.0, jitter_ms: 0 }, &[])
+    else {
+        panic!("a mixed scenario compiled")
+    };
+    assert!(why.starts_with("b's document has an action-language script in a scenario of JavaScript pages"), "{why}");
+}
+
+/// The simulator's uncaught errors of a JavaScript page and the prelude's records of the same
+/// errors in Chromium (other messages, no call site) give one view; every WebMCP promise is in
+/// it, named as the simulator names it.
+#[test]
+fn a_javascript_outcome_and_its_records_give_one_view() {
+    use super::view::{canonical_js_uncaught, View};
+    assert_eq!(canonical_js_uncaught("TypeError: x is not a function (page.js:3:5)"), "TypeError");
+    assert_eq!(canonical_js_uncaught("Uncaught (in promise) AbortError: signal is aborted"), "(in promise) AbortError");
+    assert_eq!(canonical_js_uncaught("Uncaught (in promise) 42"), "(in promise) 42");
+    assert_eq!(canonical_js_uncaught("Uncaught 42"), "Uncaught 42");
+    let line = |document: &str, text: &str| trace::ConsoleLine { document: document.into(), text: text.into() };
+    let outcome = trace::Outcome {
+        console: vec![line("app", "app: abort")],
+        uncaught: vec![
+            line("app", "TypeError: tools.find is not a function (app.js:4:25)"),
+            line("search", "Uncaught (in promise) AbortError: signal is aborted without reason"),
+        ],
+        promises: vec![
+            trace::PromiseOutcome {
+                promise: "executeTool#1@app".into(),
+                document: "app".into(),
+                state: "rejected(AbortError)".into(),
+            },
+            trace::PromiseOutcome {
+                promise: "registerTool#1@search".into(),
+                document: "search".into(),
+                state: "fulfilled(undefined)".into(),
+            },
+        ],
+        ..Default::default()
+    };
+    let records: Vec<serde_json::Value> = serde_json::from_str(
+        r#"[{"k": "log", "d": "app", "t": "app: abort"},
+            {"k": "promise", "d": "app", "p": "executeTool#1@app"},
+            {"k": "uncaught-js", "d": "app", "t": "TypeError: tools.find is not a function"},
+            {"k": "settle", "d": "app", "p": "executeTool#1@app", "s": "rejected(AbortError)"},
+            {"k": "promise", "d": "search", "p": "registerTool#1@search"},
+            {"k": "settle", "d": "search", "p": "registerTool#1@search", "s": "fulfilled(undefined)"},
+            {"k": "uncaught-js", "d": "search", "t": "Uncaught (in promise) AbortError: The operation was aborted."}]"#,
+    )
+    .unwrap();
+    let view = View::of_js_outcome(&outcome);
+    assert_eq!(view, View::of_records(&records), "{}", view.render());
+    assert!(view.0["search"].promises.contains_key("registerTool#1@search"));
+    // The action language's view leaves the unnamed promises out, as before.
+    assert!(View::of_outcome(&outcome).0.get("search").is_none_or(|d| d.promises.is_empty()));
 }
 
 #[test]

@@ -51,6 +51,28 @@ impl View {
         )
     }
 
+    /// The view of a simulated outcome of a scenario of JavaScript pages: as [`View::of_outcome`],
+    /// with every WebMCP promise (a page names none: `registerTool#1@app`, `getTools#2@app`,
+    /// `executeTool#1@app`, the N-th call of that method on a document's `modelContext`), and
+    /// each uncaught exception or unhandled rejection by its error name
+    /// ([`canonical_js_uncaught`]).
+    pub fn of_js_outcome(o: &trace::Outcome) -> View {
+        let mut docs: BTreeMap<String, DocView> = BTreeMap::new();
+        for line in &o.console {
+            docs.entry(line.document.clone()).or_default().console.push(line.text.clone());
+        }
+        for line in &o.uncaught {
+            docs.entry(line.document.clone()).or_default().uncaught.push(canonical_js_uncaught(&line.text));
+        }
+        for p in &o.promises {
+            docs.entry(p.document.clone()).or_default().promises.insert(p.promise.clone(), canonical_state(&p.state));
+        }
+        View::from(
+            docs,
+            o.agent.iter().map(|r| canonical_observation(r).unwrap_or_else(|| canonical_agent_result(r))).collect(),
+        )
+    }
+
     /// The view of one Chromium run, from the driver's records.
     pub fn of_records(records: &[serde_json::Value]) -> View {
         let mut docs: BTreeMap<String, DocView> = BTreeMap::new();
@@ -81,6 +103,8 @@ impl View {
             match field("k").as_str() {
                 "log" => doc.console.push(field("t")),
                 "uncaught" => doc.uncaught.push(canonical(&field("t"))),
+                // A JavaScript page's (chromium/jspage.js), written as the simulator writes it.
+                "uncaught-js" => doc.uncaught.push(canonical_js_uncaught(&field("t"))),
                 "promise" => {
                     doc.promises.entry(field("p")).or_insert_with(|| "pending".into());
                 }
@@ -214,6 +238,23 @@ fn canonical_observation(entry: &str) -> Option<String> {
         seen.push((doc.to_string(), tools));
     }
     Some(observation_text(tab, seen))
+}
+
+/// An uncaught exception or unhandled rejection of a JavaScript page in canonical form, from the
+/// text the simulator writes (crates/js/src/convert.rs, `describe_exception`: `Name: message
+/// (file:line:col)`, `Uncaught value` for a thrown primitive, `Uncaught (in promise) …` for an
+/// unhandled rejection), which chromium/jspage.js writes the same way (without the call site):
+/// the error's name alone (a browser words its own messages and counts its own columns),
+/// `(in promise) Name` for a rejection, and a thrown primitive as it is.
+pub fn canonical_js_uncaught(text: &str) -> String {
+    let name = |t: &str| t.split(": ").next().unwrap_or(t).to_string();
+    if let Some(rest) = text.strip_prefix("Uncaught (in promise) ") {
+        return format!("(in promise) {}", name(rest));
+    }
+    if text.starts_with("Uncaught ") {
+        return text.to_string();
+    }
+    name(text)
 }
 
 /// The simulator's label of a promise without `as`: `<word>#<digits>@<document>`.
