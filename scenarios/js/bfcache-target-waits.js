@@ -8,4 +8,4 @@ document.modelContext.registerTool({
     return 'resumed';
   },
 });
-document.modelContext.executeTool({ name: 'resume_video', origin: 'https://example.com', window }).catch(() => {});
+document.modelContext.executeTool({ name: 'resume_video', description: '', origin: 'https://example.com', window }).catch(() => {});

@@ -2,6 +2,6 @@
 // it calls the tool its opener registered, naming the opener's window in the RegisteredTool.
 setTimeout(() => {
   document.modelContext
-    .executeTool({ name: 'get_weather', origin: 'https://example.com', window: window.opener })
+    .executeTool({ name: 'get_weather', description: '', origin: 'https://example.com', window: window.opener })
     .catch(() => {});
 }, 10);

@@ -9,4 +9,4 @@ document.modelContext.registerTool({
 });
 iframe.remove();
 // Handled: the outcome shows the call's promise; an unhandled rejection would be reported too.
-doc.modelContext.executeTool({ name: 'get_weather', origin: 'https://example.com', window }).catch(() => {});
+doc.modelContext.executeTool({ name: 'get_weather', description: '', origin: 'https://example.com', window }).catch(() => {});

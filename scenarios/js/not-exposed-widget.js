@@ -2,7 +2,7 @@
 // parent's tool 10 ms in, through a tool dictionary written by hand.
 setTimeout(() => {
   document.modelContext
-    .executeTool({ name: 'get_weather', origin: 'https://example.com', window: parent })
+    .executeTool({ name: 'get_weather', description: '', origin: 'https://example.com', window: parent })
     // Handled: the outcome shows the call's promise; an unhandled rejection would be reported too.
     .catch(() => {});
 }, 10);

@@ -3,5 +3,5 @@
 const mc = document.modelContext;
 mc.registerTool({ name: 'get_weather', description: 'Current weather for a city', execute: async () => ({ tempC: 21 }) });
 // Handled: the outcome shows the calls' promises; an unhandled rejection would be reported too.
-mc.executeTool({ name: 'get_weather', origin: 'not a url', window }).catch(() => {});
-mc.executeTool({ name: 'get_weather', origin: 'data:text/plain,x', window }).catch(() => {});
+mc.executeTool({ name: 'get_weather', description: '', origin: 'not a url', window }).catch(() => {});
+mc.executeTool({ name: 'get_weather', description: '', origin: 'data:text/plain,x', window }).catch(() => {});

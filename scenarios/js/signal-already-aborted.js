@@ -11,4 +11,4 @@ mc.registerTool({
 const ac = new AbortController();
 ac.abort();
 // Handled: the outcome shows the call's promise; an unhandled rejection would be reported too.
-mc.executeTool({ name: 'get_weather', origin: 'https://example.com', window }, undefined, { signal: ac.signal }).catch(() => {});
+mc.executeTool({ name: 'get_weather', description: '', origin: 'https://example.com', window }, undefined, { signal: ac.signal }).catch(() => {});

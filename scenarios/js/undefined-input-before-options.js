@@ -10,7 +10,7 @@ mc.registerTool({
   },
 });
 const ac = new AbortController();
-mc.executeTool({ name: 'echo', origin: 'https://example.com', window }, undefined, { signal: ac.signal }).then(
+mc.executeTool({ name: 'echo', description: '', origin: 'https://example.com', window }, undefined, { signal: ac.signal }).then(
   () => console.log('call fulfilled'),
   () => console.log('call rejected'),
 );

@@ -2,4 +2,4 @@
 const mc = document.modelContext;
 mc.registerTool({ name: 'get_weather', description: 'Current weather for a city', execute: async () => ({ tempC: 21 }) });
 // Handled: the outcome shows the call's promise; an unhandled rejection would be reported too.
-mc.executeTool({ name: 'get_forecast', origin: 'https://example.com', window }).catch(() => {});
+mc.executeTool({ name: 'get_forecast', description: '', origin: 'https://example.com', window }).catch(() => {});

@@ -112,10 +112,24 @@ pub(crate) fn install<'js>(
                 let state = weak.upgrade().expect("the engine is alive");
                 let site = call_site(&ctx);
                 let converted = (|| -> Conversion<_> {
+                    // WebIDL "convert to an IDL dictionary" RegisteredTool: its members in
+                    // lexicographic order, a required member that is undefined a TypeError.
+                    // executeTool reads only name, origin and window (its steps 3 to 5); the
+                    // others are converted and dropped, as the binding does.
                     let tool = dictionary(&ctx, &tool, "tool")?;
+                    annotations(&ctx, &tool)?;
+                    required_string(&ctx, &tool, "description")?;
+                    let schema = member(&ctx, &tool, "inputSchema")?;
+                    if !schema.is_undefined() && !schema.is_object() {
+                        return Err(JsValue::type_error("executeTool: tool.inputSchema is not an object"));
+                    }
                     let name = required_string(&ctx, &tool, "name")?;
                     let origin = required_string(&ctx, &tool, "origin")?;
+                    optional_string(&ctx, &tool, "title")?;
                     let window: Value = tool.get("window").map_err(|_| pending(&ctx, &state, realm))?;
+                    if window.is_undefined() {
+                        return Err(JsValue::type_error("required member window is undefined"));
+                    }
                     let JsValue::WindowProxy(nav) = to_sim(&ctx, &state, realm, &window) else {
                         return Err(JsValue::type_error("executeTool: tool.window is not a WindowProxy"));
                     };

@@ -573,11 +573,8 @@ impl Sim<'_> {
         // 6.1. Set thisTraversable's is closing to true.
         let opened = self.seldom.opened.get(&nav).cloned().unwrap_or_default();
         self.seldom.opened.insert(nav, OpenedWindow { closing: true, ..opened });
-        // While exploring: the window's documents will be unloaded, which the inert tasks the
-        // search assumed did not allow for (`crate::inert::learned`).
-        if let Some(learned) = self.eager_inert.as_ref().and_then(|facts| facts.learned.as_deref()) {
-            learned.note_lifecycle(&self.world.nav(nav).info.name);
-        }
+        // (While exploring, the learned inert-task facts are checked where each of the window's
+        // documents is unloaded: `Sim::learn_unloaded` in "unload a document".)
         // 6.2. Queue a task on the DOM manipulation task source to definitely close thisTraversable.
         let work = Work::EngineCallback { doc: incumbent, callback: definitely_close, what: "definitely close" };
         self.queue_global_task(browser::TaskSource::DomManipulation, incumbent, work, (HTML, "close() 6.2"));

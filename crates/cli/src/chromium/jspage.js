@@ -143,8 +143,12 @@
     },
     executeTool(tool, input, options) {
       const t = dict(tool);
+      if (t.annotations !== undefined) dict(t.annotations);
+      required(t, 'description');
+      if (t.inputSchema !== undefined && (t.inputSchema === null || (typeof t.inputSchema !== 'object' && typeof t.inputSchema !== 'function'))) throw new TypeError('inputSchema');
       required(t, 'name');
       required(t, 'origin');
+      optional(t, 'title');
       if (!isWindow(t.window)) throw new TypeError('window');
       signal(dict(options));
     },

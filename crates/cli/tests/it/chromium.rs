@@ -301,13 +301,6 @@ const LOG_INPUT_AND_ABORT: &str = r#"{
   ]
 }"#;
 
-/// Scenarios with a back/forward cache step whose runs are outside both sets for a reason
-/// docs/chromium.md records, which is not the cache.
-const KNOWN_OUTSIDE: &[(&str, &str)] = &[(
-    "scenarios/js/bfcache-target-waits.jsonc",
-    "docs/chromium.md, \"JavaScript pages: a hand-written RegisteredTool without description (a simulator bug)\"",
-)];
-
 /// The back/forward cache is on in the driver's Chromium (Playwright's default switches turn it
 /// off): in every run of every shipped scenario with a `restoreFromBfcache` user step, each one
 /// restores its page from the cache (`pageshow.persisted`), and every run lands inside the spec's
@@ -326,10 +319,7 @@ fn real_chromium_restores_pages_from_the_back_forward_cache() {
         let Result_::Ran { runs, not_restored, restores, .. } = &r.result else { continue };
         assert!(*restores > 0, "{}: no restoreFromBfcache step in the plan", file.display());
         assert_eq!((*runs, *not_restored), (2, 0), "{}", chromium::render(&r, &opts));
-        // A scenario outside for a documented reason other than the cache is still checked for
-        // its restores, not for its verdict.
-        let known = KNOWN_OUTSIDE.iter().any(|(name, _)| file.ends_with(name));
-        assert!(known || r.counts().2 == 0, "{}", chromium::render(&r, &opts));
+        assert_eq!(r.counts().2, 0, "{}", chromium::render(&r, &opts));
         checked += 1;
     }
     assert!(checked >= 2, "only {checked} back/forward cache scenarios ran in Chromium");

@@ -520,3 +520,26 @@ fn a_removed_iframes_promise_reaction_does_not_run() {
     let trace = run_with(page, Some(child), &[]);
     assert_eq!(console(&trace), Vec::<String>::new());
 }
+
+/// executeTool's `tool` is a RegisteredTool dictionary (WebIDL): `description`, `name`,
+/// `origin` and `window` are required members, converted in lexicographic order, so a
+/// hand-written `{name, origin, window}` rejects with a TypeError before any step runs (as in
+/// Chromium), and an `inputSchema` that is not an object does too.
+#[test]
+fn execute_tool_converts_the_registered_tool_dictionary() {
+    logs(
+        r#"
+        const mc = document.modelContext;
+        mc.registerTool({ name: 't', description: 'd', execute: () => 'ok' });
+        const seen = [];
+        const tool = { get description() { seen.push('description'); return undefined; },
+                       get name() { seen.push('name'); return 't'; } };
+        const say = (label) => (v) => console.log(label, typeof v === 'string' ? v : v.name, seen.join());
+        mc.executeTool(tool, {}).then(say('missing'), say('missing'));
+        mc.executeTool({ name: 't', description: 'd', origin: location.origin, window, inputSchema: 1 }, {})
+          .then(say('schema'), say('schema'));
+        mc.executeTool({ name: 't', description: 'd', origin: location.origin, window }, {}).then(say('whole'), say('whole'));
+        "#,
+        &["missing TypeError description", "schema TypeError description", "whole \"ok\" description"],
+    );
+}
