@@ -65,11 +65,42 @@ async function runOnce(browser, plan, run, out) {
   // Documents served so far per navigable (the tab's id for its main frame, else the iframe's
   // name), for a document's label as the simulator gives it: `player`, then `player@2`, ….
   const served = new Map();
+  // The windows pages open (`window.open`), each with its navigable id: its target name, as
+  // the simulator names it (crates/webmcp/src/window_open.rs), or '' when it has none.
+  const popups = new Map();
+  // The navigable id of each iframe a page made with no name or id: its parent's navigable and
+  // a count, `tab-iframe1`, as the simulator names it (crates/webmcp/src/script/engine.rs,
+  // `script_insert_iframe`); a name or id the scenario gave is the frame's `name()`.
+  const madeIframes = new WeakMap();
+  const iframeCounts = new Map();
+  const navigableOf = (frame) => {
+    const page = frame.page();
+    const index = pages.indexOf(page);
+    const tab = index >= 0 ? plan.tabIds[index] : popups.get(page) ?? '';
+    const parent = frame.parentFrame();
+    if (!parent) return { tab, navigable: tab };
+    if (frame.name() !== '') return { tab, navigable: frame.name() };
+    if (!madeIframes.has(frame)) {
+      const container = navigableOf(parent).navigable;
+      let k = (iframeCounts.get(container) ?? 0) + 1;
+      while (served.has(`${container}-iframe${k}`)) k++;
+      iframeCounts.set(container, k);
+      madeIframes.set(frame, `${container}-iframe${k}`);
+    }
+    return { tab, navigable: madeIframes.get(frame) };
+  };
   const whereOf = (request) => {
+    let frame;
     try {
-      const frame = request.frame();
-      const tab = plan.tabIds[Math.max(0, pages.indexOf(frame.page()))];
-      return { tab, navigable: frame.parentFrame() ? frame.name() : tab };
+      frame = request.frame();
+    } catch {
+      // A window a page opens asks for its first document before Playwright has its frame
+      // (Request.frame() throws for a popup's navigation): the document names itself by its
+      // window's name when it runs (below, `popupCfg`).
+      return { popup: true };
+    }
+    try {
+      return navigableOf(frame);
     } catch {
       return null;
     }
@@ -95,15 +126,23 @@ async function runOnce(browser, plan, run, out) {
     // configuration (label, navigable, tab) is written in as it is served.
     const where = plan.javascript && request.isNavigationRequest() ? whereOf(request) : null;
     if (where) {
-      // An iframe a page made has no name here, and the simulator names its navigable
-      // `iframeN`, which the driver does not know: such a document is labelled `?`.
-      const count = (served.get(where.navigable) ?? 0) + 1;
-      served.set(where.navigable, count);
-      const label = where.navigable === '' ? '?' : count === 1 ? where.navigable : `${where.navigable}@${count}`;
       const path = new URL(url).pathname;
       const resource = plan.resources?.[path] ?? plan.emptyPage;
-      const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} };
-      const text = JSON.stringify(cfg).replace(/</g, '\\u003c');
+      let label;
+      let text;
+      if (where.popup) {
+        // A window's first document: its label, navigable and tab are its window's name (the
+        // simulator's label of a window opened with a target name; an unnamed one is `?`).
+        label = '(the window\'s name)';
+        const scale = JSON.stringify(plan.scale);
+        text = `(() => { const n = window.name === '' ? '?' : window.name; return { label: n, nav: n, tab: n, scale: ${scale}, frames: {} }; })()`;
+      } else {
+        const count = (served.get(where.navigable) ?? 0) + 1;
+        served.set(where.navigable, count);
+        label = where.navigable === '' ? '?' : count === 1 ? where.navigable : `${where.navigable}@${count}`;
+        const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} };
+        text = JSON.stringify(cfg).replace(/</g, '\\u003c');
+      }
       log.push(`${at()} request ${url}: ${plan.resources?.[path] ? 'the resource ' + path : 'no resource at ' + path + ', a document with no script'}, as ${label}`);
       return route.fulfill({
         status: 200,
@@ -167,6 +206,25 @@ async function runOnce(browser, plan, run, out) {
     else log.push(`${at()} console.${msg.type()}: ${text}`);
   };
   const pages = [];
+  // A window a page opens: its console records come through the context's console events (it
+  // has no listener of its own before its first document runs), and its navigable id is its
+  // target name (a later navigation of it is labelled `b@2`, …).
+  ctx.on('page', (page) => {
+    page.opener().then((opener) => {
+      if (opener === null || pages.includes(page)) return;
+      page.on('pageerror', (e) => log.push(`${at()} pageerror (opened window): ${e.message}`));
+      return page.evaluate(() => window.name).then((name) => {
+        popups.set(page, name);
+        if (name !== '' && !served.has(name)) served.set(name, 1);
+        log.push(`${at()} a page opened a window named ${JSON.stringify(name)}: ${page.url()}`);
+      });
+    }).catch((e) => log.push(`${at()} an opened window: ${e.message}`));
+  });
+  ctx.on('console', (msg) => {
+    let page = null;
+    try { page = msg.page(); } catch { /* a worker's */ }
+    if (page !== null && !pages.includes(page)) onConsole(msg);
+  });
   const agent = (plan.agent ?? []).length > 0 ? newAgent(log, at, records, () => { lastActivity = Date.now(); }) : null;
   for (let i = 0; i < plan.tabs.length; i++) {
     const page = await ctx.newPage();

@@ -314,6 +314,11 @@ pub struct Sim<'p> {
     /// statement to go on from, which the run loop keeps as the suspended rest of the task.
     /// None between units.
     pub(crate) suspended_script: Option<(DocId, ScriptId, u32)>,
+    /// HTML's about-to-be-notified rejected promises lists of the action language's realms: the
+    /// document and the rejection reason of each promise a `then` made whose reaction threw
+    /// (`Sim::run_promise_reaction`). A reaction is a microtask, and the checkpoint that runs it
+    /// empties the list (step 4, `Sim::notify_about_rejected_promises`): empty between units.
+    pub(crate) about_to_be_notified: Vec<(DocId, browser::JsValue)>,
     /// Units run so far (recorded or not).
     pub units_run: usize,
     // Trace.
@@ -363,6 +368,7 @@ impl Clone for Sim<'_> {
             scope: self.scope,
             eager_queue: self.eager_queue.clone(),
             suspended_script: self.suspended_script,
+            about_to_be_notified: self.about_to_be_notified.clone(),
             units_run: self.units_run,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
@@ -484,6 +490,7 @@ impl<'p> Sim<'p> {
             scope: None,
             eager_queue: None,
             suspended_script: None,
+            about_to_be_notified: Vec::new(),
             units_run: 0,
             units: Vec::new(),
             events: Vec::new(),

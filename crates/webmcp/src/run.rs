@@ -319,7 +319,8 @@ impl<'p> Sim<'p> {
             }
         }
         // Step 4. For each environment settings object settingsObject whose responsible event loop is this event loop, notify about rejected promises given settingsObject's global object.
-        // (Only an engine's realms can hold rejected promises nobody handled.)
+        // The action language's realms: the promises a `then` made whose reaction threw.
+        self.notify_about_rejected_promises(el);
         if let Some(engine) = self.engine() {
             engine.notify_about_rejected_promises(self, el);
         }
@@ -445,8 +446,9 @@ impl Sim<'_> {
             Work::SettleLater { promise, settle } => self.run_tool_timer(promise, settle),
             Work::Then { doc, promise, on_fulfilled, on_rejected } => {
                 let fulfilled = matches!(self.world.promises[promise].state, PromiseState::Fulfilled(_));
-                self.run_callback(doc, if fulfilled { on_fulfilled } else { on_rejected }, "promise reaction");
+                self.run_promise_reaction(doc, if fulfilled { on_fulfilled } else { on_rejected });
             }
+            Work::NotifyRejectedPromises { doc, reasons } => self.report_rejected_promises(doc, reasons),
             Work::SettlePromise { promise, result, step } => self.settle(promise, result, step),
             Work::RegisterToolInParallel { tool_owner, exposed_origins, promise } => {
                 self.register_tool_in_parallel(tool_owner, &exposed_origins, promise)
@@ -551,6 +553,9 @@ impl Sim<'_> {
                 ("the tool's timer settles its promise".into(), ("HTML", "timer initialization steps"))
             }
             Work::Then { .. } => ("promise reaction".into(), ("ECMAScript", "PromiseReactionJob")),
+            Work::NotifyRejectedPromises { .. } => {
+                ("report the rejected promises nobody handled".into(), ("HTML", "notify about rejected promises 4"))
+            }
             Work::SettlePromise { promise, result, step } => {
                 let verb = if result.is_ok() { "resolve" } else { "reject" };
                 (format!("{verb} {}", self.promise_label(*promise)), *step)

@@ -74,6 +74,88 @@ impl Sim<'_> {
         self.console_line((SCRIPT, "uncaught exception"), line, true);
     }
 
+    /// ECMAScript NewPromiseReactionJob for an action-language `then`: runs `handler` (the
+    /// reaction's onFulfilled or onRejected action list) in `doc`'s realm. An exception that
+    /// escapes it rejects the promise `then` returned, which no script can reach to handle: it is
+    /// an unhandled rejection, which HTML reports at the end of the microtask checkpoint
+    /// ("notify about rejected promises"), not an uncaught exception (as a JavaScript page's is).
+    pub(crate) fn run_promise_reaction(&mut self, doc: DocId, handler: ScriptId) {
+        // WebIDL "invoke a callback function" asks HTML "check if we can run script" first.
+        if !self.can_run_script(doc, "promise reaction") {
+            return;
+        }
+        // NewPromiseReactionJob 1.e. Let handlerResult be Completion(HostCallJobCallback(handler, undefined, « argument »)).
+        if let Err(reason) = self.run_statements(doc, handler) {
+            // 1.h. If handlerResult is an abrupt completion, then return ? Call(promiseCapability.[[Reject]], undefined, « handlerResult.[[Value]] »).
+            note!(
+                self,
+                ("ECMAScript", "NewPromiseReactionJob 1.h"),
+                "the reaction threw {reason}: the promise `then` returned is rejected with it"
+            );
+            // HTML HostPromiseRejectionTracker(promise, "reject") 5.1. Append promise to settings object's about-to-be-notified rejected promises list.
+            // (An action list cannot reach the promise `then` returned: it stays unhandled.)
+            note!(
+                self,
+                ("HTML", "HostPromiseRejectionTracker 5.1"),
+                "the rejected promise is about to be notified in {}",
+                self.label(doc)
+            );
+            self.about_to_be_notified.push((doc, reason));
+        }
+    }
+
+    /// HTML "notify about rejected promises", for each action-language realm of event loop
+    /// `el` (HTML "perform a microtask checkpoint" step 4).
+    pub(crate) fn notify_about_rejected_promises(&mut self, el: LoopId) {
+        if self.about_to_be_notified.is_empty() {
+            return;
+        }
+        let mut docs: Vec<DocId> = Vec::new();
+        for (doc, _) in &self.about_to_be_notified {
+            if self.world.doc_info(*doc).event_loop == el && !docs.contains(doc) {
+                docs.push(*doc);
+            }
+        }
+        for doc in docs {
+            // 1. Let list be a clone of global's about-to-be-notified rejected promises list.
+            // 3. Empty global's about-to-be-notified rejected promises list.
+            let (list, rest): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut self.about_to_be_notified).into_iter().partition(|(d, _)| *d == doc);
+            self.about_to_be_notified = rest;
+            // 2. If list is empty, then return. (It is not: `doc` has one.)
+            let reasons = list.into_iter().map(|(_, reason)| reason).collect();
+            // 4. Queue a global task on the DOM manipulation task source given global to run the following step: …
+            self.queue_global_task(
+                browser::TaskSource::DomManipulation,
+                doc,
+                crate::work::Work::NotifyRejectedPromises { doc, reasons },
+                ("HTML", "notify about rejected promises 4"),
+            );
+        }
+    }
+
+    /// The task HTML "notify about rejected promises" step 4 queues, for an action-language
+    /// realm: each reason, of a promise no script can reach, is reported as a JavaScript page's
+    /// unhandled rejection is (`Uncaught (in promise) …`, crates/js/src/rejections.rs).
+    pub(crate) fn report_rejected_promises(&mut self, doc: DocId, reasons: Vec<browser::JsValue>) {
+        // 4.1. For each promise p of list:
+        for reason in reasons {
+            // 4.1.1. If p.[[PromiseIsHandled]] is true, then continue. (No script can reach p.)
+            // 4.1.2. Let notCanceled be the result of firing an event named unhandledrejection at global, using PromiseRejectionEvent, with the cancelable attribute initialized to true, the promise attribute initialized to p, and the reason attribute initialized to p.[[PromiseResult]].
+            note!(
+                self,
+                ("HTML", "notify about rejected promises 4.1.2"),
+                "unhandledrejection at {}'s Window: an action list has no listener, so nothing cancels it",
+                self.label(doc)
+            );
+            // 4.1.3. If notCanceled is true, then the user agent may report p.[[PromiseResult]] to a developer console.
+            let line = ConsoleLine { document: self.label(doc), text: format!("Uncaught (in promise) {reason}") };
+            self.console_line(("HTML", "notify about rejected promises 4.1.3"), line, true);
+            // 4.1.4. If p.[[PromiseIsHandled]] is false, then append p to global's outstanding rejected promises weak set.
+            // (Nothing can handle p later: no rejectionhandled event follows.)
+        }
+    }
+
     /// Runs a callback (a promise reaction, an event handler, an abort listener, a timer's)
     /// whose realm is `doc`'s: WebIDL's "invoke a callback function" and "call a user object's
     /// operation" first ask HTML's "check if we can run script" of the callback's realm, and

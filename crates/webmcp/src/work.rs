@@ -62,6 +62,10 @@ pub enum Work {
     SettleLater { promise: PromiseId, settle: Settle },
     /// `promise.then(onFulfilled, onRejected)` in `doc`.
     Then { doc: DocId, promise: PromiseId, on_fulfilled: ScriptId, on_rejected: ScriptId },
+    /// HTML "notify about rejected promises" step 4's task, for the action language: the
+    /// rejection reasons of `doc`'s promises nobody handled (the promises a `then` made, whose
+    /// reaction threw; `Sim::run_promise_reaction`).
+    NotifyRejectedPromises { doc: DocId, reasons: Vec<JsValue> },
     /// Resolve or reject a promise (a queued task's whole body).
     SettlePromise { promise: PromiseId, result: Result<JsValue, JsValue>, step: Step },
     /// registerTool 21.

@@ -858,11 +858,12 @@ impl Compiler {
                 None => format!("W.lookup('C', {}).abort();", q(&ab.controller)),
             },
             sc::Action::SetTimeout(t) => format!("W.timer({}, {});", t.ms, self.body(tab, &t.do_)?),
+            // A reaction's exception rejects the promise `then` returns (runtime.js, `W.derived`).
             sc::Action::Then(t) => format!(
-                "W.lookup('P', {}).then({}, {});",
+                "W.derived.add(W.lookup('P', {}).then(() => {{ {} }}, () => {{ {} }}));",
                 q(&t.promise),
-                self.body(tab, &t.on_fulfilled)?,
-                self.body(tab, &t.on_rejected)?
+                self.actions(tab, &t.on_fulfilled, true)?,
+                self.actions(tab, &t.on_rejected, true)?
             ),
             sc::Action::On(o) => match o.event.as_str() {
                 "toolchange" => {

@@ -86,6 +86,13 @@
   W.log = (text) => { console.log(text); rec('log', { t: text }); };
   // A script, callback or handler body: an exception that escapes is uncaught.
   W.body = (f) => { try { f(); } catch (e) { rec('uncaught', { t: W.render(e) }); } };
+  // The promises a `then` returned: one its reaction's exception rejected, which nothing
+  // handles, is reported by HTML's "notify about rejected promises", as the simulator reports an
+  // action list's (crates/webmcp/src/script.rs, `run_promise_reaction`).
+  W.derived = new WeakSet();
+  addEventListener('unhandledrejection', (e) => {
+    if (W.derived.has(e.promise)) rec('uncaught', { t: 'Uncaught (in promise) ' + W.render(e.reason) });
+  });
   W.timer = (ms, f) => {
     W.timers++;
     rec('timers', { c: W.timers });

@@ -36,7 +36,7 @@ impl View {
             docs.entry(line.document.clone()).or_default().console.push(line.text.clone());
         }
         for line in &o.uncaught {
-            docs.entry(line.document.clone()).or_default().uncaught.push(canonical(&line.text));
+            docs.entry(line.document.clone()).or_default().uncaught.push(canonical_uncaught(&line.text));
         }
         for p in &o.promises {
             // Unnamed promises (`registerTool#1@app`, `promise#2@tab`) are not observable by name.
@@ -102,7 +102,7 @@ impl View {
             let doc = docs.entry(field("d")).or_default();
             match field("k").as_str() {
                 "log" => doc.console.push(field("t")),
-                "uncaught" => doc.uncaught.push(canonical(&field("t"))),
+                "uncaught" => doc.uncaught.push(canonical_uncaught(&field("t"))),
                 // A JavaScript page's (chromium/jspage.js), written as the simulator writes it.
                 "uncaught-js" => doc.uncaught.push(canonical_js_uncaught(&field("t"))),
                 "promise" => {
@@ -238,6 +238,15 @@ fn canonical_observation(entry: &str) -> Option<String> {
         seen.push((doc.to_string(), tools));
     }
     Some(observation_text(tab, seen))
+}
+
+/// An action list's uncaught exception (a rendered value) or unhandled rejection (`Uncaught (in
+/// promise) ` and the reason, rendered) in canonical form.
+fn canonical_uncaught(text: &str) -> String {
+    match text.strip_prefix("Uncaught (in promise) ") {
+        Some(reason) => format!("Uncaught (in promise) {}", canonical(reason)),
+        None => canonical(text),
+    }
 }
 
 /// An uncaught exception or unhandled rejection of a JavaScript page in canonical form, from the

@@ -150,7 +150,11 @@ const webmcpSimExport = (() => {
     const doc = (d) => (docs[d] ??= { console: [], uncaught: [], promises: {} });
     for (const r of records) {
       if (r.k === 'log') doc(r.d).console.push(r.t);
-      else if (r.k === 'uncaught') doc(r.d).uncaught.push(canonical(r.t));
+      else if (r.k === 'uncaught') {
+        // An unhandled rejection: its prefix, then the reason (view.rs, `canonical_uncaught`).
+        const p = 'Uncaught (in promise) ';
+        doc(r.d).uncaught.push(r.t.startsWith(p) ? p + canonical(r.t.slice(p.length)) : canonical(r.t));
+      }
       else if (r.k === 'promise') doc(r.d).promises[r.p] ??= 'pending';
       else if (r.k === 'settle') doc(r.d).promises[r.p] = canonicalState(r.s);
     }

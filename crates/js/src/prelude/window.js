@@ -242,7 +242,9 @@
     // DOM "insert", then HTML's iframe insertion steps (`insertIframe`), the load event later.
     ATTACH.set(proxy, () => {
       if (state !== "detached") throw new TypeError("moving an inserted iframe is not modelled by webmcp-sim");
-      const inserted = natives.insertIframe(doc, attributes.src, attributes.allow === "" ? null : attributes.allow, () => {
+      // The navigable's name in traces: the name attribute, else the id (`script_insert_iframe`).
+      const nameOrId = attributes.name !== "" ? attributes.name : attributes.id;
+      const inserted = natives.insertIframe(doc, attributes.src, attributes.allow === "" ? null : attributes.allow, nameOrId, () => {
         fire(proxy, new Event("load"));
       });
       if (!Array.isArray(inserted)) throw inserted;

@@ -215,11 +215,17 @@ impl Sim<'_> {
         self.touch_lifecycle_of(target);
         let (d, t) = (self.world.doc_info(doc), self.world.doc_info(target));
         if target != doc && (!d.origin.same_origin(&t.origin) || d.event_loop != t.event_loop) {
-            let (from, to) = (d.label.clone(), t.label.clone());
+            let (from, to, origin) = (d.label.clone(), t.label.clone(), d.origin.serialize());
             note!(self, (SCRIPT, "cross-origin access"), "{from} cannot reach {to}'s document");
+            // Chromium's wording, which a JavaScript page's prelude writes too
+            // (crates/js/src/prelude/window.js): it names the accessing frame's origin, not the
+            // document reached (which a navigation of that frame changes).
             return Err(JsValue::DomException {
                 name: "SecurityError".into(),
-                message: format!("Blocked a frame from accessing the cross-origin document {to}"),
+                message: format!(
+                    "Blocked a frame with origin \"{}\" from accessing a cross-origin frame (Window.document).",
+                    origin
+                ),
             });
         }
         Ok(target)

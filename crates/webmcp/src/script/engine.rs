@@ -274,11 +274,18 @@ impl Sim<'_> {
     /// resource at the `src` path, if any: it is queued, and the iframe load event after it
     /// runs (`Work::RunResourceScript`); with no resource the document has no script and the
     /// load event is queued at once (`queue_iframe_load_event`). Returns the new navigable.
+    ///
+    /// Traces and outcomes name the new navigable by the element's `name` attribute (HTML: the
+    /// child navigable's target name), else its `id`, when no navigable has that name yet;
+    /// otherwise by its container's navigable and the count of such iframes inserted there
+    /// (`tab-iframe1`, `tab-iframe2`, …), as the Chromium driver names it
+    /// (tools/chromium-driver/driver.mjs, `navigableOf`).
     pub fn script_insert_iframe(
         &mut self,
         container: DocId,
         src: &str,
         allow: Option<&str>,
+        name_or_id: &str,
         on_load: EngineHandle,
     ) -> Result<NavId, JsValue> {
         let base = self.world.doc_info(container).url.clone();
@@ -297,11 +304,16 @@ impl Sim<'_> {
         // The scenario's server: a document it holds at the URL's path (at any origin) runs its
         // script; any other URL gives a document with no script.
         let script = self.program.resource_script(url.path());
-        let mut n = self.seldom.nav_by_name.len();
-        while self.seldom.nav_by_name.contains_key(format!("iframe{n}").as_str()) {
-            n += 1;
-        }
-        let id = format!("iframe{n}");
+        let id = if !name_or_id.is_empty() && !self.seldom.nav_by_name.contains_key(name_or_id) {
+            name_or_id.to_string()
+        } else {
+            let parent = self.world.nav(self.world.doc_info(container).navigable).name.to_string();
+            let mut k = 1;
+            while self.seldom.nav_by_name.contains_key(format!("{parent}-iframe{k}").as_str()) {
+                k += 1;
+            }
+            format!("{parent}-iframe{k}")
+        };
         let frame = crate::program::FrameSpec {
             id: id.clone(),
             allow: allow.map(Into::into),
