@@ -68,9 +68,12 @@ async function runOnce(browser, plan, run, out) {
   // The windows pages open (`window.open`), each with its navigable id: its target name, as
   // the simulator names it (crates/webmcp/src/window_open.rs), or '' when it has none.
   const popups = new Map();
-  // The navigable id of each iframe a page made with no name or id: its parent's navigable and
-  // a count, `tab-iframe1`, as the simulator names it (crates/webmcp/src/script/engine.rs,
-  // `script_insert_iframe`); a name or id the scenario gave is the frame's `name()`.
+  // The navigable id of each iframe a page made (`document.createElement('iframe')`), as the
+  // simulator names it (crates/webmcp/src/script/engine.rs, `script_insert_iframe`): its `name`
+  // attribute (the child navigable's target name, which Playwright knows only once the frame
+  // has committed a document), else its parent's navigable and the count of iframes inserted
+  // there, `app-iframe1`, `app-iframe2`, …, in the order their first requests come. That first
+  // document reads its label from `window.name` as it starts (`byWindowName`).
   const madeIframes = new WeakMap();
   const iframeCounts = new Map();
   const navigableOf = (frame) => {
@@ -79,15 +82,18 @@ async function runOnce(browser, plan, run, out) {
     const tab = index >= 0 ? plan.tabIds[index] : popups.get(page) ?? '';
     const parent = frame.parentFrame();
     if (!parent) return { tab, navigable: tab };
-    if (frame.name() !== '') return { tab, navigable: frame.name() };
-    if (!madeIframes.has(frame)) {
-      const container = navigableOf(parent).navigable;
-      let k = (iframeCounts.get(container) ?? 0) + 1;
-      while (served.has(`${container}-iframe${k}`)) k++;
-      iframeCounts.set(container, k);
-      madeIframes.set(frame, `${container}-iframe${k}`);
+    const made = madeIframes.get(frame);
+    if (frame.name() !== '') {
+      // A made iframe's name, once known: its documents go on counting from its first one.
+      if (made !== undefined && made !== frame.name() && !served.has(frame.name())) served.set(frame.name(), served.get(made) ?? 1);
+      return { tab, navigable: frame.name() };
     }
-    return { tab, navigable: madeIframes.get(frame) };
+    if (made !== undefined) return { tab, navigable: made };
+    const container = navigableOf(parent).navigable;
+    const k = (iframeCounts.get(container) ?? 0) + 1;
+    iframeCounts.set(container, k);
+    madeIframes.set(frame, `${container}-iframe${k}`);
+    return { tab, navigable: `${container}-iframe${k}`, byWindowName: true };
   };
   const whereOf = (request) => {
     let frame;
@@ -96,7 +102,7 @@ async function runOnce(browser, plan, run, out) {
     } catch {
       // A window a page opens asks for its first document before Playwright has its frame
       // (Request.frame() throws for a popup's navigation): the document names itself by its
-      // window's name when it runs (below, `popupCfg`).
+      // window's name when it runs (below).
       return { popup: true };
     }
     try {
@@ -136,6 +142,13 @@ async function runOnce(browser, plan, run, out) {
         label = '(the window\'s name)';
         const scale = JSON.stringify(plan.scale);
         text = `(() => { const n = window.name === '' ? '?' : window.name; return { label: n, nav: n, tab: n, scale: ${scale}, frames: {} }; })()`;
+      } else if (where.byWindowName) {
+        // An iframe a page made, its first document: its name attribute if it has one.
+        served.set(where.navigable, 1);
+        label = `${where.navigable} (or its window's name)`;
+        const rest = JSON.stringify({ tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} }).replace(/</g, '\\u003c');
+        const fallback = JSON.stringify(where.navigable).replace(/</g, '\\u003c');
+        text = `(() => { const n = window.name !== '' ? window.name : ${fallback}; return Object.assign({ label: n, nav: n }, ${rest}); })()`;
       } else {
         const count = (served.get(where.navigable) ?? 0) + 1;
         served.set(where.navigable, count);

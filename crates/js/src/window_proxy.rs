@@ -80,14 +80,13 @@ pub(crate) fn install<'js>(
                   container: u32,
                   src: String,
                   allow: Option<String>,
-                  name_or_id: String,
+                  name: String,
                   on_load: Function<'js>|
                   -> rquickjs::Result<Value<'js>> {
                 let Some(state) = weak.upgrade() else { return Ok(Value::new_null(ctx.clone())) };
                 let key = state.save_callback(&ctx, realm, on_load);
                 let inserted = state.with_sim(|sim| {
-                    let nav =
-                        sim.script_insert_iframe(DocId(container), &src, allow.as_deref(), &name_or_id, handle(key))?;
+                    let nav = sim.script_insert_iframe(DocId(container), &src, allow.as_deref(), &name, handle(key))?;
                     Ok::<_, JsValue>((nav.0, sim.navigable_name(nav)))
                 });
                 match inserted {

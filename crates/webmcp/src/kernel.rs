@@ -427,6 +427,10 @@ pub struct Seldom {
     /// The navigables `window.open` made or chose: target names, openers, is closing
     /// (`crate::window_open`).
     pub(crate) opened: crate::window_open::opened::OpenedWindows,
+    /// How many iframes page script has inserted into each navigable's documents, for the
+    /// names of those without a `name` (`Sim::script_insert_iframe`). Not hashed, as
+    /// `page_promises`: only pages insert iframes.
+    pub(crate) inserted_iframes: BTreeMap<NavId, u32>,
 }
 
 impl std::hash::Hash for Seldom {

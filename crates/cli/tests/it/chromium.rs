@@ -182,6 +182,22 @@ fn real_chromium_string_result_is_a_profile_divergence() {
     );
 }
 
+/// The driver follows a window a page opens (`window.open`), labels its documents by its target
+/// name, and labels an iframe a page inserts as the simulator does (its name attribute, else its
+/// container and its place): every run of these pages is inside the spec's set, the opened
+/// window's rejected call included.
+#[test]
+#[ignore = "needs /usr/bin/chromium and `npm ci --prefix tools/chromium-driver` (.ci/run runs it)"]
+fn real_chromium_follows_opened_windows_and_names_inserted_iframes() {
+    for path in ["scenarios/js/different-traversable.jsonc", "scenarios/js/page-inserted-iframes.jsonc"] {
+        let r = run(path, 2);
+        let Result_::Ran { observed, .. } = &r.result else { panic!("{path}: cannot run") };
+        let (spec, _, _) = r.counts();
+        assert_eq!(spec, 2, "{}", chromium::render(&r, &options(2)));
+        assert!(observed.iter().all(|o| o.verdict == Verdict::InsideSpec), "{}", chromium::render(&r, &options(2)));
+    }
+}
+
 /// The spec's own example runs in Chromium; its orders are inside the explored set (or a
 /// documented divergence of the chromium profile).
 #[test]

@@ -55,7 +55,12 @@ fn both_searches_find_the_same_outcomes_and_witnesses_on_the_corpus() {
 fn both_searches_agree_on_the_bench_fixtures_that_finish_with_no_redundant_execution() {
     // four-calls-unload does not finish stateless in minutes (docs/performance.md); ten
     // registrations and five-by-five are measured there too.
-    for (name, counts) in [("three-executions", (30, 0)), ("four-executions", (150, 0)), ("five-executions", (150, 0))]
+    // Each fixture's `then` reaction throws in some schedules (three-executions' always: its
+    // getTools asks b's and c's origins, and the reaction looks up `a_tool` first): since issue
+    // 27 that is an unhandled rejection, reported by a task of its own (HTML "notify about
+    // rejected promises" 4), whose order against the console's other writers counts. The
+    // executions doubled: 30, 150, 150 before.
+    for (name, counts) in [("three-executions", (60, 0)), ("four-executions", (300, 0)), ("five-executions", (300, 0))]
     {
         let file = workspace_root().join(format!("fixtures/bench/{name}.jsonc"));
         assert_eq!(agree(&file), counts, "{name}: executions, redundant");

@@ -242,9 +242,8 @@
     // DOM "insert", then HTML's iframe insertion steps (`insertIframe`), the load event later.
     ATTACH.set(proxy, () => {
       if (state !== "detached") throw new TypeError("moving an inserted iframe is not modelled by webmcp-sim");
-      // The navigable's name in traces: the name attribute, else the id (`script_insert_iframe`).
-      const nameOrId = attributes.name !== "" ? attributes.name : attributes.id;
-      const inserted = natives.insertIframe(doc, attributes.src, attributes.allow === "" ? null : attributes.allow, nameOrId, () => {
+      // The navigable's name in traces is the name attribute, if set (`script_insert_iframe`).
+      const inserted = natives.insertIframe(doc, attributes.src, attributes.allow === "" ? null : attributes.allow, attributes.name, () => {
         fire(proxy, new Event("load"));
       });
       if (!Array.isArray(inserted)) throw inserted;

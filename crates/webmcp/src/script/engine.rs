@@ -276,16 +276,16 @@ impl Sim<'_> {
     /// load event is queued at once (`queue_iframe_load_event`). Returns the new navigable.
     ///
     /// Traces and outcomes name the new navigable by the element's `name` attribute (HTML: the
-    /// child navigable's target name), else its `id`, when no navigable has that name yet;
-    /// otherwise by its container's navigable and the count of such iframes inserted there
-    /// (`tab-iframe1`, `tab-iframe2`, …), as the Chromium driver names it
+    /// child navigable's target name) when no navigable has that name yet; otherwise by its
+    /// container's navigable and the count of iframes page script has inserted there, this one
+    /// included (`app-iframe1`, `app-iframe2`, …), as the Chromium driver names it
     /// (tools/chromium-driver/driver.mjs, `navigableOf`).
     pub fn script_insert_iframe(
         &mut self,
         container: DocId,
         src: &str,
         allow: Option<&str>,
-        name_or_id: &str,
+        name: &str,
         on_load: EngineHandle,
     ) -> Result<NavId, JsValue> {
         let base = self.world.doc_info(container).url.clone();
@@ -304,15 +304,22 @@ impl Sim<'_> {
         // The scenario's server: a document it holds at the URL's path (at any origin) runs its
         // script; any other URL gives a document with no script.
         let script = self.program.resource_script(url.path());
-        let id = if !name_or_id.is_empty() && !self.seldom.nav_by_name.contains_key(name_or_id) {
-            name_or_id.to_string()
+        let parent = self.world.doc_info(container).navigable;
+        let inserted = self.seldom.inserted_iframes.entry(parent).or_insert(0);
+        *inserted += 1;
+        let k = *inserted;
+        let id = if !name.is_empty() && !self.seldom.nav_by_name.contains_key(name) {
+            name.to_string()
         } else {
-            let parent = self.world.nav(self.world.doc_info(container).navigable).name.to_string();
-            let mut k = 1;
-            while self.seldom.nav_by_name.contains_key(format!("{parent}-iframe{k}").as_str()) {
-                k += 1;
+            let parent = self.world.nav(parent).name.to_string();
+            let mut id = format!("{parent}-iframe{k}");
+            // (Where the scenario or a name attribute took that name: `app-iframe1-2`, ….)
+            let mut n = 1;
+            while self.seldom.nav_by_name.contains_key(id.as_str()) {
+                n += 1;
+                id = format!("{parent}-iframe{k}-{n}");
             }
-            format!("{parent}-iframe{k}")
+            id
         };
         let frame = crate::program::FrameSpec {
             id: id.clone(),
