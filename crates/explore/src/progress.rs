@@ -63,7 +63,9 @@ impl Progress {
     /// Raises an explorer's share of the fraction done from `published` to `fraction` (of
     /// `weight`, the share of the whole its work item is), returning what is now published.
     pub(crate) fn advance(&self, published: u64, fraction: f64, weight: f64) -> u64 {
-        let now = (fraction.clamp(0.0, 1.0) * weight * WHOLE) as u64;
+        // Rounded up: the items' shares, each done, add up to the whole however many there are
+        // (dynamic splitting makes hundreds).
+        let now = (fraction.clamp(0.0, 1.0) * weight * WHOLE).ceil() as u64;
         if now > published {
             self.done.fetch_add(now - published, Ordering::Relaxed);
             return now;
