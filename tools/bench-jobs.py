@@ -2,21 +2,24 @@
 """`explore --jobs 1` against `--jobs 2`: wall and CPU time, interleaved (issue 30's bar).
 
     just bench-jobs                   # every fixture below, 3 repetitions
-    python3 tools/bench-jobs.py --reps 1 --only four-calls-unload race-N4-U1
+    just bench-jobs 1 four-calls-unload
+    python3 tools/bench-jobs.py --reps 1 four-calls-unload race-N4-U1
 
 For each fixture and repetition it runs `webmcp-sim explore --witnesses-as-found` (the search
 alone) with `--jobs 1`, then with `--jobs 2`, under /usr/bin/time, and prints one row per run:
 wall and CPU (user + system) seconds, the 1-minute load average before the run, and the
-report's choice points, outcomes and whether it was complete. Then, per fixture, the median wall
+report's choice points, outcomes, work items and whether it was complete. Then, per fixture, the median wall
 and CPU of each job count and the speedup (median wall of 1 job / median wall of 2).
 
-Fixtures: fixtures/bench/*.jsonc, fixtures/bench/n-calls/*.jsonc, and the Promela race
+Fixtures: fixtures/bench/*.jsonc, fixtures/bench/n-calls/*.jsonc, 300 sequential registrations
+(generated into /tmp), and the Promela race
 race-N4-U1 (sim-scenarios/ beside ../shared/anchors/promela/timing.py; set PROMELA_SCENARIOS to
 its folder) with `--max-states 20000000`. Timings mean something only on an idle machine: the
 load average column says whether it was.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import statistics
@@ -27,9 +30,27 @@ SIM = os.environ.get("WEBMCP_SIM", "target/release/webmcp-sim")
 PROMELA = os.environ.get("PROMELA_SCENARIOS", "/work/shared/anchors/promela/sim-scenarios")
 
 
+def sequential_registrations(n=300):
+    """A generated scenario: one script making n registerTool calls (issue 30's case for
+    `--jobs 2` staying near one job's cost: n - 1 choice points, one lane explored from each)."""
+    path = f"/tmp/bench-jobs-sequential-{n}.jsonc"
+    tool = lambda i: {"name": f"t{i}", "description": f"t{i}", "execute": {"result": {"resolve": "ok"}}}
+    script = [{"registerTool": {"tool": tool(i)}} for i in range(n)]
+    scenario = {
+        "version": 1,
+        "name": f"sequential-{n}",
+        "description": f"{n} registerTool calls in one script",
+        "tabs": [{"id": "top", "url": "https://a.example/", "script": script}],
+    }
+    with open(path, "w") as f:
+        json.dump(scenario, f)
+    return path
+
+
 def fixtures():
     out = [(os.path.basename(p)[:-6], p, []) for p in sorted(glob.glob("fixtures/bench/*.jsonc"))]
     out += [("n-calls/" + os.path.basename(p)[:-6], p, []) for p in sorted(glob.glob("fixtures/bench/n-calls/*.jsonc"))]
+    out.append(("sequential-300", sequential_registrations(), []))
     race = os.path.join(PROMELA, "race-N4-U1.jsonc")
     if os.path.exists(race):
         out.append(("race-N4-U1", race, ["--max-states", "20000000"]))
@@ -45,15 +66,17 @@ def run(path, extra, jobs):
     m = re.search(r"TIME ([\d.]+) ([\d.]+)", p.stderr)
     cpu = float(m.group(1)) + float(m.group(2)) if m else float("nan")
     text = p.stdout
-    states = re.search(r"([\d,]+) states", text)
-    outcomes = re.search(r"([\d,]+) distinct outcome", text)
-    complete = "incomplete" not in text and p.returncode in (0, 1)
+    states = re.search(r"searched: ([\d,]+) choice points", text)
+    items = re.search(r"([\d,]+) work items", text)
+    outcomes = re.search(r"distinct outcomes: ([\d,]+)", text)
+    complete = "complete: every schedule was covered" in text
     return {
         "wall": wall,
         "cpu": cpu,
         "load": load,
         "states": states.group(1) if states else "?",
         "outcomes": outcomes.group(1) if outcomes else "?",
+        "items": items.group(1) if items else "?",
         "complete": complete,
         "rc": p.returncode,
     }
@@ -62,10 +85,10 @@ def run(path, extra, jobs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--only", nargs="*", help="fixture names (as printed) to run")
+    ap.add_argument("only", nargs="*", help="fixture names (as printed) to run; none: every one")
     args = ap.parse_args()
     rows = {}
-    print(f"{'fixture':28} {'jobs':>4} {'wall s':>8} {'cpu s':>8} {'load':>5} {'states':>12} {'outcomes':>8} complete")
+    print(f"{'fixture':28} {'jobs':>4} {'wall s':>8} {'cpu s':>8} {'load':>5} {'states':>12} {'outcomes':>8} {'items':>7} complete")
     for name, path, extra in fixtures():
         if args.only and name not in args.only:
             continue
@@ -75,7 +98,7 @@ def main():
                 rows.setdefault((name, jobs), []).append(r)
                 print(
                     f"{name:28} {jobs:>4} {r['wall']:8.2f} {r['cpu']:8.2f} {r['load']:5.2f} {r['states']:>12} "
-                    f"{r['outcomes']:>8} {r['complete']}" + ("" if r["rc"] in (0, 1) else f" (exit {r['rc']})"),
+                    f"{r['outcomes']:>8} {r['items']:>7} {r['complete']}" + ("" if r["rc"] in (0, 1) else f" (exit {r['rc']})"),
                     flush=True,
                 )
     print()
