@@ -116,9 +116,13 @@ fn donations_carry_their_sleep_sets() {
 fn the_budget_and_the_bounds_hold_with_donations() {
     let race = Race::new(4);
     for jobs in [2, 4] {
-        let searched = explore::search(&race, &Options { max_states: 100, ..sharing(jobs, 0) }).unwrap();
-        assert_eq!(searched.report.bounds_hit, ["max-states (100)"]);
-        assert_eq!(searched.report.states, 101, "{jobs} threads");
+        // The choice point that passes the bound is counted, no other, however the work is
+        // handed out.
+        for max_states in [100, 1_000, 2_500] {
+            let searched = explore::search(&race, &Options { max_states, ..sharing(jobs, 0) }).unwrap();
+            assert_eq!(searched.report.bounds_hit, [format!("max-states ({max_states})")]);
+            assert_eq!(searched.report.states, max_states + 1, "{jobs} threads");
+        }
         let shallow = explore::search(&race, &Options { max_depth: 4, ..sharing(jobs, 0) }).unwrap();
         assert_eq!(shallow.report.bounds_hit, ["max-depth (4)"]);
         let timed =
