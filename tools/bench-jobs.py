@@ -57,7 +57,7 @@ def fixtures():
     return out
 
 
-def run(path, extra, jobs):
+def run(path, extra, jobs, keep=None):
     load = os.getloadavg()[0]
     cmd = [SIM, "explore", path, "--witnesses-as-found", "--jobs", str(jobs)] + extra
     t0 = time.time()
@@ -66,8 +66,11 @@ def run(path, extra, jobs):
     m = re.search(r"TIME ([\d.]+) ([\d.]+)", p.stderr)
     cpu = float(m.group(1)) + float(m.group(2)) if m else float("nan")
     text = p.stdout
+    if keep:
+        with open(keep, "w") as f:
+            f.write(text)
     states = re.search(r"searched: ([\d,]+) choice points", text)
-    items = re.search(r"([\d,]+) work items", text)
+    items = re.search(r"transitions, ([\d,]+) work items", text)
     outcomes = re.search(r"distinct outcomes: ([\d,]+)", text)
     complete = "complete: every schedule was covered" in text
     return {
@@ -85,16 +88,20 @@ def run(path, extra, jobs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--keep", help="a folder to keep each run's report in (NAME-jJOBS-rREP.txt)")
     ap.add_argument("only", nargs="*", help="fixture names (as printed) to run; none: every one")
     args = ap.parse_args()
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     rows = {}
     print(f"{'fixture':28} {'jobs':>4} {'wall s':>8} {'cpu s':>8} {'load':>5} {'states':>12} {'outcomes':>8} {'items':>7} complete")
     for name, path, extra in fixtures():
         if args.only and name not in args.only:
             continue
-        for _ in range(args.reps):
+        for rep in range(args.reps):
             for jobs in (1, 2):
-                r = run(path, extra, jobs)
+                keep = args.keep and os.path.join(args.keep, f"{name.replace('/', '-')}-j{jobs}-r{rep}.txt")
+                r = run(path, extra, jobs, keep)
                 rows.setdefault((name, jobs), []).append(r)
                 print(
                     f"{name:28} {jobs:>4} {r['wall']:8.2f} {r['cpu']:8.2f} {r['load']:5.2f} {r['states']:>12} "
