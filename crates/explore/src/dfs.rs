@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 mod cache;
 
-use crate::progress::{fraction_done, Level};
+use crate::progress::{fraction_done, Level, WHOLE};
 use crate::share::{FailOnUnwind, Pool};
 use crate::split::{replay_choice_point, replay_prefix, split, WorkItem};
 use crate::table::{table_bytes, Key, KeyMap, Memory, SharedTable, SleepSets, Visit};
@@ -789,7 +789,10 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             // share of the item (states + remaining before), is (1 - before) - before (1 - after) / after.
             if after > 0.0 {
                 let share = (1.0 - before) - before * (1.0 - after) / after;
-                weight = self.item_weight * share.clamp(0.0, 1.0);
+                // Never what this explorer has already shown as done (the shares would add up
+                // to more than the whole).
+                let unshown = (self.item_weight - self.published as f64 / WHOLE).max(0.0);
+                weight = (self.item_weight * share.clamp(0.0, 1.0)).min(unshown);
             }
             self.tree_path[at] = level;
         }
