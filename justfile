@@ -34,6 +34,12 @@ bench name runs="20000":
 bench-explore naive="2000000":
     cargo run --release -p cli -- bench-explore --naive-max-states {{naive}} fixtures/bench/*.jsonc
 
+# `explore --jobs 1` against `--jobs 2` (wall and CPU time, interleaved; issue 30): the bench
+# fixtures, the n-calls family and the Promela race race-N4-U1 (tools/bench-jobs.py says how).
+bench-jobs reps="3" *only:
+    cargo build --release -p cli
+    python3 tools/bench-jobs.py --reps {{reps}} {{only}}
+
 # Instructions one exploration executes (noise-free, for comparing builds; needs valgrind).
 bench-instructions fixture="three-executions":
     cargo build --release -p cli

@@ -1,6 +1,5 @@
 //! The depth-first search: work items, the explorer of one work item, and the search over all.
 
-use std::collections::hash_map::Entry;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -8,23 +7,13 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::progress::{fraction_done, Level};
-use crate::table::{table_bytes, Key, KeyMap, Memory, Shard, SharedTable, SleepSets, Visit};
-use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Options, Report, Searched, Stateful};
+mod cache;
 
-/// A subtree to explore, named by the choices that lead to it from the initial state, with the
-/// sleep set the split reached it with. (A work item carries no state: the thread that explores
-/// it replays the choices, so the state never crosses threads.)
-struct WorkItem<L, F> {
-    path: Vec<L>,
-    /// The lanes asleep at the item's root (explored from a choice point above it, and
-    /// commuting with every step since), with the footprints they had there: the search below
-    /// starts from them as the one search would have.
-    sleep: Vec<(L, F)>,
-    /// The delays on the path (choices other than the first runnable lane; counted only with a
-    /// delay bound).
-    delays: u32,
-}
+use crate::progress::{fraction_done, Level, WHOLE};
+use crate::share::{FailOnUnwind, Pool};
+use crate::split::{replay_choice_point, replay_prefix, split, WorkItem};
+use crate::table::{table_bytes, Key, KeyMap, Memory, SharedTable, SleepSets, Visit};
+use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, LaneOrder, Options, Report, Searched, Stateful};
 
 /// Explores every schedule of `model` within the bounds of `options`: the work items of the
 /// split, those of this shard, on `options.jobs` threads, merged. The work items share one
@@ -39,7 +28,7 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
     if options.split_depth == 0 {
         // One work item, the whole tree: `split` would only name it (the item's thread makes
         // the initial state).
-        items.push(WorkItem { path: Vec::new(), sleep: Vec::new(), delays: 0 });
+        items.push(WorkItem::subtree(Vec::new(), Vec::new(), 0));
     } else {
         let root = model.initial()?;
         split(model, root, Vec::new(), Vec::new(), 0, options, &mut items, &mut split_counts)?;
@@ -67,24 +56,15 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
         let memory = ex.memory();
         Ok((ex.finish(), memory))
     };
-    let parts: Vec<(Report<M::Outcome>, Memory)> = if options.jobs > 1 {
+    let parts: Vec<(Report<M::Outcome>, Memory)> = if let (Some(table), Some(budget)) = (&shared, &budget) {
+        share_work(model, options, start, table, budget, mine.into_iter().map(|(_, item)| item), item_weight)?
+    } else if options.jobs > 1 {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.jobs)
             .stack_size(256 << 20)
             .build()
             .map_err(|e| Failure::Threads(format!("cannot start {} threads: {e}", options.jobs)))?;
-        let mut parts =
-            pool.install(|| mine.into_par_iter().map(|item| run_item(item, 0)).collect::<Result<Vec<_>, _>>())?;
-        if let Some(shared) = &shared {
-            // One table: its memory once, not per work item.
-            for (_, memory) in &mut parts {
-                *memory = Memory::default();
-            }
-            if let Some(first) = parts.first_mut() {
-                first.1 = shared.memory();
-            }
-        }
-        parts
+        pool.install(|| mine.into_par_iter().map(|item| run_item(item, 0)).collect::<Result<Vec<_>, _>>())?
     } else if per_item {
         let mut used = 0;
         let mut parts = Vec::with_capacity(mine.len());
@@ -133,104 +113,73 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
     })
 }
 
-/// The state a work item starts from: the initial state, then forced steps and the item's choices
-/// in order, stopping right after the last choice.
-fn replay_prefix<M: Stateful>(model: &M, path: &[M::Label]) -> Result<M::State, M::Error> {
-    let mut state = model.initial()?;
-    let mut picks = path.iter();
-    let Some(mut next) = picks.next() else { return Ok(state) };
-    let mut lanes = Vec::new();
-    loop {
-        model.runnable(&mut state, &mut lanes);
-        if lanes.len() == 1 {
-            model.step(&mut state, lanes[0])?;
-            continue;
-        }
-        let Some(&lane) = lanes.iter().find(|lane| model.label(&state, lane) == next) else {
-            return Err(Failure::Nondeterministic(format!("work item choice {next} is not runnable on replay")).into());
-        };
-        model.step(&mut state, lane)?;
-        match picks.next() {
-            Some(lane) => next = lane,
-            None => return Ok(state),
-        }
-    }
-}
+/// A part of a search's result: a report, and the visited table's memory it accounts for.
+type Part<O> = (Report<O>, Memory);
 
-/// Expands the first `split_depth` choice points in lane order, collecting work items. Reduced
-/// as the search below is (without state caching): a lane asleep is not expanded, a step that
-/// is a persistent set on its own (`Model::alone`) leaves its later siblings unexpanded, and
-/// each work item carries the sleep set it was reached with, so that cutting the tree at a
-/// depth does not multiply the schedules explored (issue 30: 300 sequential registrations made
-/// 89,700 work items, each starting from an empty sleep set). With a delay bound (no sleep sets
-/// and no persistent sets there) every choice is expanded, a choice other than the first lane
-/// counts as a delay there too, and one beyond the bound is cut (`counts.2`).
-#[allow(clippy::too_many_arguments)]
-fn split<M: Stateful>(
+/// Several threads and one visited table: the work items in a `Pool`, and on each thread one
+/// explorer that takes items until none is left, donating part of its open work to a thread that
+/// waits (dynamic splitting, `crate::share`). Returns each thread's report, and the table's
+/// memory once.
+fn share_work<M: Stateful>(
     model: &M,
-    mut state: M::State,
-    path: Vec<M::Label>,
-    mut sleep: Vec<(M::Label, M::Footprint)>,
-    delays: u32,
     options: &Options,
-    out: &mut Vec<WorkItem<M::Label, M::Footprint>>,
-    counts: &mut (u64, u64, bool),
-) -> Result<(), M::Error> {
-    let reduce = options.reduce && options.delay_bound.is_none();
-    let asleep = |sleep: &[(M::Label, M::Footprint)], label: &M::Label| sleep.iter().any(|(l, _)| l == label);
-    let mut lanes = Vec::new();
-    loop {
-        model.runnable(&mut state, &mut lanes);
-        if path.len() >= options.split_depth || lanes.len() != 1 {
-            if path.len() >= options.split_depth || lanes.is_empty() || model.units(&state) >= options.max_units {
-                out.push(WorkItem { path, sleep, delays });
-                return Ok(());
+    start: Instant,
+    table: &SharedTable<M::Label>,
+    budget: &Arc<AtomicU64>,
+    items: impl Iterator<Item = WorkItem<M::Label, M::Footprint>>,
+    item_weight: f64,
+) -> Result<Vec<Part<M::Outcome>>, M::Error> {
+    let items = items.map(|item| WorkItem { weight: item_weight, ..item }).collect();
+    let pool = Pool::new(items, options.jobs);
+    let work = || -> Result<Report<M::Outcome>, M::Error> {
+        let _unwind = FailOnUnwind(&pool);
+        let mut ex = Explorer::new(model, options, start, Some(table));
+        ex.budget = Some(budget.clone());
+        ex.pool = Some(&pool);
+        let mut items = 0;
+        while let Some(item) = pool.take() {
+            items += 1;
+            ex.item_weight = item.weight;
+            if let Err(error) = ex.explore_item(&item) {
+                pool.fail();
+                return Err(error);
             }
-            counts.0 += 1;
-            // The lanes expanded so far from this choice point, with their footprints.
-            let mut explored: Vec<(M::Label, M::Footprint)> = Vec::new();
-            for (i, lane) in lanes.into_iter().enumerate() {
-                let label = model.label(&state, &lane).clone();
-                if reduce && asleep(&sleep, &label) {
-                    continue;
-                }
-                let delays = delays + (options.delay_bound.is_some() && i > 0) as u32;
-                if options.delay_bound.is_some_and(|bound| delays > bound) {
-                    counts.2 = true;
-                    continue;
-                }
-                let mut child = state.clone();
-                let fp = model.step(&mut child, lane)?;
-                counts.1 += 1;
-                let mut child_path = path.clone();
-                child_path.push(label.clone());
-                let child_sleep = if reduce {
-                    sleep.iter().chain(&explored).filter(|(_, f)| !f.conflicts(&fp)).cloned().collect()
-                } else {
-                    Vec::new()
-                };
-                split(model, child, child_path, child_sleep, delays, options, out, counts)?;
-                if reduce && model.alone(&fp) {
+        }
+        let mut report = ex.finish();
+        report.work_items = items;
+        Ok(report)
+    };
+    let results: Vec<Result<Report<M::Outcome>, M::Error>> = std::thread::scope(|scope| {
+        let mut threads = Vec::with_capacity(options.jobs);
+        let mut results = Vec::new();
+        for i in 0..options.jobs {
+            // The search recurses once per choice point on a schedule: a large stack, as before.
+            let thread = std::thread::Builder::new().name(format!("explore-{i}")).stack_size(256 << 20);
+            match thread.spawn_scoped(scope, work) {
+                Ok(thread) => threads.push(thread),
+                Err(e) => {
+                    // The threads started would wait for this one: they stop.
+                    pool.fail();
+                    let failure = Failure::Threads(format!("cannot start {} threads: {e}", options.jobs));
+                    results.push(Err(failure.into()));
                     break;
                 }
-                if reduce {
-                    explored.push((label, fp));
-                }
             }
-            return Ok(());
         }
-        if model.units(&state) >= options.max_units {
-            out.push(WorkItem { path, sleep, delays });
-            return Ok(());
+        for thread in threads {
+            results.push(thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         }
-        // A forced step follows the sleep-set rule as in the search (`run_forced_steps`): a
-        // sleeping lane ends the branch; a step removes from the sleep set what it conflicts with.
-        if reduce && asleep(&sleep, model.label(&state, &lanes[0])) {
-            return Ok(());
-        }
-        let fp = model.step(&mut state, lanes[0])?;
-        sleep.retain(|(_, f)| !f.conflicts(&fp));
+        results
+    });
+    let mut parts = Vec::with_capacity(results.len());
+    for result in results {
+        parts.push((result?, Memory::default()));
     }
+    // One table: its memory once.
+    if let Some(first) = parts.first_mut() {
+        first.1 = table.memory();
+    }
+    Ok(parts)
 }
 
 /// A sleep-set entry: a lane explored from an earlier state, and what its step touched there.
@@ -251,6 +200,25 @@ fn retain_from<F: Copy>(stack: &mut Vec<Asleep<F>>, from: usize, mut keep: impl 
         }
     }
     stack.truncate(kept);
+}
+
+/// A choice point on the current path whose children are being explored, as dynamic splitting
+/// sees it (kept only with a `Pool`): what a donation of its untried children needs.
+struct Open<F> {
+    /// The choices that lead to it (a prefix of the current path).
+    depth: u32,
+    /// Where its sleep set begins in `Explorer::sleep`, and where the current child's begins
+    /// (between them: its own sleep set, then the siblings explored before the current one).
+    base: u32,
+    mid: u32,
+    /// The child being explored and its step's footprint.
+    current: Option<(LaneId, F)>,
+    /// Its awake lanes in exploration order; `next` is the first not yet stepped, `end` the
+    /// first this explorer will not step (the rest were donated, or a persistent set of one
+    /// made them unneeded).
+    lanes: smallvec::SmallVec<[LaneId; 8]>,
+    next: u32,
+    end: u32,
 }
 
 /// An explorer: one work item's, or (one thread, one table) every work item's in turn.
@@ -311,6 +279,13 @@ struct Explorer<'o, M: Stateful> {
     published: u64,
     /// The states already added to the progress display's count.
     states_shown: u64,
+    /// With several threads sharing one table: the pool of work items, to which this explorer
+    /// donates open work when a thread waits (`crate::share`).
+    pool: Option<&'o Pool<M::Label, M::Footprint>>,
+    /// With `pool`: the choice points on the current path whose children are being explored.
+    open: Vec<Open<M::Footprint>>,
+    /// With `pool`: `states` at the last donation (or 0).
+    donated_at: u64,
 }
 
 impl<'o, M: Stateful> Explorer<'o, M> {
@@ -356,6 +331,9 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             item_weight: 1.0,
             published: 0,
             states_shown: 0,
+            pool: None,
+            open: Vec::new(),
+            donated_at: 0,
         }
     }
 
@@ -367,7 +345,10 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             return Ok(());
         }
         self.delays = item.delays;
-        let mut state = replay_prefix(self.model, &item.path)?;
+        let mut state = match item.lanes {
+            None => replay_prefix(self.model, &item.path)?,
+            Some(_) => replay_choice_point(self.model, &item.path)?,
+        };
         let mut path: Vec<LaneId> = item.path.iter().map(|lane| self.lanes.id(lane)).collect();
         self.sleep.clear();
         for (lane, fp) in &item.sleep {
@@ -375,9 +356,28 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             self.sleep.push((id, *fp));
         }
         self.tree_path.clear();
+        self.open.clear();
         self.published = 0;
         self.item_start = self.states;
-        self.dfs(&mut state, &mut path, 0)?;
+        match &item.lanes {
+            None => self.dfs(&mut state, &mut path, 0)?,
+            Some(labels) => {
+                // A donated choice point: visited, stored and counted by its donor, its sleep set
+                // narrowed there; what is left is its children, as the donor would have explored
+                // them.
+                let mut lanes = Vec::new();
+                self.model.runnable(&mut state, &mut lanes);
+                let mut awake = smallvec::SmallVec::new();
+                for label in labels {
+                    let Some(&lane) = lanes.iter().find(|lane| self.model.label(&state, lane) == label) else {
+                        let why = format!("donated lane {label} is not runnable on replay");
+                        return Err(Failure::Nondeterministic(why).into());
+                    };
+                    awake.push((lane, self.lanes.id(label)));
+                }
+                self.explore_children(&mut state, &mut path, 0, true, awake, None)?;
+            }
+        }
         if let Some(progress) = &self.options.progress {
             // The item is done (or stopped, and then the search is over).
             progress.add_states(self.states.saturating_sub(self.states_shown));
@@ -434,9 +434,14 @@ impl<'o, M: Stateful> Explorer<'o, M> {
         true
     }
 
-    /// A max-states or time bound has been hit.
+    /// A max-states or time bound has been hit (or, with several threads, another thread has
+    /// failed).
     fn stopped(&mut self) -> bool {
         if !self.halted {
+            if self.pool.is_some_and(|pool| pool.failed()) {
+                self.halted = true;
+                return true;
+            }
             if let Some(flag) = &self.options.interrupt {
                 if flag.load(Ordering::Relaxed) {
                     self.hit("Ctrl-C");
@@ -510,6 +515,9 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             return Ok(());
         }
         self.show_progress();
+        if self.pool.is_some_and(|pool| pool.wanted()) && self.states - self.donated_at >= self.options.donate_every {
+            self.donate(path);
+        }
         // The default order's choice: the first runnable lane in label order.
         let default_lane = match self.options.delay_bound {
             Some(_) => Some(self.lanes.id_of(self.model, state, &lanes[0])),
@@ -590,72 +598,6 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             return true;
         }
         false
-    }
-
-    /// State caching with sleep sets over this explorer's own table, `visited`: `None` when the
-    /// state needs no exploring, else the lanes to explore (`None`: every awake lane), with the
-    /// sleep set `self.sleep[base..]` narrowed as on a revisit.
-    fn visit_own(&mut self, key: Key, depth: u32, base: usize) -> Option<Option<smallvec::SmallVec<[LaneId; 8]>>> {
-        let Explorer { visited, sleep_sets, sleep, scratch, depth_cut, .. } = self;
-        let asleep = |lane: &LaneId| is_asleep(&sleep[base..], *lane);
-        let mut revisit = None;
-        match visited.entry(key) {
-            Entry::Occupied(mut entry) => {
-                let v = entry.get_mut();
-                let stored = sleep_sets.get(v.sleep);
-                // A visit at a greater depth covered everything below this state unless the
-                // depth bound cut some branch somewhere (then it may have cut one below here).
-                let depth_covered = v.depth <= depth || !*depth_cut;
-                if depth_covered && stored.iter().all(asleep) {
-                    return None;
-                }
-                // Remember the smaller depth and the common sleep set: the lanes asleep now
-                // that slept then too.
-                v.depth = v.depth.min(depth);
-                if v.sleep != 0 {
-                    scratch.clear();
-                    scratch.extend(stored.iter().copied().filter(asleep));
-                    if depth_covered {
-                        // Godefroid's state caching with sleep sets: explore the lanes that
-                        // slept then and are awake now, with the sleep set both visits share.
-                        revisit = Some(stored.iter().copied().filter(|l| !asleep(l)).collect());
-                        retain_from(sleep, base, |(l, _)| scratch.contains(l));
-                    }
-                    v.sleep = sleep_sets.intern(scratch);
-                }
-            }
-            Entry::Vacant(entry) => {
-                scratch.clear();
-                scratch.extend(sleep[base..].iter().map(|(l, _)| *l));
-                scratch.sort_unstable();
-                entry.insert(Visit { depth, sleep: sleep_sets.intern(scratch) });
-            }
-        }
-        Some(revisit)
-    }
-
-    /// State caching under a delay bound (no sleep sets): false when `state` was explored
-    /// before with at least as many delays left, and so needs no exploring now.
-    fn visit_delay_bounded(&mut self, state: &M::State, depth: u32) -> bool {
-        let key = Key::new(self.model.fingerprint(state));
-        let delays = self.delays;
-        match self.delay_visited.entry(key) {
-            Entry::Occupied(mut entry) => {
-                let (seen_depth, seen_delays) = entry.get_mut();
-                // Explored before with at least as many delays left (and, unless the depth
-                // bound cut a branch, as deep): every schedule from here within the bound
-                // was covered then.
-                if *seen_delays <= delays && (*seen_depth <= depth || !self.depth_cut) {
-                    return false;
-                }
-                *seen_depth = (*seen_depth).min(depth);
-                *seen_delays = (*seen_delays).min(delays);
-            }
-            Entry::Vacant(entry) => {
-                entry.insert((depth, delays));
-            }
-        }
-        true
     }
 
     /// Counts a choice point against the whole search's budget: false when it passes the
@@ -741,7 +683,25 @@ impl<'o, M: Stateful> Explorer<'o, M> {
         let last = awake.len().saturating_sub(1);
         // For the progress display: the choice points the children explored so far took.
         let mut done = 0;
+        // With a pool, this choice point is open to donations, as `self.open[at]`.
+        let at = self.open.len();
+        let sharing = self.pool.is_some();
+        if sharing {
+            self.open.push(Open {
+                depth: path.len() as u32,
+                base: base as u32,
+                mid: base as u32,
+                current: None,
+                lanes: awake.iter().map(|(_, id)| *id).collect(),
+                next: 0,
+                end: awake.len() as u32,
+            });
+        }
         for (i, (lane, id)) in awake.into_iter().enumerate() {
+            if sharing && i as u32 >= self.open[at].end {
+                // The rest were donated.
+                break;
+            }
             if self.stopped() || self.out_of_time() {
                 break;
             }
@@ -766,6 +726,15 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             // own: every schedule from here is equivalent to one that runs it first, so its
             // siblings need no exploring.
             let alone = reduce && self.model.alone(&fp);
+            if sharing {
+                let open = &mut self.open[at];
+                open.next = i as u32 + 1;
+                open.mid = child_base as u32;
+                open.current = Some((id, fp));
+                if alone {
+                    open.end = open.next;
+                }
+            }
             path.push(id);
             self.delays += delay as u32;
             done += self.dfs_child(child, path, child_base, i as u32, last as u32 + 1, done)?;
@@ -779,7 +748,63 @@ impl<'o, M: Stateful> Explorer<'o, M> {
                 self.sleep.push((id, fp));
             }
         }
+        if sharing {
+            self.open.pop();
+        }
         Ok(())
+    }
+
+    /// Gives a thread that waits for work the untried children of the shallowest choice point
+    /// on the current path that has any (`path`: the choices to the choice point being visited),
+    /// as a work item: the choices that lead there, the lanes, and the sleep set the first of
+    /// them would get here (the choice point's own, the siblings explored before the current
+    /// one, and the current one, which this explorer finishes). This explorer then skips them.
+    /// Shallowest: its subtrees are likely the largest, so donations stay few.
+    fn donate(&mut self, path: &[LaneId]) {
+        let Some(pool) = self.pool else { return };
+        self.donated_at = self.states;
+        if self.halted {
+            return;
+        }
+        let Some(at) = self.open.iter().position(|open| open.next < open.end) else { return };
+        let open = &self.open[at];
+        let label = |id: LaneId| self.lanes.label(id).clone();
+        let mut sleep: Vec<(M::Label, M::Footprint)> =
+            self.sleep[open.base as usize..open.mid as usize].iter().map(|&(id, fp)| (label(id), fp)).collect();
+        sleep.extend(open.current.map(|(id, fp)| (label(id), fp)));
+        let lanes: Vec<M::Label> =
+            open.lanes[open.next as usize..open.end as usize].iter().map(|&id| label(id)).collect();
+        let item_path: Vec<M::Label> = path[..open.depth as usize].iter().map(|&id| label(id)).collect();
+        let (next, end) = (open.next, open.end);
+        // The progress display: the donated children's expected share of this explorer's item
+        // goes with them (`fraction_done`'s guess), and this choice point expects no more.
+        let mut weight = 0.0;
+        if self.options.progress.is_some() && at < self.tree_path.len() {
+            let states = self.states - self.item_start;
+            let before = fraction_done(&self.tree_path, states);
+            let level = self.tree_path[at];
+            self.tree_path[at].children = next;
+            let after = fraction_done(&self.tree_path, states);
+            // fraction = states / (states + remaining), so the remaining work that leaves, as a
+            // share of the item (states + remaining before), is (1 - before) - before (1 - after) / after.
+            if after > 0.0 {
+                let share = (1.0 - before) - before * (1.0 - after) / after;
+                // Never what this explorer has already shown as done (the shares would add up
+                // to more than the whole).
+                let unshown = (self.item_weight - self.published as f64 / WHOLE).max(0.0);
+                weight = (self.item_weight * share.clamp(0.0, 1.0)).min(unshown);
+            }
+            self.tree_path[at] = level;
+        }
+        let item = WorkItem { path: item_path, sleep, delays: 0, lanes: Some(lanes), weight };
+        if pool.give(item) {
+            self.open[at].end = next;
+            debug_assert!(next < end);
+            if at < self.tree_path.len() {
+                self.tree_path[at].children = next;
+            }
+            self.item_weight -= weight;
+        }
     }
 
     /// With a delay bound: whether one more delay passes it (the bound recorded if so).
@@ -839,74 +864,6 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             Some(level) => (self.states - self.item_start).saturating_sub(level.child_start),
             None => 0,
         })
-    }
-
-    /// State caching with sleep sets over the table the threads share (`visit_own`'s rule, for
-    /// one thread): `None` when the state needs no exploring, else the lanes to explore (`None`:
-    /// every awake lane; else only these, by their shared numbers), with the sleep set narrowed
-    /// as on a revisit.
-    ///
-    /// Why a state another thread stored, and may still be exploring, can be trusted. Godefroid's
-    /// argument for state caching with sleep sets (on an acyclic state space, as here: states
-    /// never repeat along a schedule) is an induction on the states below: once every visit of a
-    /// state has finished, the lanes explored from it by all its visits together are its awake
-    /// lanes less the *stored* sleep set (the intersection of the visits' sleep sets), each
-    /// explored with a sleep set made from that visit's own sleep set and its own earlier
-    /// siblings. The claim is about the finished search, not about the order in which visits
-    /// run: nothing in it needs the first visit to have finished when the second one consults
-    /// the table. What it needs is that (1) the first visit explores every lane it did not find
-    /// asleep, and (2) reading the stored set, comparing and shrinking it is one step, so two
-    /// visits cannot both read the same set and each write back their own (a lost update would
-    /// let a lane be skipped by both). (2) holds because the entry is read and written under its
-    /// shard's lock. (1) holds unless the first visit is stopped early: by `max-states`, the time
-    /// limit or Ctrl-C (then the whole search ends incomplete and says so), or because it is a
-    /// persistent set of one (`Model::alone`: its other lanes need no exploring from any visit,
-    /// which is the same argument as with one thread). A lane that only the first visit would
-    /// have explored is therefore explored, by that visit, before the search ends.
-    ///
-    /// The depth rule likewise: a state first stored at a greater depth is trusted only while
-    /// no branch of the whole search has been cut by `max_depth` (one flag for every thread). A
-    /// thread may trust it just before another thread's cut (even one below this state); the
-    /// cut makes the search incomplete, and an incomplete search claims nothing.
-    fn visit_shared(&mut self, key: Key, depth: u32, base: usize) -> Option<Option<smallvec::SmallVec<[LaneId; 8]>>> {
-        let shared = self.shared.expect("a shared table");
-        let mut current: smallvec::SmallVec<[LaneId; 8]> = smallvec::SmallVec::new();
-        for i in base..self.sleep.len() {
-            let id = self.sleep[i].0;
-            current.push(self.stored_id(id));
-        }
-        current.sort_unstable();
-        let asleep = |lane: &LaneId| current.binary_search(lane).is_ok();
-        let depth_cut = shared.depth_cut.load(Ordering::Relaxed);
-        let mut guard = shared.shard(key);
-        let Shard { visited, sleep_sets } = &mut *guard;
-        let visit = match visited.entry(key) {
-            Entry::Vacant(entry) => {
-                let sleep = sleep_sets.intern(&current);
-                entry.insert(Visit { depth, sleep });
-                return Some(None);
-            }
-            Entry::Occupied(entry) => entry.into_mut(),
-        };
-        let stored = sleep_sets.get(visit.sleep);
-        let depth_covered = visit.depth <= depth || !depth_cut;
-        if depth_covered && stored.iter().all(asleep) {
-            return None;
-        }
-        visit.depth = visit.depth.min(depth);
-        if visit.sleep == 0 {
-            return Some(None);
-        }
-        let common: smallvec::SmallVec<[LaneId; 8]> = stored.iter().copied().filter(asleep).collect();
-        let revisit: Option<smallvec::SmallVec<[LaneId; 8]>> =
-            depth_covered.then(|| stored.iter().copied().filter(|l| !asleep(l)).collect());
-        visit.sleep = sleep_sets.intern(&common);
-        drop(guard);
-        if revisit.is_some() {
-            let to_shared = &self.to_shared;
-            retain_from(&mut self.sleep, base, |(l, _)| common.contains(&to_shared[*l as usize]));
-        }
-        Some(revisit)
     }
 
     fn record_outcome(&mut self, state: &M::State, path: &[LaneId]) {

@@ -27,7 +27,10 @@
 //! state, so states never cross threads. The work items of one process share one visited table
 //! (one thread: one explorer runs them in order; several: a table sharded under locks, see
 //! `Explorer::visit_shared` for why that stays sound), so splitting never multiplies the
-//! states. With several threads which thread reaches a state first depends on timing: the
+//! states. Threads that share a table also split the work as they go (`share`): a thread with
+//! nothing left to explore waits, and another donates the untried children of its shallowest
+//! open choice point, with the sleep set they would have had. With several threads which thread
+//! reaches a state first depends on timing: the
 //! outcomes are the same, but the counts (states, transitions, end states) and the witnesses the
 //! search met vary from run to run ([`Searched::counts_vary`]). Shards on different machines
 //! cannot share a table: each of their work items has its own
@@ -37,6 +40,8 @@
 mod bfs;
 mod dfs;
 mod progress;
+mod share;
+mod split;
 pub mod stateless;
 mod table;
 
@@ -253,6 +258,14 @@ pub struct Options {
     /// The stateless search's budget: executions (schedules run from the initial state to
     /// their end) before it stops (incomplete). The stateful search ignores it.
     pub max_executions: u64,
+    /// With several threads sharing one table (dynamic splitting): the fewest choice points a
+    /// thread visits between two donations of its open work to a thread that waits (and before
+    /// its first). A donated work item costs its taker a replay of the choices to its choice
+    /// point, so the default, 256, keeps replays a small part of the work, while a thread waits
+    /// no longer than another takes to visit 256 choice points (well under a millisecond on the
+    /// simulator's fixtures); a search smaller than that (300 sequential registrations: 299
+    /// choice points) runs on one thread. Decides the counts, never the outcomes.
+    pub donate_every: u64,
 }
 
 impl Options {
@@ -284,6 +297,7 @@ impl Default for Options {
             delay_bound: None,
             table_per_work_item: false,
             max_executions: 10_000_000,
+            donate_every: 256,
         }
     }
 }

@@ -23,7 +23,7 @@ pub struct Progress {
 }
 
 /// The unit of `Progress::done`.
-const WHOLE: f64 = (1u64 << 40) as f64;
+pub(crate) const WHOLE: f64 = (1u64 << 40) as f64;
 
 impl Progress {
     /// Choice points visited so far.
@@ -32,10 +32,18 @@ impl Progress {
     }
 
     /// The fraction of the search done, between 0 and 1, as its explorers guess it from their
-    /// paths ([`fraction_done`]; work items share the whole equally). It only grows, and is 1
-    /// when the search is over.
+    /// paths ([`fraction_done`]; work items share the whole equally, and a donated one takes
+    /// its guessed share from its donor's). It only grows, stays below 1 while the search runs,
+    /// and is 1 when it is over.
     pub fn fraction(&self) -> f64 {
-        (self.done.load(Ordering::Relaxed) as f64 / WHOLE).min(1.0)
+        let done = (self.done.load(Ordering::Relaxed) as f64 / WHOLE).min(1.0);
+        // A guess: never "done" before the search is (a work item's guess can reach its whole
+        // share early).
+        if self.over() {
+            done
+        } else {
+            done.min(0.999)
+        }
     }
 
     /// Whether the search has ended.
@@ -63,7 +71,9 @@ impl Progress {
     /// Raises an explorer's share of the fraction done from `published` to `fraction` (of
     /// `weight`, the share of the whole its work item is), returning what is now published.
     pub(crate) fn advance(&self, published: u64, fraction: f64, weight: f64) -> u64 {
-        let now = (fraction.clamp(0.0, 1.0) * weight * WHOLE) as u64;
+        // Rounded up: the items' shares, each done, add up to the whole however many there are
+        // (dynamic splitting makes hundreds).
+        let now = (fraction.clamp(0.0, 1.0) * weight * WHOLE).ceil() as u64;
         if now > published {
             self.done.fetch_add(now - published, Ordering::Relaxed);
             return now;

@@ -280,7 +280,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         // Not an option that decides the outcomes, but what the counts are: said where the
         // report states its options, so no one takes them for exact.
         merged.options.push(format!(
-            "jobs={} (the threads share one visited table: states, transitions, end states and the witnesses the search met vary from run to run)",
+            "jobs={} (the threads share one visited table and split the work as they go: states, transitions, work items, end states and the witnesses the search met vary from run to run)",
             options.search.jobs
         ));
     }

@@ -169,6 +169,7 @@ impl Bounds {
                 delay_bound: self.delay_bound,
                 table_per_work_item: false,
                 max_executions: self.max_executions,
+                donate_every: webmcp::SearchOptions::default().donate_every,
             },
             shortest_witnesses: !self.witnesses_as_found,
             inert_tasks: !self.no_inert_tasks,

@@ -1,6 +1,7 @@
 //! The engine on textbook models with known state counts (as stateright's examples state them).
 
 mod delay;
+mod donate;
 mod programs;
 mod progress;
 mod race;

@@ -122,7 +122,7 @@ fn random_programs_keep_every_outcome_on_one_thread_and_on_several() {
 impl Programs {
     /// `threads` threads of one assignment each, every one to a variable of its own: every
     /// schedule reaches one end state.
-    fn independent(threads: usize) -> Programs {
+    pub fn independent(threads: usize) -> Programs {
         Programs {
             threads: (0..threads).map(|t| vec![Op::Set(t, 1)]).collect(),
             vars: threads,

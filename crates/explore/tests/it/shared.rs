@@ -12,17 +12,17 @@ use crate::{options, outcome_keys};
 
 /// A model that records the fingerprint of every state the search steps into (and the initial
 /// state), to count the distinct states a search passed through, whatever it stored.
-struct Counting<'m, M> {
+pub struct Counting<'m, M> {
     model: &'m M,
     seen: Mutex<BTreeSet<u128>>,
 }
 
 impl<'m, M: Stateful> Counting<'m, M> {
-    fn new(model: &'m M) -> Counting<'m, M> {
+    pub fn new(model: &'m M) -> Counting<'m, M> {
         Counting { model, seen: Mutex::new(BTreeSet::new()) }
     }
 
-    fn distinct(&self) -> usize {
+    pub fn distinct(&self) -> usize {
         self.seen.lock().unwrap().len()
     }
 }
