@@ -433,13 +433,19 @@ impl<'p> ::explore::Model for SimModel<'p> {
             // The stateless search orders steps by happens-before, and a task taken from a queue
             // needs the step that appended it: when the queue was empty that step made the lane
             // runnable (the search sees it), but when it was not, only a conflict can say so.
-            // Taking a task therefore reads its queue (and a block taken from the FIFO parallel
-            // queue reads that queue), which every append writes (docs/model.md, "Stateless
-            // exploration"). The stateful search, which compares states, does without.
+            // Taking a task from the head of its queue therefore conflicts with the append of the
+            // task right behind it (which writes the taken task's `Resource::QueuedTask` bit and
+            // the queue) and with no other append: the task taken is ahead of any other in either
+            // order, and the appended task runs after this take. A take that skipped a task (of a
+            // document not fully active) or a suspended task's rest reads its queue as a whole, as
+            // a block taken from the FIFO parallel queue reads that queue, which every append
+            // writes (docs/model.md, "Stateless exploration"). The stateful search, which
+            // compares states, does without.
             match lane {
-                browser::LaneRef::Task { event_loop, source } => {
-                    fp.touch(crate::footprint::Resource::Queue(event_loop, source), false)
-                }
+                browser::LaneRef::Task { event_loop, source } => match sim.taken_task {
+                    Some(hash) => fp.take_task(event_loop, source, hash),
+                    None => fp.touch(crate::footprint::Resource::Queue(event_loop, source), false),
+                },
                 browser::LaneRef::ParallelQueue => fp.touch(crate::footprint::Resource::ParallelQueue, false),
                 _ => {}
             }

@@ -46,6 +46,18 @@ pub enum Resource {
     /// and by `user.wait`; nothing else reads it (a task or a block never changes what the user
     /// does next, nor virtual time, which advances only between units).
     UserQueue,
+    /// One queued task, by a hash of its event loop, task source, document and steps
+    /// (`Footprint::task_hash`), for the stateless search only: "queue a global task" writes the
+    /// bit of the task it appends *behind* (the last task of that queue, if any), and the unit
+    /// that takes a task from the head of its queue reads that task's bit (`Footprint::take_task`,
+    /// `SimModel::step`). So an append conflicts with taking the task right ahead of it, and with
+    /// no other take from the queue: the run of the appended task comes after that take (its lane
+    /// orders them), hence after the append, and that order is a race the search may reverse (the
+    /// take before the append, which then goes behind another task or makes the lane runnable).
+    /// An edge from an append to the take of the task it appended would be a race the search
+    /// could not reverse (`webmcp-sim fuzz` seed 49: "scheduled lane el0.webmcp is not
+    /// runnable"). Tasks that share a bit count as one: sound, only slower.
+    QueuedTask(u32),
     /// The browser-side FIFO parallel queue (`"parallel": "fifo"`): the order blocks start in is
     /// the order they run in. (Found by `webmcp-sim fuzz`; see scenarios/regressions/.)
     ParallelQueue,
@@ -75,6 +87,12 @@ pub struct Footprint {
     other: u64,
     /// Bits 0–31: pending-map entries read, by `Uuid::entry_bit`; bits 32–63: written.
     entries: u64,
+    /// Bits 0–31: queued tasks taken (`Resource::QueuedTask`, by hash); bits 32–63: appended
+    /// behind.
+    tasks: u64,
+    /// The queue the taken task came from, as its `Resource::Queue` bit in `writes` (an
+    /// append writes it), plus one; 0: no task taken (`Footprint::take_task`).
+    taken_queue: u64,
 }
 
 impl Footprint {
@@ -120,6 +138,11 @@ impl Footprint {
             Resource::PendingEntry(n, uuid) => {
                 self.touch(Resource::Pending(n), false);
                 self.entries |= 1 << (uuid.entry_hash() % Self::ENTRIES + if write { Self::ENTRIES } else { 0 });
+                return;
+            }
+            // Appended (a take is noted by `take_task`, with its queue).
+            Resource::QueuedTask(hash) => {
+                self.tasks |= 1 << (hash % Self::ENTRIES + if write { Self::ENTRIES } else { 0 });
                 return;
             }
             Resource::Console => 0,
@@ -212,7 +235,11 @@ impl Footprint {
     pub fn reads_only_lifecycles(&self) -> bool {
         const L: u32 = Footprint::LOOPS;
         let lifecycles: u128 = ((1u128 << L) - 1) << (2 + L);
-        self.writes == 0 && self.other & !Self::SHOWN == 0 && self.reads & !lifecycles == 0 && self.entries == 0
+        self.writes == 0
+            && self.other & !Self::SHOWN == 0
+            && self.reads & !lifecycles == 0
+            && self.entries == 0
+            && self.tasks == 0
     }
 
     /// True when the two units may not commute.
@@ -224,6 +251,50 @@ impl Footprint {
             || self.shown_reads() & other.shown_writes() != 0
             || self.entry_writes() & (other.entry_writes() | other.entry_reads()) != 0
             || self.entry_reads() & other.entry_writes() != 0
+            || self.took_what_was_appended(other)
+            || other.took_what_was_appended(self)
+    }
+
+    /// Notes that the unit took the queued task `hash` (`Footprint::task_hash`) from the head of
+    /// the queue (`event_loop`, `source`): it conflicts with the unit that appended a task right
+    /// behind it (`Resource::QueuedTask`). A queue without a bit of its own is read whole instead.
+    pub fn take_task(&mut self, event_loop: LoopId, source: TaskSource, hash: u32) {
+        if event_loop.0 >= Self::QUEUE_LOOPS {
+            return self.touch(Resource::Queue(event_loop, source), false);
+        }
+        self.tasks |= 1 << (hash % Self::ENTRIES);
+        self.taken_queue =
+            u64::from(2 + 4 * Self::LOOPS + event_loop.0 * TaskSource::ALL.len() as u32 + source as u32) + 1;
+    }
+
+    /// True when this unit took a task that `other` appended a task behind (in the same queue).
+    fn took_what_was_appended(&self, other: &Footprint) -> bool {
+        self.taken_queue != 0
+            && self.tasks_taken() & other.tasks_appended() != 0
+            && other.writes >> (self.taken_queue - 1) & 1 != 0
+    }
+
+    /// The queued tasks (by bit) the unit took (noted by the stateless search only).
+    fn tasks_taken(&self) -> u64 {
+        self.tasks & 0xFFFF_FFFF
+    }
+
+    /// The queued tasks (by bit) the unit appended a task behind.
+    fn tasks_appended(&self) -> u64 {
+        self.tasks >> Self::ENTRIES
+    }
+
+    /// The hash that names a queued task in `Resource::QueuedTask`: of its event loop, task
+    /// source, document and steps, which do not change while it waits in its queue, so the
+    /// append and the take compute the same one (`browser::digest128`: the same on every run and
+    /// platform).
+    pub fn task_hash(
+        event_loop: LoopId,
+        source: TaskSource,
+        document: Option<browser::DocId>,
+        steps: &impl std::hash::Hash,
+    ) -> u32 {
+        browser::digest128(&(event_loop.0, source as u32, document.map(|d| d.0), steps)) as u32
     }
 }
 
@@ -237,6 +308,8 @@ impl std::fmt::Debug for Footprint {
             .field("shown_writes", &format_args!("{:#x}", self.shown_writes()))
             .field("entry_reads", &format_args!("{:#x}", self.entry_reads()))
             .field("entry_writes", &format_args!("{:#x}", self.entry_writes()))
+            .field("tasks_taken", &format_args!("{:#x}", self.tasks_taken()))
+            .field("tasks_appended", &format_args!("{:#x}", self.tasks_appended()))
             .field("global", &self.global())
             .finish()
     }

@@ -279,6 +279,11 @@ pub struct Sim<'p> {
     pub(crate) running: Running,
     /// Where the running unit's lane counts the blocks it starts, if not in `par_started`.
     pub(crate) current_counter: Option<BlockCounter>,
+    /// The `Resource::QueuedTask` hash of the task the last unit took from the head of its queue
+    /// (None: the unit was no queued task, or it skipped one), for the stateless search, which
+    /// orders the take before the append of the task behind it (`SimModel::step`). Set at the
+    /// start of every unit, so it is not state.
+    pub(crate) taken_task: Option<u32>,
     /// In-parallel blocks started so far by lanes other than task lanes and the user's (which
     /// count theirs in `EventLoop::blocks_started` and `UserQueue::blocks_started`), per
     /// starting lane (see `ParStarted`).
@@ -358,6 +363,7 @@ impl Clone for Sim<'_> {
             context: self.context,
             running: self.running.clone(),
             current_counter: self.current_counter,
+            taken_task: self.taken_task,
             par_started: self.par_started.clone(),
             block_labels: self.block_labels.clone(),
             footprint: self.footprint,
@@ -484,6 +490,7 @@ impl<'p> Sim<'p> {
             context: Context::Setup,
             running: Running::Setup,
             current_counter: None,
+            taken_task: None,
             par_started: Default::default(),
             block_labels: Default::default(),
             footprint: Footprint::default(),
@@ -767,6 +774,14 @@ impl<'p> Sim<'p> {
         }
         let el = self.world.doc_info(doc).event_loop;
         self.footprint.touch(Resource::Queue(el, source), true);
+        // The task it is appended behind, if any (else the append makes the lane runnable):
+        // the stateless search orders the take of that task before this append
+        // (`Resource::QueuedTask`).
+        let behind = self.world.event_loops[el.index()].queues.iter().filter(|(s, _)| *s == source).last();
+        if let Some((_, last)) = behind {
+            let hash = Footprint::task_hash(el, source, last.document, &last.steps);
+            self.footprint.touch(Resource::QueuedTask(hash), true);
+        }
         if self.record {
             std::hint::cold_path();
             let lane = format!("{}.{}", self.world.event_loops[el.index()].label, source.label());

@@ -186,6 +186,18 @@ impl<'p> Sim<'p> {
             lane.is_none_or(|lane| lane == self.world.lane_label(&lane_ref)),
             "{lane:?} is not the label of {lane_ref:?}"
         );
+        // The first task of the lane's queue, which a take that skips none takes (the stateless
+        // search's `Resource::QueuedTask`).
+        let first = match lane_ref {
+            LaneRef::Task { event_loop, source } if self.world.event_loops[event_loop.index()].suspended.is_none() => {
+                let queue = &self.world.event_loops[event_loop.index()].queues;
+                queue
+                    .iter()
+                    .find(|(s, _)| *s == source)
+                    .map(|(_, t)| Footprint::task_hash(event_loop, source, t.document, &t.steps))
+            }
+            _ => None,
+        };
         let Some(unit) = self.world.take(lane_ref) else {
             let lane = lane.map_or_else(|| format!("{lane_ref:?}"), |lane| lane.to_string());
             return Err(RunError::NotModelled(format!("lane {lane} offered a unit it could not give")));
@@ -201,9 +213,16 @@ impl<'p> Sim<'p> {
         };
         // The unit's trace line is described only when it is recorded (never while exploring).
         let mut task_source = None;
+        self.taken_task = None;
         let (event_loop, document, work) = match unit {
             Unit::Task { event_loop, task, source } => {
                 self.context = Context::EventLoop(event_loop);
+                // What the stateless search names the task by (`Resource::QueuedTask`), when it
+                // was the head of its queue; a suspended task's rest was not appended.
+                if !matches!(task.steps, Work::ResumeScript { .. }) {
+                    let hash = Footprint::task_hash(event_loop, source, task.document, &task.steps);
+                    self.taken_task = (first == Some(hash)).then_some(hash);
+                }
                 self.footprint.touch(Resource::Loop(event_loop), true);
                 task_source = Some(source);
                 (Some(event_loop), task.document, task.steps)

@@ -47,8 +47,10 @@ fn both_searches_find_the_same_outcomes_and_witnesses_on_the_corpus() {
     // 30 gave `user.wait` a footprint of its own: scenarios/timing/user-step-window-races-timer
     // went from 198 executions (0 redundant) to 28 (11 redundant), the corpus from 30,585 (3).
     // get-tools/two-registrations-one-task added 5 executions (0 redundant),
-    // agent/call-with-previous-result 189 (0 redundant).
-    assert_eq!((files.len(), executions, redundant), (103, 30_609, 14));
+    // agent/call-with-previous-result 189 (0 redundant). Issue 28: an append conflicts only with
+    // taking the task it goes behind, not with every take from its queue: 30,609 -> 18,466
+    // (docs/performance.md; lifecycle/stale-registered-tool-after-navigation 27,430 -> 15,496).
+    assert_eq!((files.len(), executions, redundant), (103, 18_466, 14));
 }
 
 #[test]

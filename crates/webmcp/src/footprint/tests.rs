@@ -120,3 +120,62 @@ fn queueing_tasks_commutes_with_running_the_loop_but_not_with_another_append() {
     assert!(append.conflicts(&footprint(&[], &[Resource::Queue(l0, webmcp)])));
     assert!(!append.conflicts(&footprint(&[], &[Resource::Queue(l0, TaskSource::Timer)])));
 }
+
+/// What "queue a global task" notes for appending a task to (`el`, `source`) behind the task
+/// `ahead` of `doc` (the last in that queue).
+fn append_behind(el: LoopId, source: TaskSource, doc: u32, ahead: &str) -> Footprint {
+    let hash = Footprint::task_hash(el, source, Some(browser::DocId(doc)), &ahead);
+    footprint(&[], &[Resource::Queue(el, source), Resource::QueuedTask(hash)])
+}
+
+/// What the stateless search notes for taking the task `work` of `doc` from the head of its queue
+/// (`SimModel::step`), besides the task's own footprint.
+fn take(el: LoopId, source: TaskSource, doc: u32, work: &str) -> Footprint {
+    let mut f = Footprint::default();
+    f.take_task(el, source, Footprint::task_hash(el, source, Some(browser::DocId(doc)), &work));
+    f
+}
+
+#[test]
+fn taking_a_task_conflicts_with_the_append_right_behind_it_and_no_other() {
+    let (l0, webmcp, timer) = (LoopId(0), TaskSource::WebMcp, TaskSource::Timer);
+    // Tasks whose hashes fall on different bits (the test says so).
+    let (a, b) = ("settle call0", "settle call1");
+    let bit = |w: &str| Footprint::task_hash(l0, webmcp, Some(browser::DocId(0)), &w) % 32;
+    assert_ne!(bit(a), bit(b), "the test's two tasks share a bit: pick others");
+    assert!(take(l0, webmcp, 0, a).conflicts(&append_behind(l0, webmcp, 0, a)), "queue [a], append c: take a, c");
+    assert!(append_behind(l0, webmcp, 0, a).conflicts(&take(l0, webmcp, 0, a)), "either way round");
+    assert!(
+        !take(l0, webmcp, 0, a).conflicts(&append_behind(l0, webmcp, 0, b)),
+        "queue [a, b], append c: a is taken first in either order"
+    );
+    assert!(
+        append_behind(l0, webmcp, 0, a).conflicts(&append_behind(l0, webmcp, 0, b)),
+        "two appends to one queue do not commute"
+    );
+    // The same steps and document on another queue, or another document's: another task.
+    assert!(!take(l0, timer, 0, a).conflicts(&append_behind(l0, webmcp, 0, a)));
+    assert!(!take(l0, webmcp, 1, a).conflicts(&append_behind(l0, webmcp, 0, b)) || bit(a) == bit(b));
+    let hash = Footprint::task_hash(l0, webmcp, Some(browser::DocId(0)), &a);
+    let mut other_queue_same_bit = footprint(&[], &[Resource::Queue(l0, timer), Resource::QueuedTask(hash)]);
+    assert!(!take(l0, webmcp, 0, a).conflicts(&other_queue_same_bit), "a bit counts on the take's own queue only");
+    other_queue_same_bit.touch(Resource::Queue(l0, webmcp), true);
+    assert!(take(l0, webmcp, 0, a).conflicts(&other_queue_same_bit), "a shared bit on the same queue conflicts");
+    // Two takes commute (they are of different lanes, or ordered by their lane).
+    assert!(!take(l0, webmcp, 0, a).conflicts(&take(l0, webmcp, 0, a)));
+    assert!(!take(l0, webmcp, 0, a).reads_only_lifecycles(), "a take reads a queued task");
+    // A queue past the bits is read whole, which counts as global.
+    assert!(take(LoopId(Footprint::QUEUE_LOOPS), webmcp, 0, a).global());
+}
+
+#[test]
+fn a_task_hash_depends_on_its_queue_document_and_steps_only() {
+    let (l0, l1) = (LoopId(0), LoopId(1));
+    let doc = Some(browser::DocId(2));
+    let h = Footprint::task_hash(l0, TaskSource::WebMcp, doc, &"steps");
+    assert_eq!(h, Footprint::task_hash(l0, TaskSource::WebMcp, doc, &"steps"), "the append and the take agree");
+    assert_ne!(h, Footprint::task_hash(l1, TaskSource::WebMcp, doc, &"steps"));
+    assert_ne!(h, Footprint::task_hash(l0, TaskSource::Timer, doc, &"steps"));
+    assert_ne!(h, Footprint::task_hash(l0, TaskSource::WebMcp, Some(browser::DocId(3)), &"steps"));
+    assert_ne!(h, Footprint::task_hash(l0, TaskSource::WebMcp, doc, &"other steps"));
+}
