@@ -133,6 +133,16 @@ impl Sim<'_> {
         }
     }
 
+    /// HTML "fire a page transition event" named `event` at `doc`'s Window with `persisted`
+    /// (only a page's script can listen for it), if its realm can run script.
+    pub(crate) fn fire_page_transition_event(&mut self, doc: DocId, event: &str, persisted: bool) {
+        let Some(engine) = self.engine() else { return };
+        if !self.can_run_script(doc, "page transition event listeners") {
+            return;
+        }
+        engine.fire_page_transition_event(self, doc, event, persisted);
+    }
+
     /// WebIDL "invoke a callback function" for a tool's `execute` (the imperative execute steps,
     /// step 8), given the execution's `controller`: returns the callback's promise.
     pub(crate) fn invoke_execute_callback(

@@ -288,6 +288,7 @@ pub const TRANSLATED: &[&str] = &[
     "options",
     "parallel",
     "variants",
+    "bfcache",
     // Frames.
     "tabs",
     "id",

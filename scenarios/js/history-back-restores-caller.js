@@ -1,0 +1,21 @@
+// The page of scenarios/js/history-back-restores-caller.jsonc: it registers a tool, calls it
+// (executeTool on its own window), and navigates away in the same task; the page at /results
+// goes back. The listeners log the page transition events and, once the page is shown again,
+// what getTools returns.
+addEventListener('pagehide', (event) => console.log(`pagehide persisted=${event.persisted}`));
+addEventListener('pageshow', (event) => {
+  console.log(`pageshow persisted=${event.persisted}`);
+  document.modelContext.getTools().then((tools) => console.log(`tools after restore: [${tools.map((t) => t.name).join(', ')}]`));
+});
+document.modelContext.registerTool({
+  name: 'slow_search',
+  description: 'Search the catalogue',
+  execute: () => {
+    console.log('tool ran');
+    return 'found';
+  },
+});
+document.modelContext
+  .executeTool({ name: 'slow_search', description: 'Search the catalogue', origin: 'https://example.com', window })
+  .then((result) => console.log(`call fulfilled: ${result}`), (error) => console.log(`call rejected: ${error.name}`));
+location.assign('https://example.com/results');
