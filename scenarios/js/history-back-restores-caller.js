@@ -1,5 +1,5 @@
 // The page of scenarios/js/history-back-restores-caller.jsonc: it registers a tool, calls it
-// (executeTool on its own window), and navigates away in the same task; the page at /results
+// (executeTool on its own window; the tool never settles), and navigates away in the same task; the page at /results
 // goes back. The listeners log the page transition events and, once the page is shown again,
 // what getTools returns.
 addEventListener('pagehide', (event) => console.log(`pagehide persisted=${event.persisted}`));
@@ -10,9 +10,10 @@ addEventListener('pageshow', (event) => {
 document.modelContext.registerTool({
   name: 'slow_search',
   description: 'Search the catalogue',
+  // The search never ends: the call is pending when the page is left.
   execute: () => {
     console.log('tool ran');
-    return 'found';
+    return new Promise(() => {});
   },
 });
 document.modelContext

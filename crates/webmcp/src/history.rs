@@ -56,17 +56,17 @@ impl Sim<'_> {
             &format!("History.{member}"),
             "traverse the history by a delta 4.1",
         )?;
-        // 1. Let sourceSnapshotParams be the result of snapshotting source snapshot params given sourceDocument.
-        // 2. Append the following session history traversal steps to traversable: …
+        // 1. Let sourceSnapshotParams and initiatorToCheck be null. 2. If sourceDocument is given: 2.1. set sourceSnapshotParams to the result of snapshotting source snapshot params given sourceDocument; 2.2. set initiatorToCheck to sourceDocument's node navigable. (Read when the steps run: `source`.)
+        // 4. Append the following session history traversal steps to traversable: …
         note!(
             self,
-            (HTML, "traverse the history by a delta 2"),
+            (HTML, "traverse the history by a delta 4"),
             "{member}: traverse the session history of {} by {delta}",
             self.world.nav(traversable).name
         );
         self.in_parallel(
             Work::TraverseHistoryByDelta { traversable, delta, source },
-            (HTML, "traverse the history by a delta 2"),
+            (HTML, "traverse the history by a delta 4"),
         );
         Ok(())
     }
@@ -88,39 +88,39 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// `Work::TraverseHistoryByDelta`: "traverse the history by a delta" step 2's session
+    /// `Work::TraverseHistoryByDelta`: "traverse the history by a delta" step 4's session
     /// history traversal steps, in parallel.
     pub(crate) fn traverse_history_in_parallel(&mut self, traversable: NavId, delta: i64, source: DocId) {
         self.footprint.touch(Resource::Global, true);
-        // 2.1. Let allSteps be the result of getting all used history steps for traversable.
+        // 4.1. Let allSteps be the result of getting all used history steps for traversable.
         let all_steps = self.world.get_all_used_history_steps(traversable);
-        // 2.2. Let currentStepIndex be the index of traversable's current session history step within allSteps.
+        // 4.2. Let currentStepIndex be the index of traversable's current session history step within allSteps.
         let current_step = self.world.session_history(traversable).current_step;
         let Some(current_index) = all_steps.iter().position(|s| *s == current_step) else {
             self.spec_assert(
                 false,
-                (HTML, "traverse the history by a delta 2.2"),
+                (HTML, "traverse the history by a delta 4.2"),
                 "traversable's current session history step is one of allSteps",
             );
             return;
         };
-        // 2.3. Let targetStepIndex be currentStepIndex plus delta.
+        // 4.3. Let targetStepIndex be currentStepIndex plus delta.
         let target_index = current_index as i64 + delta;
-        // 2.4. If allSteps[targetStepIndex] does not exist, then abort these steps.
+        // 4.4. If allSteps[targetStepIndex] does not exist, then abort these steps.
         let Some(&target_step) = usize::try_from(target_index).ok().and_then(|i| all_steps.get(i)) else {
             note!(
                 self,
-                (HTML, "traverse the history by a delta 2.4"),
+                (HTML, "traverse the history by a delta 4.4"),
                 "the session history of {} has {} step(s), and step index {target_index} does not exist: nothing happens",
                 self.world.nav(traversable).name,
                 all_steps.len()
             );
             return;
         };
-        // 2.5. Apply the traverse history step allSteps[targetStepIndex] to traversable, given sourceSnapshotParams, the navigable of sourceDocument (initiatorToCheck), and userInvolvement.
+        // 4.5. Apply the traverse history step allSteps[targetStepIndex] to traversable, given sourceSnapshotParams, the navigable of sourceDocument (initiatorToCheck), and userInvolvement.
         note!(
             self,
-            (HTML, "traverse the history by a delta 2.5"),
+            (HTML, "traverse the history by a delta 4.5"),
             "apply the traverse history step {target_step} (from step {current_step}) to {}",
             self.world.nav(traversable).name
         );

@@ -609,7 +609,7 @@ impl Sim<'_> {
             }
             Work::TraverseHistoryByDelta { traversable, delta, .. } => (
                 format!("traverse the session history of {} by {delta}", self.world.nav(*traversable).name),
-                ("HTML", "traverse the history by a delta 2"),
+                ("HTML", "traverse the history by a delta 4"),
             ),
             Work::ApplyHistoryStep { navigable, entry_step } => (
                 format!("{} goes to its session history entry at step {entry_step}", self.world.nav(*navigable).name),

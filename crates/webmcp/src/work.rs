@@ -120,7 +120,7 @@ pub enum Work {
     /// at `url` (`Program::served_document`), as a task of the navigating script's document, as
     /// `CompleteNavigation` does.
     CompleteScriptNavigation { navigable: NavId, url: Rc<str>, history_handling: HistoryHandling },
-    /// HTML "traverse the history by a delta" 2: the session history traversal steps, in
+    /// HTML "traverse the history by a delta" 4: the session history traversal steps, in
     /// parallel (the traversable's session history traversal queue); `source` is the
     /// document whose History called it.
     TraverseHistoryByDelta { traversable: NavId, delta: i64, source: DocId },
