@@ -1,10 +1,14 @@
 // The page of scenarios/js/history-back-restores-caller.jsonc: it registers a tool, calls it
-// (executeTool on its own window; the tool never settles), and navigates away in the same task; the page at /results
-// goes back. The listeners log the page transition events and, once the page is shown again,
-// what getTools returns.
-addEventListener('pagehide', (event) => console.log(`pagehide persisted=${event.persisted}`));
+// (executeTool on its own window; the tool never settles), and navigates away in the same task;
+// the page at /results goes back. The listeners note pagehide's `persisted` and, once the page
+// is shown again, log it with pageshow's and what getTools returns. (pagehide is not logged when
+// it fires: Chromium fires it once more when the driver closes the page after the run.)
+let hidden = 'none';
+addEventListener('pagehide', (event) => {
+  hidden = event.persisted;
+});
 addEventListener('pageshow', (event) => {
-  console.log(`pageshow persisted=${event.persisted}`);
+  console.log(`pageshow persisted=${event.persisted} after pagehide persisted=${hidden}`);
   document.modelContext.getTools().then((tools) => console.log(`tools after restore: [${tools.map((t) => t.name).join(', ')}]`));
 });
 document.modelContext.registerTool({
