@@ -1,5 +1,5 @@
 // The page of scenarios/js/history-back-restores-caller.jsonc: it registers a tool, calls it
-// (executeTool on its own window; the tool never settles), and navigates away in the same task;
+// (executeTool on its own window), and navigates away in the same task;
 // the page at /results goes back. The listeners note pagehide's `persisted` and, once the page
 // is shown again, log it with pageshow's and what getTools returns. (pagehide is not logged when
 // it fires: Chromium fires it once more when the driver closes the page after the run.)
@@ -14,10 +14,9 @@ addEventListener('pageshow', (event) => {
 document.modelContext.registerTool({
   name: 'slow_search',
   description: 'Search the catalogue',
-  // The search never ends: the call is pending when the page is left.
   execute: () => {
     console.log('tool ran');
-    return new Promise(() => {});
+    return 'found';
   },
 });
 document.modelContext

@@ -266,10 +266,10 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// HTML "activate history entry" and "update document for history step application" for a
-    /// document kept in the back/forward cache: it is `nav`'s active document again and fully
-    /// active ("reactivate a document"), its waiting tasks can run, and `pageshow` is fired at
-    /// its Window with `persisted` true.
+    /// HTML "activate history entry" for a document kept in the back/forward cache: it is
+    /// `nav`'s active document again and fully active, its waiting tasks can run; "update
+    /// document for history step application" ("reactivate a document", `pageshow` with
+    /// `persisted` true) is a task of its own (14.12.5).
     fn reactivate_a_document(&mut self, nav: NavId, doc: DocId) {
         self.touch_lifecycle(doc);
         self.world.reactivate_document(nav, doc);
@@ -277,10 +277,31 @@ impl Sim<'_> {
         self.rename_navigables_below(doc);
         note!(
             self,
-            (HTML, "reactivate a document"),
+            (HTML, "activate history entry"),
             "{} is restored from the back/forward cache: the active document of {} again, fully active; its waiting tasks can run",
             self.label(doc),
             self.world.nav(nav).name
+        );
+        // 14.12.5. Otherwise (targetEntry's document is not displayedDocument), queue a global task on the navigation and traversal task source given targetEntry's document's relevant global object to perform updateDocument.
+        self.queue_global_task(
+            TaskSource::NavigationAndTraversal,
+            doc,
+            Work::UpdateDocumentForHistoryStep { doc },
+            (HTML, "apply the history step 14.12.5"),
+        );
+    }
+
+    /// `Work::UpdateDocumentForHistoryStep`: HTML "update document for history step
+    /// application" for a document restored from the back/forward cache (documentIsNew false):
+    /// as far as it is modelled, "reactivate a document" and `pageshow` with `persisted` true
+    /// at its Window.
+    pub(crate) fn update_document_for_history_step_application(&mut self, doc: DocId) {
+        self.footprint.touch(Resource::Global, true);
+        note!(
+            self,
+            (HTML, "update document for history step application"),
+            "{} is reactivated: pageshow with persisted true",
+            self.label(doc)
         );
         self.fire_page_transition_event(doc, "pageshow", true);
     }

@@ -137,7 +137,13 @@ impl Sim<'_> {
     /// (only a page's script can listen for it), if its realm can run script.
     pub(crate) fn fire_page_transition_event(&mut self, doc: DocId, event: &str, persisted: bool) {
         let Some(engine) = self.engine() else { return };
-        if !self.can_run_script(doc, "page transition event listeners") {
+        // "unload a document" 10: only a document whose page showing is true gets pagehide; a
+        // document that is not fully active (in the back/forward cache, or below one) is not
+        // showing. (Checked before "check if we can run script", which would note it.)
+        if !self.world.is_fully_active(doc) {
+            return;
+        }
+        if !self.can_run_script(doc, "pageshow or pagehide listener") {
             return;
         }
         engine.fire_page_transition_event(self, doc, event, persisted);

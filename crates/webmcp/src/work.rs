@@ -127,6 +127,9 @@ pub enum Work {
     /// HTML "apply the history step" 12 (with 14's continuation): `navigable` goes to its
     /// entry at step `entry_step`, as a task of its active window.
     ApplyHistoryStep { navigable: NavId, entry_step: u32 },
+    /// HTML "update document for history step application" of a document restored from the
+    /// back/forward cache ("apply the history step" 14.12.5's task): `pageshow`.
+    UpdateDocumentForHistoryStep { doc: DocId },
     /// A user step.
     User { script: ScriptId, index: u32 },
     /// An agent step.

@@ -108,7 +108,7 @@ fn back_and_forward_restore_the_documents_the_bfcache_keeps() {
         lines(&trace.outcome.console),
         ["tab: pagehide true", "tab@2: two 2", "tab: pageshow true 2", "tab: pagehide true", "tab@2: two shown true"]
     );
-    assert!(trace.render_text().contains("[HTML reactivate a document]"));
+    assert!(trace.render_text().contains("[HTML update document for history step application]"));
 }
 
 #[test]
