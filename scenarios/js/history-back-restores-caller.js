@@ -16,7 +16,7 @@ document.modelContext.registerTool({
   description: 'Search the catalogue',
   execute: () => {
     console.log('tool ran');
-    return 'found';
+    return { found: true };
   },
 });
 document.modelContext
