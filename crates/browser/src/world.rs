@@ -18,6 +18,7 @@ mod lanes;
 mod navigables;
 mod parallel;
 mod promises;
+mod session_history;
 mod timers;
 mod user_and_agent;
 
@@ -36,6 +37,7 @@ pub use lanes::{LaneRef, Unit};
 pub use navigables::{ContainerAttributes, Navigable, NavigableInfo, NavigableState};
 pub use parallel::ParallelBlocks;
 pub use promises::{AbortSignal, PerRealm, Promise, PromiseId, PromiseState, SignalId};
+pub use session_history::{SessionHistory, SessionHistoryEntry};
 pub use user_and_agent::{AgentQueue, UserQueue};
 
 macro_rules! id_type {
@@ -141,6 +143,9 @@ struct Seldom {
     /// Tasks queued for a document after it was destroyed, by document: they never run, so
     /// only how many there are is kept (see `World::queue_global_task`).
     dead_tasks: BTreeMap<DocId, u32>,
+    /// Each navigable's session history, by id (see `SessionHistory`): changed by navigations
+    /// and traversals only.
+    session_histories: Vec<session_history::SessionHistory>,
 }
 
 impl<S: std::hash::Hash> std::hash::Hash for World<S> {

@@ -55,7 +55,11 @@ pub fn build(plan: &Plan, name: &str) -> Scenario {
         version: 1,
         name: name.to_string(),
         description: String::new(),
-        options: Options { parallel: if plan.fifo { ParallelModel::Fifo } else { ParallelModel::Unordered }, variants },
+        options: Options {
+            parallel: if plan.fifo { ParallelModel::Fifo } else { ParallelModel::Unordered },
+            variants,
+            ..Options::default()
+        },
         tabs,
         user,
         agent,

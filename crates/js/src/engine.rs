@@ -398,6 +398,21 @@ impl<'s> webmcp::script::Engine<Sim<'s>> for JsEngine {
         });
     }
 
+    fn fire_page_transition_event(&self, sim: &mut Sim<'s>, doc: DocId, event: &str, persisted: bool) {
+        let state = &self.state;
+        // A document whose script never ran has no realm, so no listener.
+        let Some(realm) = state.realm_of.borrow().get(&doc).copied() else { return };
+        state.enter(sim, realm, |ctx| {
+            let called = state
+                .helpers(&ctx, realm)
+                .and_then(|h| h.get::<_, Function>("firePageTransition"))
+                .and_then(|f| f.call::<_, ()>((event, persisted)));
+            if called.is_err() {
+                state.report(&ctx, realm);
+            }
+        });
+    }
+
     fn notify_about_rejected_promises(&self, sim: &mut Sim<'s>, el: LoopId) {
         crate::rejections::notify(&self.state, sim, el);
     }

@@ -298,6 +298,32 @@ pub struct Options {
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub variants: Vec<Variant>,
+    /// Whether the user agent keeps a document a navigation or a traversal leaves in the
+    /// back/forward cache (HTML "unload a document" 5, intendToKeepInBfcache: the user agent's
+    /// choice; default `"never"`).
+    #[serde(default, skip_serializing_if = "BfcachePolicy::is_never")]
+    pub bfcache: BfcachePolicy,
+}
+
+/// The user agent's choice in HTML "unload a document" step 5 (intendToKeepInBfcache) for a
+/// document that a navigation or a history traversal leaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BfcachePolicy {
+    /// Never: the document is unloaded with salvageable false and destroyed; a traversal back
+    /// to its session history entry loads the entry's URL again.
+    #[default]
+    Never,
+    /// Every salvageable document (every document here: nothing the simulator models makes one
+    /// unsalvageable) is kept in its session history entry, and a traversal back reactivates it.
+    KeepSalvageable,
+}
+
+impl BfcachePolicy {
+    /// True for the default, `"never"`.
+    pub fn is_never(&self) -> bool {
+        *self == BfcachePolicy::Never
+    }
 }
 
 /// How "in parallel" steps are scheduled.

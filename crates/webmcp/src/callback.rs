@@ -90,6 +90,11 @@ pub trait Engine<S: ?Sized> {
     /// to (in the realm of `realm`), with the tool's name for the `tool-events` variant's
     /// `ToolActivatedEvent` and `ToolCancelEvent`.
     fn fire_event(&self, sim: &mut S, realm: DocId, dispatcher: EngineHandle, event: &str, tool_name: Option<&str>);
+    /// HTML "fire a page transition event" named `event` (`pageshow`, `pagehide`) at `doc`'s
+    /// Window with `persisted`. An engine that has no Window listeners does nothing.
+    fn fire_page_transition_event(&self, sim: &mut S, doc: DocId, event: &str, persisted: bool) {
+        let _ = (sim, doc, event, persisted);
+    }
     /// HTML "perform a microtask checkpoint" step 4: "notify about rejected promises" for each
     /// realm of event loop `el`.
     fn notify_about_rejected_promises(&self, sim: &mut S, el: LoopId);

@@ -85,6 +85,7 @@ mod program;
 mod run;
 pub mod sample;
 pub mod script;
+mod session_history;
 mod user;
 mod uuid;
 pub mod variants;

@@ -6,13 +6,14 @@ use browser::{DocId, DocumentState, NavId};
 use crate::footprint::Resource;
 use crate::kernel::{RunError, Sim};
 use crate::program::{DocSpec, NavigateSpec};
-use scenario::Variant;
+use crate::work::HistoryHandling;
 
 const HTML: &str = "HTML";
 
 impl Sim<'_> {
     /// Navigates a navigable to a new document: the old document and its descendants are unloaded
-    /// and destroyed, the new one is created and its script queued.
+    /// (and destroyed, unless the user agent keeps it in the back/forward cache: `options.bfcache`),
+    /// the new one is created and its script queued.
     ///
     /// Its footprint is every document it unloads or creates (`touch_lifecycle`): what other
     /// units read of a document (its lifecycle, its tool map, its tasks) is noted on its event
@@ -23,11 +24,17 @@ impl Sim<'_> {
         let Some(&nav) = self.seldom.nav_by_name.get(&spec.navigable) else {
             return Err(RunError::Scenario(format!("no navigable {:?}", spec.navigable)));
         };
-        self.navigate_to(nav, &spec.document)
+        self.navigate_to(nav, &spec.document, HistoryHandling::Auto)
     }
 
-    /// `navigate`'s steps for navigable `nav` and the new document `document`.
-    pub(crate) fn navigate_to(&mut self, nav: NavId, document: &DocSpec) -> Result<(), RunError> {
+    /// `navigate`'s steps for navigable `nav` and the new document `document`, with HTML
+    /// "navigate"'s historyHandling (`Auto` is resolved by its step 12).
+    pub(crate) fn navigate_to(
+        &mut self,
+        nav: NavId,
+        document: &DocSpec,
+        history_handling: HistoryHandling,
+    ) -> Result<(), RunError> {
         if self.world.nav(nav).destroyed || self.world.nav(nav).active_document.is_none() {
             self.footprint.touch(Resource::Global, true);
         }
@@ -40,19 +47,55 @@ impl Sim<'_> {
             );
             return Ok(());
         }
-        self.interpretation(
-            (HTML, "navigate"),
-            "navigation is one step: no fetch, no beforeunload; the old document is not kept in bfcache",
-        );
+        if self.intend_to_keep_in_bfcache() {
+            self.interpretation((HTML, "navigate"), "navigation is one step: no fetch, no beforeunload");
+        } else {
+            self.interpretation(
+                (HTML, "navigate"),
+                "navigation is one step: no fetch, no beforeunload; the old document is not kept in bfcache",
+            );
+        }
+        let mut step = None;
+        let mut handling = history_handling;
+        if self.keeps_session_history() {
+            // The traversable's step and the entries of its navigables are read by every
+            // traversal; two navigations in one traversable give their entries steps in the
+            // order they run. A child navigable's navigation may not otherwise conflict with
+            // its sibling's, so it touches everything.
+            if self.world.nav(nav).parent.is_some() {
+                self.footprint.touch(Resource::Global, true);
+            }
+            if let Ok(response) = &document.response {
+                handling = self.resolve_history_handling(nav, &response.url, history_handling);
+            }
+            step = self.finalize_cross_document_navigation_step(nav, handling);
+        }
         let shown_before = self.shown(nav);
         if let Some(old) = self.world.nav(nav).active_document {
-            self.unload_a_document_and_its_descendants(old, false);
+            // Only a "push" leaves the old document's entry in the session history.
+            let keep = step.is_some() && handling == HistoryHandling::Push && self.intend_to_keep_in_bfcache();
+            if self.world.doc(old).state == DocumentState::Bfcached {
+                // The user's enterBfcache step cached it while it stayed the active document.
+                self.unload_a_document_and_its_descendants(old, false);
+            } else {
+                self.leave_document(nav, old, keep);
+            }
         }
-        let first_new = self.world.document_count() as u32;
-        let doc = self.create_document_tree(nav, document)?;
+        let doc = self.load_document(nav, document)?;
+        if let Some(step) = step {
+            self.record_navigation_entry(nav, doc, step, handling);
+        }
         if self.shown(nav) != shown_before {
             self.footprint.touch(Resource::Shown(nav), true);
         }
+        Ok(())
+    }
+
+    /// Creates `document` (and its iframes' documents) in `nav`, its new active document, and
+    /// queues their scripts.
+    pub(crate) fn load_document(&mut self, nav: NavId, document: &DocSpec) -> Result<DocId, RunError> {
+        let first_new = self.world.document_count() as u32;
+        let doc = self.create_document_tree(nav, document)?;
         note!(
             self,
             (HTML, "navigate"),
@@ -68,7 +111,7 @@ impl Sim<'_> {
             d += 1;
         });
         debug_assert_eq!(d, self.world.document_count() as u32, "a script for every new document");
-        Ok(())
+        Ok(doc)
     }
 
     /// What `nav` shows, as `Resource::Shown` describes it: its active document's origin,
@@ -145,11 +188,38 @@ impl Sim<'_> {
         // While exploring a scenario with pages: the document stops being fully active, which
         // the inert tasks the search assumed for it did not allow for (`crate::inert::learned`).
         self.learn_unloaded(doc);
+        // HTML "unload a document" step 10. If oldDocument's page showing is true: … 10.2. Fire a page transition event named pagehide at oldDocument's relevant global object with oldDocument's salvageable state.
+        self.fire_page_transition_event(doc, "pagehide", salvageable);
         // HTML "unload a document" step 18: run the unloading document cleanup steps.
         self.unloading_document_cleanup_steps(doc);
         if salvageable {
             return;
         }
+        self.destroy_a_document(doc);
+    }
+
+    /// HTML "destroy a document and its descendants", for a document already unloaded (kept in
+    /// the back/forward cache, then evicted): its descendants' documents and navigables, then it.
+    pub(crate) fn destroy_a_document_and_its_descendants(&mut self, doc: DocId) {
+        let nav = self.world.doc_info(doc).navigable;
+        for i in 0..self.world.nav(nav).children.len() {
+            let child = self.world.nav(nav).children[i];
+            let child_nav = self.world.nav(child);
+            if child_nav.container_document == Some(doc) && !child_nav.destroyed {
+                if let Some(child_doc) = child_nav.active_document {
+                    self.destroy_a_document_and_its_descendants(child_doc);
+                }
+                self.destroy_navigables(child);
+            }
+        }
+        if self.world.doc(doc).state != DocumentState::Destroyed {
+            self.destroy_a_document(doc);
+        }
+    }
+
+    /// HTML "destroy a document" (as far as it is modelled): the document is destroyed and
+    /// its queued tasks removed; what only its tasks could read is forgotten.
+    fn destroy_a_document(&mut self, doc: DocId) {
         // HTML "destroy a document": remove all tasks whose document is document.
         self.touch_lifecycle(doc);
         self.world.set_document_state(doc, DocumentState::Destroyed);
@@ -179,17 +249,7 @@ impl Sim<'_> {
             note!(self, (HTML, "bfcache"), "{} is not active: nothing to cache", self.label(doc));
             return;
         }
-        if self.program.has_variant(Variant::BfcacheKeepsExecutions) {
-            note!(
-                self,
-                (HTML, "unload a document"),
-                "variant bfcache-keeps-executions (finding 11): {} and its descendants are not unloaded: no cleanup steps run",
-                self.label(doc)
-            );
-        } else {
-            self.unload_a_document_and_its_descendants(doc, true);
-        }
-        self.world.set_document_state(doc, DocumentState::Bfcached);
+        self.unload_into_bfcache(doc);
         interpretation!(
             self,
             (HTML, "bfcache"),

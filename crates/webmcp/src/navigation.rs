@@ -67,8 +67,7 @@ impl Sim<'_> {
         // Step 1. Let navigable be location's relevant global object's navigable.
         // Step 2. Let sourceDocument be the incumbent global object's associated Document.
         // Step 3. If location's relevant Document is not yet completely loaded, and the incumbent global object does not have transient activation, then set historyHandling to "replace".
-        // (No session history entries are modelled: "replace" and "push" navigate alike, and
-        // the document's load is its script's task.)
+        // (Not modelled: a document's load is its script's task, so it is always completely loaded here.)
         // Step 4. Navigate navigable to url using sourceDocument, with exceptionsEnabled set to true and historyHandling set to historyHandling.
         note!(
             self,
@@ -204,14 +203,7 @@ impl Sim<'_> {
                 parsed.path()
             );
         }
-        self.interpretation(
-            step,
-            format!(
-                "historyHandling {:?}: no session history is modelled, so the old document is unloaded and destroyed either way",
-                history_handling.as_str()
-            ),
-        );
-        self.navigate_to(nav, &document)
+        self.navigate_to(nav, &document, history_handling)
     }
 
     /// HTML "allowed by sandboxing to navigate": whether navigable `a` may navigate `b`. The

@@ -250,6 +250,8 @@ pub struct Program {
     pub name: String,
     pub parallel: sc::ParallelModel,
     pub variants: Vec<sc::Variant>,
+    /// The user agent's back/forward cache choice (`options.bfcache`).
+    pub bfcache: sc::BfcachePolicy,
     pub scripts: Vec<Vec<Op>>,
     pub tool_dicts: Vec<ToolDict>,
     pub navigations: Vec<NavigateSpec>,
@@ -327,6 +329,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
     Ok(Program {
         name: s.name.clone(),
         parallel: s.options.parallel,
+        bfcache: s.options.bfcache,
         variants: s.options.variants.clone(),
         scripts: c.scripts,
         tool_dicts: c.tool_dicts,
@@ -357,6 +360,9 @@ impl Program {
             }
         )];
         options.extend(self.variants.iter().map(|v| format!("variant={v}")));
+        if self.bfcache == sc::BfcachePolicy::KeepSalvageable {
+            options.push("bfcache=keep-salvageable".into());
+        }
         options
     }
 

@@ -532,6 +532,11 @@ impl Sim<'_> {
             Work::CompleteScriptNavigation { navigable, url, history_handling } => {
                 self.complete_script_navigation(navigable, &url, history_handling)?
             }
+            Work::TraverseHistoryByDelta { traversable, delta, source } => {
+                self.traverse_history_in_parallel(traversable, delta, source)
+            }
+            Work::ApplyHistoryStep { navigable, entry_step } => self.apply_history_step_task(navigable, entry_step)?,
+            Work::UpdateDocumentForHistoryStep { doc } => self.update_document_for_history_step_application(doc),
             Work::User { script, index } => self.run_user_step(script, index)?,
             Work::Agent { index } => self.run_agent_step(index)?,
             Work::EngineCallback { doc, callback, what } => self.run_callback(doc, Callback::Engine(callback), what),
@@ -626,6 +631,17 @@ impl Sim<'_> {
                     ),
                     ("HTML", step),
                 )
+            }
+            Work::TraverseHistoryByDelta { traversable, delta, .. } => (
+                format!("traverse the session history of {} by {delta}", self.world.nav(*traversable).name),
+                ("HTML", "traverse the history by a delta 4"),
+            ),
+            Work::ApplyHistoryStep { navigable, entry_step } => (
+                format!("{} goes to its session history entry at step {entry_step}", self.world.nav(*navigable).name),
+                ("HTML", "apply the history step 12"),
+            ),
+            Work::UpdateDocumentForHistoryStep { doc } => {
+                (format!("{} is shown again: pageshow", self.label(*doc)), ("HTML", "apply the history step 14.12.5"))
             }
             Work::User { script, index } => (self.describe_user_step(*script, *index), ("user", "browser UI")),
             Work::Agent { index } => (self.describe_agent_step(*index), ("browser agent", "AI agent queue")),

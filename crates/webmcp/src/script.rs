@@ -215,6 +215,22 @@ impl Sim<'_> {
         }
     }
 
+    /// HTML "fire a page transition event" named `event` at `doc`'s Window with `persisted`
+    /// (only a page's script can listen for it), if its realm can run script.
+    pub(crate) fn fire_page_transition_event(&mut self, doc: DocId, event: &str, persisted: bool) {
+        let Some(engine) = self.engine() else { return };
+        // "unload a document" 10: only a document whose page showing is true gets pagehide; a
+        // document that is not fully active (in the back/forward cache, or below one) is not
+        // showing. (Checked before "check if we can run script", which would note it.)
+        if !self.world.is_fully_active(doc) {
+            return;
+        }
+        if !self.can_run_script(doc, "pageshow or pagehide listener") {
+            return;
+        }
+        engine.fire_page_transition_event(self, doc, event, persisted);
+    }
+
     /// WebIDL "invoke a callback function" for a tool's `execute` (the imperative execute steps,
     /// step 8), given the execution's `controller`: returns the callback's promise.
     pub(crate) fn invoke_execute_callback(

@@ -124,6 +124,16 @@ pub enum Work {
     /// at `url` (`Program::served_document`), as a task of the navigating script's document, as
     /// `CompleteNavigation` does.
     CompleteScriptNavigation { navigable: NavId, url: Rc<str>, history_handling: HistoryHandling },
+    /// HTML "traverse the history by a delta" 4: the session history traversal steps, in
+    /// parallel (the traversable's session history traversal queue); `source` is the
+    /// document whose History called it.
+    TraverseHistoryByDelta { traversable: NavId, delta: i64, source: DocId },
+    /// HTML "apply the history step" 12 (with 14's continuation): `navigable` goes to its
+    /// entry at step `entry_step`, as a task of its active window.
+    ApplyHistoryStep { navigable: NavId, entry_step: u32 },
+    /// HTML "update document for history step application" of a document restored from the
+    /// back/forward cache ("apply the history step" 14.12.5's task): `pageshow`.
+    UpdateDocumentForHistoryStep { doc: DocId },
     /// A user step.
     User { script: ScriptId, index: u32 },
     /// An agent step.

@@ -140,6 +140,7 @@ impl<S: Clone> World<S> {
             infos[parent.index()].children.push(id);
         }
         self.lifecycles.navigables.push(NavigableState::default());
+        self.seldom.session_histories.push(Default::default());
         id
     }
 

@@ -224,3 +224,41 @@ fn promises_and_signals_are_numbered_per_realm_whatever_the_order_of_realms() {
     assert_eq!(world.new_promise(a, None), p3);
     assert_eq!(world.promises.digest(), digest);
 }
+
+/// HTML "getting all used history steps" counts the steps of the nested histories of kept
+/// documents only; "get the target history entry" is the entry with the greatest step not after
+/// the target; a kept document reactivated is its navigable's active document and fully active.
+#[test]
+fn session_history_steps_target_entries_and_reactivation() {
+    let mut world: World<u32> = World::new(ParallelMode::Unordered);
+    let tab = world.create_navigable("tab", None, ContainerAttributes::default());
+    let page = |path: &str| Url::parse(&format!("https://example.com{path}")).unwrap();
+    let init = |url| DocumentInit { url, permissions_policy: None, requests_origin_keyed: true };
+    let (a_url, b_url, f_url) = (page("/a"), page("/b"), page("/f"));
+    let a = world.create_document(tab, init(&a_url)).unwrap();
+    let frame = world.create_navigable("frame", Some(a), ContainerAttributes::default());
+    let f = world.create_document(frame, init(&f_url)).unwrap();
+    let entry = |step, url: &Url, document| SessionHistoryEntry { step, url: url.clone(), document: Some(document) };
+    world.session_history_mut(tab).entries.push(entry(0, &a_url, a));
+    world.session_history_mut(frame).entries.push(entry(0, &f_url, f));
+    world.session_history_mut(frame).entries.push(entry(1, &f_url, f));
+    world.set_document_state(a, DocumentState::Bfcached);
+    let b = world.create_document(tab, init(&b_url)).unwrap();
+    world.session_history_mut(tab).entries.push(entry(2, &b_url, b));
+    world.session_history_mut(tab).current = 1;
+    world.session_history_mut(tab).current_step = 2;
+    // a is kept: its frame's steps count.
+    assert_eq!(world.get_all_used_history_steps(tab), [0, 1, 2]);
+    assert_eq!(world.get_the_target_history_entry(tab, 1), Some(0));
+    assert_eq!(world.get_the_target_history_entry(frame, 1), Some(1));
+    assert!(!world.is_fully_active(a) && !world.is_fully_active(f));
+    world.set_document_state(b, DocumentState::Bfcached);
+    world.reactivate_document(tab, a);
+    assert_eq!(world.nav(tab).active_document, Some(a));
+    assert!(world.is_fully_active(a) && world.is_fully_active(f) && !world.is_fully_active(b));
+    // A destroyed document's nested histories are not counted.
+    world.set_document_state(b, DocumentState::Active);
+    world.reactivate_document(tab, b);
+    world.set_document_state(a, DocumentState::Destroyed);
+    assert_eq!(world.get_all_used_history_steps(tab), [0, 2]);
+}

@@ -155,6 +155,7 @@ pub const TRANSLATED: &[&str] = &[
     "options",
     "parallel",
     "variants",
+    "bfcache",
     // Frames.
     "tabs",
     "id",

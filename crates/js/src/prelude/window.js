@@ -34,7 +34,7 @@
     constructor() { throw new TypeError("Illegal constructor"); }
   }
   Object.defineProperty(Window.prototype, Symbol.toStringTag, { value: "Window", configurable: true });
-  for (const type of ["message", "messageerror", "unhandledrejection", "rejectionhandled", "error"]) {
+  for (const type of ["message", "messageerror", "unhandledrejection", "rejectionhandled", "error", "pageshow", "pagehide"]) {
     defineEventHandler(Window.prototype, type);
   }
   Object.setPrototypeOf(global, Window.prototype);
@@ -538,6 +538,22 @@
     fire(global, new PromiseRejectionEvent("rejectionhandled", { promise: p, reason }));
   }
 
+  // HTML PageTransitionEvent (`pageshow`, `pagehide`) and "fire a page transition event": fire
+  // an event named eventName at window, using PageTransitionEvent, with the persisted
+  // attribute initialized to persisted, the cancelable attribute initialized to true, the
+  // bubbles attribute initialized to true, and legacy target override flag set.
+  const PERSISTED = new WeakMap();
+  class PageTransitionEvent extends Event {
+    constructor(type, eventInitDict = {}) {
+      super(type, eventInitDict);
+      PERSISTED.set(this, Boolean(eventInitDict && eventInitDict.persisted));
+    }
+    get persisted() { return PERSISTED.get(this); }
+  }
+  function firePageTransition(type, persisted) {
+    fire(global, new PageTransitionEvent(type, { persisted, cancelable: true, bubbles: true }));
+  }
+
   // No wall clock: Date and performance read virtual time; Math.random is seeded.
   class VirtualDate extends RealDate {
     constructor(...args) { if (args.length === 0) super(natives.now()); else super(...args); }
@@ -552,7 +568,7 @@
     console, setTimeout, clearTimeout: clearTimer, setInterval, clearInterval: clearTimer, queueMicrotask,
     structuredClone, performance, Date: DateProxy, DOMException, Event, EventTarget, Window,
     AbortController: lib.AbortController, AbortSignal: lib.AbortSignal, ModelContext: lib.ModelContext,
-    PromiseRejectionEvent, MessageEvent, ErrorEvent, HTMLIFrameElement, ...lib.toolEventClasses,
+    PromiseRejectionEvent, MessageEvent, ErrorEvent, PageTransitionEvent, HTMLIFrameElement, ...lib.toolEventClasses,
     origin: natives.origin,
     Location: lib.Location,
     // HTML History (`prelude/history.js`).
@@ -590,6 +606,7 @@
   Object.defineProperty(global, NAV, { value: selfNav });
   return {
     windowFor, navOf, documentFor, signalFor: lib.signalFor, signalOf: lib.signalOf, DOMException,
-    notifyRejected, rejectionHandled, fireMessage, windowProxy, reportException, watchPromise: lib.watchPromise,
+    notifyRejected, rejectionHandled, fireMessage, firePageTransition, windowProxy, reportException,
+    watchPromise: lib.watchPromise,
   };
 })
