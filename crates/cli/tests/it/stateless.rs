@@ -50,7 +50,10 @@ fn both_searches_find_the_same_outcomes_and_witnesses_on_the_corpus() {
     // agent/call-with-previous-result 189 (0 redundant). Issue 28: an append conflicts only with
     // taking the task it goes behind, not with every take from its queue: 30,609 -> 18,466
     // (docs/performance.md; lifecycle/stale-registered-tool-after-navigation 27,430 -> 15,496).
-    assert_eq!((files.len(), executions, redundant), (103, 18_466, 14));
+    // Issue 27: a throw in an action-language reaction is an unhandled rejection, reported by a
+    // task of its own (HTML "notify about rejected promises"): 18,466 -> 23,926, merged with the
+    // change above (the two were measured apart; not split by scenario).
+    assert_eq!((files.len(), executions, redundant), (103, 23_926, 14));
 }
 
 #[test]
