@@ -284,6 +284,10 @@ pub struct Sim<'p> {
     /// orders the take before the append of the task behind it (`SimModel::step`). Set at the
     /// start of every unit, so it is not state.
     pub(crate) taken_task: Option<u32>,
+    /// Name queued tasks for `Resource::QueuedTask` (`taken_task` and the append's bit): set by
+    /// the stateless search, the only one that reads them, so that runs and the stateful search
+    /// do not hash a task on every take and append.
+    pub(crate) name_queued_tasks: bool,
     /// In-parallel blocks started so far by lanes other than task lanes and the user's (which
     /// count theirs in `EventLoop::blocks_started` and `UserQueue::blocks_started`), per
     /// starting lane (see `ParStarted`).
@@ -364,6 +368,7 @@ impl Clone for Sim<'_> {
             running: self.running.clone(),
             current_counter: self.current_counter,
             taken_task: self.taken_task,
+            name_queued_tasks: self.name_queued_tasks,
             par_started: self.par_started.clone(),
             block_labels: self.block_labels.clone(),
             footprint: self.footprint,
@@ -491,6 +496,7 @@ impl<'p> Sim<'p> {
             running: Running::Setup,
             current_counter: None,
             taken_task: None,
+            name_queued_tasks: false,
             par_started: Default::default(),
             block_labels: Default::default(),
             footprint: Footprint::default(),
@@ -778,7 +784,11 @@ impl<'p> Sim<'p> {
         // The task it is appended behind, if any (else the append makes the lane runnable):
         // the stateless search orders the take of that task before this append
         // (`Resource::QueuedTask`).
-        let behind = self.world.event_loops[el.index()].queues.iter().filter(|(s, _)| *s == source).last();
+        let behind = if self.name_queued_tasks {
+            self.world.event_loops[el.index()].queues.iter().filter(|(s, _)| *s == source).last()
+        } else {
+            None
+        };
         if let Some((_, last)) = behind {
             let hash = Footprint::task_hash(el, source, last.document, &last.steps);
             self.footprint.touch(Resource::QueuedTask(hash), true);

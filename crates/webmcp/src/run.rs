@@ -189,7 +189,9 @@ impl<'p> Sim<'p> {
         // The first task of the lane's queue, which a take that skips none takes (the stateless
         // search's `Resource::QueuedTask`).
         let first = match lane_ref {
-            LaneRef::Task { event_loop, source } if self.world.event_loops[event_loop.index()].suspended.is_none() => {
+            LaneRef::Task { event_loop, source }
+                if self.name_queued_tasks && self.world.event_loops[event_loop.index()].suspended.is_none() =>
+            {
                 let queue = &self.world.event_loops[event_loop.index()].queues;
                 queue
                     .iter()
@@ -219,7 +221,7 @@ impl<'p> Sim<'p> {
                 self.context = Context::EventLoop(event_loop);
                 // What the stateless search names the task by (`Resource::QueuedTask`), when it
                 // was the head of its queue; a suspended task's rest was not appended.
-                if !matches!(task.steps, Work::ResumeScript { .. }) {
+                if self.name_queued_tasks && !matches!(task.steps, Work::ResumeScript { .. }) {
                     let hash = Footprint::task_hash(event_loop, source, task.document, &task.steps);
                     self.taken_task = (first == Some(hash)).then_some(hash);
                 }
