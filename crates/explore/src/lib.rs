@@ -130,6 +130,15 @@ pub trait Model: Sync {
     fn footprints_fixed(&self) -> bool {
         false
     }
+    /// A footprint that conflicts with everything the step of a lane with this label conflicts
+    /// with, in every state where the lane can run (None, the default: no such bound). The
+    /// stateless search uses it for a step it schedules where it has not seen it run: a lane
+    /// that a step disabled, scheduled before that step, and a step moved before one it races
+    /// with. Without a bound such a step counts as conflicting with every step, which is sound
+    /// and costs executions that sleep sets then block (counted as redundant).
+    fn lane_bound(&self, _label: &Self::Label) -> Option<Self::Footprint> {
+        None
+    }
 }
 
 /// A model whose states can be copied and hashed: what the stateful search ([`search`]), the

@@ -9,7 +9,10 @@
 //! event, or are it):
 //! - **lane order**: the steps of one lane in the order they ran;
 //! - **conflict**: an earlier step whose footprint conflicts with a later one's
-//!   ([`Footprint::conflicts`]);
+//!   ([`Footprint::conflicts`]), unless the model says the earlier one commutes with every
+//!   step from its state on ([`Model::alone`]; a property of the state it ran in, so a later
+//!   step that is alone still races with earlier ones). Such a step races with no later step,
+//!   and asleep it covers every sequence, whatever the sequence's footprints (known or not);
 //! - **enabling**: a lane that could not run before a step and can after it (a task posted to
 //!   an empty queue, a block started) has its next step after that one;
 //! - **time**: when the model's clock ([`Model::clock`]) changes between two steps, every step
@@ -21,7 +24,8 @@
 //! between the two that do not happen after it, then the later step (`v = notdep(e, E).e'`),
 //! inserted in that state's wakeup tree unless a lane asleep there, or a branch already in the
 //! tree, covers it. A lane that a step disables (it could run before and cannot after) is
-//! scheduled before that step the same way, as a race with its unknown next step.
+//! scheduled before that step the same way, as a race with its next step, whose footprint is
+//! unknown unless the model bounds what its lane's steps touch ([`Model::lane_bound`]).
 //!
 //! What the model must promise, beyond the stateful search's "steps whose footprints do not
 //! conflict commute" (docs/model.md, "Stateless exploration", says why the simulator keeps it):
@@ -104,6 +108,8 @@ struct Explorer<'o, M: Model> {
     enabler: Vec<Option<usize>>,
     /// The join of every step's clock up to the last change of the model's clock.
     barrier_clock: Vec<u32>,
+    /// By lane: the model's bound on its steps' footprints ([`Model::lane_bound`]), asked once.
+    bounds: Vec<Option<Option<M::Footprint>>>,
     outcomes: BTreeMap<u128, Class<M::Outcome>>,
     executions: u64,
     redundant: u64,
@@ -138,6 +144,7 @@ impl<'o, M: Model> Explorer<'o, M> {
             last: Vec::new(),
             enabler: Vec::new(),
             barrier_clock: Vec::new(),
+            bounds: Vec::new(),
             outcomes: BTreeMap::new(),
             executions: 0,
             redundant: 0,
@@ -202,11 +209,18 @@ impl<'o, M: Model> Explorer<'o, M> {
     }
 
     /// Marks the last step of each frame from the deepest as explored (its lane joins that
-    /// frame's sleep set) and pops frames until one has a branch left: its index, None when
-    /// none has.
+    /// frame's sleep set; after a step [`Model::alone`] no branch is left there) and pops frames
+    /// until one has a branch left: its index, None when none has.
     fn backtrack(&mut self) -> Option<usize> {
         while let Some(top) = self.frames.last_mut() {
             top.sleep.push((top.lane, top.fp));
+            if self.model.alone(&top.fp) {
+                // A step that commutes with every step from this state on is a persistent set
+                // on its own, as in the stateful search: every maximal execution from here runs
+                // it somewhere, and it moves to the front, into the class just explored. The
+                // branches left here need no exploring.
+                top.wut.clear();
+            }
             if !top.wut.is_empty() {
                 return Some(self.frames.len() - 1);
             }
@@ -287,7 +301,7 @@ impl<'o, M: Model> Explorer<'o, M> {
             if depth == self.frames.len() {
                 let (sleep, barrier) = match self.frames.last() {
                     Some(prev) => {
-                        let sleep = prev.sleep.iter().copied().filter(|(_, f)| !f.conflicts(&prev.fp)).collect();
+                        let sleep = prev.sleep.iter().copied().filter(|(_, f)| !conflict(model, f, &prev.fp)).collect();
                         (sleep, prev.time != time)
                     }
                     None => (Vec::new(), false),
@@ -384,7 +398,7 @@ impl<'o, M: Model> Explorer<'o, M> {
         // (through a later one, its lane, an enabling or a barrier) is no race.
         for k in (0..depth).rev() {
             let other = &self.frames[k];
-            if other.lane == id || !other.fp.conflicts(&fp) {
+            if other.lane == id || !conflict(self.model, &other.fp, &fp) {
                 continue;
             }
             if clock.get(other.lane as usize).copied().unwrap_or(0) >= other.pos {
@@ -407,6 +421,15 @@ impl<'o, M: Model> Explorer<'o, M> {
         frame.clock = clock;
     }
 
+    /// The model's bound on the footprint of any step of `lane` ([`Model::lane_bound`]).
+    fn bound(&mut self, lane: LaneId) -> Option<M::Footprint> {
+        grow(&mut self.bounds, lane, None);
+        if self.bounds[lane as usize].is_none() {
+            self.bounds[lane as usize] = Some(self.model.lane_bound(self.lanes.label(lane)));
+        }
+        self.bounds[lane as usize].flatten()
+    }
+
     /// Whether frame `a`'s step happens before frame `b`'s (`a < b`).
     fn hb(&self, a: usize, b: usize) -> bool {
         let fa = &self.frames[a];
@@ -423,7 +446,7 @@ impl<'o, M: Model> Explorer<'o, M> {
             before.runnable.iter().copied().filter(|x| *x != before.lane && !after.runnable.contains(x)).collect()
         };
         for x in disabled {
-            let v = vec![Event { frame: usize::MAX, lane: x, fp: None }];
+            let v = vec![Event { frame: usize::MAX, lane: x, fp: self.bound(x) }];
             self.insert(k, v);
         }
     }
@@ -442,9 +465,11 @@ impl<'o, M: Model> Explorer<'o, M> {
                 .map(|m| Event { frame: m, lane: self.frames[m].lane, fp: Some(self.frames[m].fp) })
                 .collect();
             // The later step runs without the earlier one before it: what it touches then is
-            // known only when the model says footprints do not depend on other lanes.
-            let fp = self.model.footprints_fixed().then_some(self.frames[j].fp);
-            v.push(Event { frame: j, lane: self.frames[j].lane, fp });
+            // known only when the model says footprints do not depend on other lanes, or bounded
+            // by what the model says any step of its lane touches.
+            let lane = self.frames[j].lane;
+            let fp = if self.model.footprints_fixed() { Some(self.frames[j].fp) } else { self.bound(lane) };
+            v.push(Event { frame: j, lane, fp });
             self.insert(k, v);
         }
         self.races = races;
@@ -455,7 +480,7 @@ impl<'o, M: Model> Explorer<'o, M> {
     /// 6 and 7).
     fn insert(&mut self, k: usize, mut v: Vec<Event<M::Footprint>>) {
         let frame = &self.frames[k];
-        if frame.sleep.iter().any(|(q, f)| self.weak_initial(*q, Some(f), &v).is_some()) {
+        if frame.sleep.iter().any(|(q, f)| self.weak_initial(*q, Some(f), true, &v).is_some()) {
             return;
         }
         let mut tree = std::mem::take(&mut self.frames[k].wut);
@@ -466,7 +491,7 @@ impl<'o, M: Model> Explorer<'o, M> {
                 if c.lane == LaneId::MAX {
                     return None;
                 }
-                self.weak_initial(c.lane, c.fp.as_ref(), &v).map(|at| (i, at))
+                self.weak_initial(c.lane, c.fp.as_ref(), false, &v).map(|at| (i, at))
             });
             match found {
                 None => {
@@ -492,13 +517,26 @@ impl<'o, M: Model> Explorer<'o, M> {
 
     /// Whether the next step of `lane` (with footprint `fp`, None: unknown) is a weak initial of
     /// `v`: its first step in `v` follows none of `v`'s (its index), or the lane has none in `v`
-    /// and commutes with all of them (`NOT_IN_V`).
-    fn weak_initial(&self, lane: LaneId, fp: Option<&M::Footprint>, v: &[Event<M::Footprint>]) -> Option<usize> {
+    /// and commutes with all of them (`NOT_IN_V`). `asleep`: `fp` is what the step touched in the
+    /// state `v` starts from or an earlier one (a sleep set's), so that [`Model::alone`] holds
+    /// from there on; a branch's footprint may come from a later state.
+    fn weak_initial(
+        &self,
+        lane: LaneId,
+        fp: Option<&M::Footprint>,
+        asleep: bool,
+        v: &[Event<M::Footprint>],
+    ) -> Option<usize> {
         if let Some(i) = v.iter().position(|e| e.lane == lane) {
             let follows = v[..i].iter().any(|e| self.event_hb(e, &v[i]));
             return (!follows).then_some(i);
         }
         let fp = fp?;
+        // A step asleep that commutes with every step from its state on commutes with the
+        // unknown ones too.
+        if asleep && self.model.alone(fp) {
+            return Some(NOT_IN_V);
+        }
         v.iter().all(|e| e.fp.is_some_and(|f| !f.conflicts(fp))).then_some(NOT_IN_V)
     }
 
@@ -556,6 +594,13 @@ impl<'o, M: Model> Explorer<'o, M> {
         report.sort_outcomes();
         report
     }
+}
+
+/// Whether a step `earlier` (or a step asleep since a state before `later`'s) and a step
+/// `later` may not commute: their footprints conflict, and `earlier` is not a step the model
+/// says commutes with every step from its state on ([`Model::alone`]).
+fn conflict<M: Model>(model: &M, earlier: &M::Footprint, later: &M::Footprint) -> bool {
+    earlier.conflicts(later) && !model.alone(earlier)
 }
 
 /// A chain of nodes, one per event of `v`.

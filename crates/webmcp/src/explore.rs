@@ -377,6 +377,13 @@ impl<'p> SimModel<'p> {
     }
 }
 
+/// What `user.wait` touches: the user's queue, written (`Unit::UserWait` in `Sim::step_on`).
+fn user_wait_footprint() -> Footprint {
+    let mut fp = Footprint::default();
+    fp.touch(crate::footprint::Resource::UserQueue, true);
+    fp
+}
+
 impl ::explore::Footprint for Footprint {
     #[inline(always)]
     fn conflicts(&self, other: &Footprint) -> bool {
@@ -448,10 +455,27 @@ impl<'p> ::explore::Model for SimModel<'p> {
                     None => fp.touch(crate::footprint::Resource::Queue(event_loop, source), false),
                 },
                 browser::LaneRef::ParallelQueue => fp.touch(crate::footprint::Resource::ParallelQueue, false),
+                // The search trusts `lane_bound` for steps it has not run where it schedules
+                // them: a step outside its bound is a simulator bug, not a schedule to explore.
+                browser::LaneRef::UserWait if fp != user_wait_footprint() => {
+                    return Err(RunError::NotModelled(
+                        "user.wait touched more than the user's queue, its bound for the stateless search (SimModel::lane_bound)"
+                            .into(),
+                    ));
+                }
                 _ => {}
             }
         }
         Ok(fp)
+    }
+
+    /// `user.wait` only puts the user's next step off (`Resource::UserQueue`), in every state:
+    /// the stateless search can then tell that a lane asleep covers a `user.wait` it schedules
+    /// before a user step that disabled it (every redundant execution of four-calls-unload was
+    /// such a `user.wait`). No other lane has a bound: what a task or a block touches depends on
+    /// the state.
+    fn lane_bound(&self, label: &Lane) -> Option<Footprint> {
+        (label.as_str() == "user.wait").then(user_wait_footprint)
     }
 
     fn label<'a>(&'a self, sim: &'a Sim<'p>, lane: &browser::LaneRef) -> &'a Lane {

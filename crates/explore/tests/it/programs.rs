@@ -47,6 +47,38 @@ impl Programs {
     }
 }
 
+impl Programs {
+    /// The variables that operations of two or more threads touch, as bits.
+    pub fn shared_variables(&self) -> u64 {
+        let touched: Vec<u64> = (0..self.threads.len())
+            .map(|t| {
+                let fp = self.thread_footprint(t);
+                fp.reads | fp.writes
+            })
+            .collect();
+        let mut shared = 0;
+        for (i, a) in touched.iter().enumerate() {
+            for b in &touched[i + 1..] {
+                shared |= a & b;
+            }
+        }
+        shared
+    }
+
+    /// The union of the footprints of thread `t`'s operations.
+    pub fn thread_footprint(&self, t: usize) -> Bits {
+        self.threads[t].iter().fold(Bits { reads: 0, writes: 0 }, |fp, op| match *op {
+            Op::Set(v, _) => Bits { reads: fp.reads, writes: fp.writes | 1 << v },
+            Op::Add(src, dst) => Bits { reads: fp.reads | 1 << src | 1 << dst, writes: fp.writes | 1 << dst },
+        })
+    }
+
+    /// The thread labelled `label`.
+    pub fn thread_of(&self, label: &str) -> usize {
+        self.labels.iter().position(|l| l == label).expect("a thread's label")
+    }
+}
+
 impl Model for Programs {
     /// Each thread's next operation, then the variables.
     type State = (Vec<u8>, Vec<u8>);
