@@ -7,6 +7,7 @@
 //! again when the entry's document is gone.
 
 use browser::{DocId, JsValue, NavId, TaskSource};
+use smallvec::SmallVec;
 
 use crate::footprint::Resource;
 use crate::kernel::{RunError, Sim};
@@ -309,16 +310,13 @@ impl Sim<'_> {
     /// The scenario names iframes by id: after a restore, each id names the restored
     /// document's iframe again (a later document's iframe of that id had taken the name).
     fn rename_navigables_below(&mut self, doc: DocId) {
-        let nav = self.world.doc_info(doc).navigable;
-        for i in 0..self.world.nav(nav).children.len() {
-            let id = self.world.nav(nav).children[i];
+        let children: SmallVec<[NavId; 4]> = self.world.document_child_navigables(doc).collect();
+        for id in children {
             let child_nav = self.world.nav(id);
-            if child_nav.container_document == Some(doc) && !child_nav.destroyed {
-                let (name, active) = (child_nav.info.name.to_string(), child_nav.active_document);
-                self.seldom.nav_by_name.insert(name, id);
-                if let Some(d) = active {
-                    self.rename_navigables_below(d);
-                }
+            let (name, active) = (child_nav.info.name.to_string(), child_nav.active_document);
+            self.seldom.nav_by_name.insert(name, id);
+            if let Some(d) = active {
+                self.rename_navigables_below(d);
             }
         }
     }

@@ -2,6 +2,7 @@
 //! "unload a document" running this spec's unloading document cleanup steps.
 
 use browser::{DocId, DocumentState, NavId};
+use smallvec::SmallVec;
 
 use crate::footprint::Resource;
 use crate::kernel::{RunError, Sim};
@@ -157,19 +158,14 @@ impl Sim<'_> {
     /// destroyed, its queued tasks removed, and its child navigables with it (step 20); a
     /// salvageable one (kept in the bfcache) is not.
     pub(crate) fn unload_a_document_and_its_descendants(&mut self, doc: DocId, salvageable: bool) {
-        let nav = self.world.doc_info(doc).navigable;
-        // The children by index, and of each only what is read: unloading changes no navigable's
-        // children, so nothing is copied.
-        for i in 0..self.world.nav(nav).children.len() {
-            let child = self.world.nav(nav).children[i];
-            let child_nav = self.world.nav(child);
-            if child_nav.container_document == Some(doc) && !child_nav.destroyed {
-                if let Some(child_doc) = child_nav.active_document {
-                    self.unload_a_document_and_its_descendants(child_doc, salvageable);
-                }
-                if !salvageable {
-                    self.destroy_navigables(child);
-                }
+        // Unloading one child changes neither another child nor what it shows.
+        let children: SmallVec<[NavId; 4]> = self.world.document_child_navigables(doc).collect();
+        for child in children {
+            if let Some(child_doc) = self.world.nav(child).active_document {
+                self.unload_a_document_and_its_descendants(child_doc, salvageable);
+            }
+            if !salvageable {
+                self.destroy_navigables(child);
             }
         }
         if self.world.doc(doc).state == DocumentState::Destroyed {
@@ -201,16 +197,12 @@ impl Sim<'_> {
     /// HTML "destroy a document and its descendants", for a document already unloaded (kept in
     /// the back/forward cache, then evicted): its descendants' documents and navigables, then it.
     pub(crate) fn destroy_a_document_and_its_descendants(&mut self, doc: DocId) {
-        let nav = self.world.doc_info(doc).navigable;
-        for i in 0..self.world.nav(nav).children.len() {
-            let child = self.world.nav(nav).children[i];
-            let child_nav = self.world.nav(child);
-            if child_nav.container_document == Some(doc) && !child_nav.destroyed {
-                if let Some(child_doc) = child_nav.active_document {
-                    self.destroy_a_document_and_its_descendants(child_doc);
-                }
-                self.destroy_navigables(child);
+        let children: SmallVec<[NavId; 4]> = self.world.document_child_navigables(doc).collect();
+        for child in children {
+            if let Some(child_doc) = self.world.nav(child).active_document {
+                self.destroy_a_document_and_its_descendants(child_doc);
             }
+            self.destroy_navigables(child);
         }
         if self.world.doc(doc).state != DocumentState::Destroyed {
             self.destroy_a_document(doc);

@@ -6,6 +6,7 @@
 
 use browser::{DocId, DocumentState, NavId, SessionHistoryEntry};
 use scenario::{BfcachePolicy, Variant};
+use smallvec::SmallVec;
 
 use crate::kernel::Sim;
 use crate::work::HistoryHandling;
@@ -143,12 +144,9 @@ impl Sim<'_> {
         let kept: Vec<DocId> =
             self.world.session_history(nav).entries.iter().filter_map(|e| self.world.entry_document_alive(e)).collect();
         for doc in kept {
-            for i in 0..self.world.nav(nav).children.len() {
-                let child = self.world.nav(nav).children[i];
-                let child_nav = self.world.nav(child);
-                if child_nav.container_document == Some(doc) && !child_nav.destroyed {
-                    self.clear_forward_entries(child, step);
-                }
+            let children: SmallVec<[NavId; 4]> = self.world.document_child_navigables(doc).collect();
+            for child in children {
+                self.clear_forward_entries(child, step);
             }
         }
     }
@@ -196,13 +194,9 @@ impl Sim<'_> {
 
     /// Whether a navigable below `doc` has more than one session history entry.
     fn has_navigated_descendant(&self, doc: DocId) -> bool {
-        let nav = self.world.doc_info(doc).navigable;
-        self.world.nav(nav).children.iter().any(|&child| {
-            let child_nav = self.world.nav(child);
-            child_nav.container_document == Some(doc)
-                && !child_nav.destroyed
-                && (self.world.session_history(child).entries.len() > 1
-                    || child_nav.active_document.is_some_and(|d| self.has_navigated_descendant(d)))
+        self.world.document_child_navigables(doc).any(|child| {
+            self.world.session_history(child).entries.len() > 1
+                || self.world.nav(child).active_document.is_some_and(|d| self.has_navigated_descendant(d))
         })
     }
 

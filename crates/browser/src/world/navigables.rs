@@ -178,6 +178,17 @@ impl<S: Clone> World<S> {
         infos[nav.index()].children.iter().copied().filter(move |c| infos[c.index()].container_document == active)
     }
 
+    /// The child navigables that `doc` contains, in tree order, without the destroyed ones. For
+    /// the active document these are `child_navigables`' live ones; a document kept in the
+    /// back/forward cache keeps its own beside its successor's.
+    pub fn document_child_navigables(&self, doc: DocId) -> impl Iterator<Item = NavId> + '_ {
+        let nav = self.doc_info(doc).navigable;
+        self.seldom.navigable_infos[nav.index()].children.iter().copied().filter(move |&c| {
+            self.seldom.navigable_infos[c.index()].container_document == Some(doc)
+                && !self.lifecycles.navigables[c.index()].destroyed
+        })
+    }
+
     /// HTML "node navigable" of a document: the navigable whose active document it is, or null.
     /// A destroyed document is no navigable's active document, nor is a document in the
     /// back/forward cache (the tab shows another document meanwhile, which is not modelled).
