@@ -110,6 +110,7 @@ pub fn search<M: Stateful>(model: &M, options: &Options) -> Result<Searched<M::O
         split_states: split_counts.0,
         split_transitions: split_counts.1,
         memory,
+        run_ahead: 0,
     })
 }
 

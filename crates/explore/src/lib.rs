@@ -78,7 +78,7 @@ pub trait Footprint: Copy + Default + Send {
 ///
 /// A model is shared by the threads of a search (`Sync`); its states are not (each thread makes
 /// its own from [`Model::initial`]).
-pub trait Model: Sync {
+pub trait Model: Sync + Send {
     /// A state of the system (the stateful search clones it at every choice point but the last
     /// child's; the stateless search never does).
     type State;
@@ -138,6 +138,23 @@ pub trait Model: Sync {
     /// and costs executions that sleep sets then block (counted as redundant).
     fn lane_bound(&self, _label: &Self::Label) -> Option<Self::Footprint> {
         None
+    }
+    /// For the stateless search's worker threads: a copy of the model for executions run on
+    /// another thread, sharing nothing those executions change (None, the default: the model
+    /// cannot, and the search runs on one thread).
+    fn detached(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// An execution a [`Model::detached`] copy ran is taken into the search, at the place the
+    /// search would have run it: what it changed in that copy is done to `self`, as if `self`
+    /// had run it.
+    fn adopt(&self, _detached: Self)
+    where
+        Self: Sized,
+    {
     }
 }
 
@@ -275,6 +292,12 @@ pub struct Options {
     /// simulator's fixtures); a search smaller than that (300 sequential registrations: 299
     /// choice points) runs on one thread. Decides the counts, never the outcomes.
     pub donate_every: u64,
+    /// The stateless search's threads run branches ahead whatever an execution costs (off: only
+    /// while executions take 200 µs or more on average, below which handing them out costs more
+    /// than it saves), and the search waits for every branch it handed out rather than run it
+    /// itself (so that which executions the threads ran does not depend on timing). Decides the
+    /// speed, never the report; for tests and measurements.
+    pub always_run_ahead: bool,
 }
 
 impl Options {
@@ -307,6 +330,7 @@ impl Default for Options {
             table_per_work_item: false,
             max_executions: 10_000_000,
             donate_every: 256,
+            always_run_ahead: false,
         }
     }
 }
@@ -446,4 +470,7 @@ pub struct Searched<O> {
     pub split_states: u64,
     pub split_transitions: u64,
     pub memory: Memory,
+    /// The stateless search: executions a worker thread ran ahead that the search took (they
+    /// depend on thread timing; the report does not).
+    pub run_ahead: u64,
 }

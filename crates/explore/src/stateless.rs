@@ -39,6 +39,10 @@ use std::time::Instant;
 
 use crate::{Class, Failure, Footprint, LaneId, LaneNumbering, Memory, Model, Options, Report, SearchKind, Searched};
 
+mod speculate;
+
+use speculate::{Ahead, Plan, Pool, Recording};
+
 /// A branch of a wakeup tree: the next step of `lane`, what it touched when the search saw it
 /// (None: not known, taken to conflict with every step), and the branches after it.
 struct Node<F> {
@@ -68,26 +72,55 @@ struct Frame<F> {
     clock: Vec<u32>,
     /// Two or more lanes could run (the step is a choice of the schedule).
     choice: bool,
+    /// The ticket of the leftmost branch of `wut`, handed to a worker thread to run ahead
+    /// (`speculate`), with the [`plan_check`] it was handed out with.
+    ticket: Option<(u64, Vec<LaneId>)>,
 }
 
 /// Explores every schedule of `model` within the bounds of `options`, each run from the initial
-/// state. One thread; the split into work items, threads and shards are not implemented for
-/// this search yet: with shards, shard 1 runs the whole search and the others none, so that
-/// merged shards still give the whole search.
+/// state. With `options.jobs` above 1 (and a model that can run on other threads,
+/// [`Model::detached`]), worker threads run ahead the executions the search will reach
+/// (`speculate`); the report is the one-thread search's, byte for byte. Shards are not
+/// implemented for this search: with shards, shard 1 runs the whole search and the others none,
+/// so that merged shards still give the whole search.
 pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outcome>, M::Error> {
-    let mut ex = Explorer::new(model, options);
+    let workers = if options.jobs > 1 && model.detached().is_some() { options.jobs - 1 } else { 0 };
+    let pool = (workers > 0).then(|| Pool::<M>::new(workers));
+    let mut ex = Explorer::new(model, options, pool.as_ref());
     if options.shard.0 == 1 {
-        ex.run()?;
+        match &pool {
+            None => ex.run()?,
+            Some(pool) => std::thread::scope(|scope| {
+                // The workers stop when the search ends, however it ends (a panic included:
+                // the scope waits for them).
+                let _stop = pool.stopper();
+                let mut started = Vec::new();
+                for worker in 0..workers {
+                    let spawned = std::thread::Builder::new()
+                        .name(format!("stateless-{worker}"))
+                        .spawn_scoped(scope, move || pool.work(model, options, worker));
+                    match spawned {
+                        Ok(handle) => started.push(handle),
+                        Err(e) => {
+                            return Err(Failure::Threads(format!("could not start a thread: {e}")).into());
+                        }
+                    }
+                }
+                ex.run()
+            })?,
+        }
     }
     if let Some(progress) = &options.progress {
         progress.end();
     }
+    let run_ahead = ex.pool.as_ref().map_or(0, |(_, ahead)| ahead.taken);
     Ok(Searched {
         report: ex.finish(),
         counts_vary: false,
         split_states: 0,
         split_transitions: 0,
         memory: Memory::default(),
+        run_ahead,
     })
 }
 
@@ -96,6 +129,8 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
 struct Explorer<'o, M: Model> {
     model: &'o M,
     options: &'o Options,
+    /// The worker threads running branches ahead, and what the search knows of them.
+    pool: Option<(&'o Pool<M>, Ahead<M>)>,
     start: Instant,
     lanes: M::Numbering,
     frames: Vec<Frame<M::Footprint>>,
@@ -132,10 +167,11 @@ struct Event<F> {
 const NOT_IN_V: usize = usize::MAX;
 
 impl<'o, M: Model> Explorer<'o, M> {
-    fn new(model: &'o M, options: &'o Options) -> Explorer<'o, M> {
+    fn new(model: &'o M, options: &'o Options, pool: Option<&'o Pool<M>>) -> Explorer<'o, M> {
         Explorer {
             model,
             options,
+            pool: pool.map(|p| (p, p.ahead())),
             start: Instant::now(),
             lanes: M::Numbering::default(),
             frames: Vec::new(),
@@ -188,23 +224,107 @@ impl<'o, M: Model> Explorer<'o, M> {
                 return Ok(());
             }
             self.executions += 1;
-            let mut state = self.model.initial()?;
-            let from = match resume {
-                None => 0,
-                Some(r) => self.replay(&mut state, r)?,
-            };
             self.races.clear();
             let before = self.choice_points;
-            self.execute(&mut state, from)?;
+            let from = resume.unwrap_or(0);
+            match resume.and_then(|r| self.recording(r)) {
+                Some(mut rec) => {
+                    self.rebuild(from);
+                    self.steps += rec.replayed;
+                    let detached = rec.model.take();
+                    let result = self.execute(&mut Source::Recorded { rec: &mut rec, at: 0 }, from);
+                    // What the execution changed in the model, now that the search has reached it.
+                    if let Some(detached) = detached {
+                        self.model.adopt(detached);
+                    }
+                    result?;
+                }
+                None => {
+                    let began = self.pool.is_some().then(Instant::now);
+                    let mut state = self.model.initial()?;
+                    if resume.is_some() {
+                        self.replay(&mut state, from)?;
+                    }
+                    self.execute(&mut Source::Live { state: &mut state, listed: Vec::new() }, from)?;
+                    if let (Some(began), Some((_, ahead))) = (began, self.pool.as_mut()) {
+                        ahead.timed(began.elapsed());
+                    }
+                }
+            }
             if let Some(progress) = &self.options.progress {
                 // The display counts choice points, as for the stateful search.
                 progress.add_states(self.choice_points - before);
             }
             self.reverse_races();
             match self.backtrack() {
-                Some(r) => resume = Some(r),
+                Some(r) => {
+                    resume = Some(r);
+                    self.hand_out(r);
+                }
                 None => return Ok(()),
             }
+        }
+    }
+
+    /// The recording of the execution that resumes at frame `r` (its leftmost branch), if a
+    /// worker ran it and it is the execution the search would run now.
+    fn recording(&mut self, r: usize) -> Option<Recording<M>> {
+        let (pool, ahead) = self.pool.as_mut()?;
+        let (ticket, check) = self.frames[r].ticket.take()?;
+        let rec = pool.take(ahead, &mut self.lanes, ticket, self.options.always_run_ahead)?;
+        // The branch, its path and its sleep set cannot have changed since it was handed out
+        // (`speculate`); if they had, the search runs the execution itself.
+        let same = check == plan_check(&self.frames[r].sleep, &self.frames[r].wut, |(l, _)| *l);
+        debug_assert!(same, "a branch run ahead changed before the search reached it");
+        ahead.taken += u64::from(same);
+        same.then_some(rec)
+    }
+
+    /// Hands the leftmost branch of each frame above `r` that has one to the worker threads,
+    /// deepest first (the search reaches those first), while the window has room: each is the
+    /// execution the search will run when it comes back to that frame, with the step it
+    /// explores there now asleep.
+    fn hand_out(&mut self, r: usize) {
+        let Some((pool, ahead)) = self.pool.as_mut() else {
+            return;
+        };
+        if !(self.options.always_run_ahead || ahead.worth_it()) {
+            return;
+        }
+        for i in (0..r).rev() {
+            if ahead.outstanding() >= ahead.window {
+                return;
+            }
+            let frame = &self.frames[i];
+            // A step alone clears the branches left at its frame when the search comes back.
+            if frame.ticket.is_some() || frame.wut.is_empty() || self.model.alone(&frame.fp) {
+                continue;
+            }
+            let mut sleep = frame.sleep.clone();
+            sleep.push((frame.lane, frame.fp));
+            let check = plan_check(&sleep, &frame.wut, |(l, _)| *l);
+            let lanes = &self.lanes;
+            let mut path = Vec::new();
+            let mut nodes = &frame.wut;
+            while let Some(node) = nodes.first() {
+                path.push(lanes.label(node.lane).clone());
+                nodes = &node.children;
+            }
+            let plan = Plan {
+                prefix: self.frames[..i].iter().map(|f| lanes.label(f.lane).clone()).collect(),
+                path,
+                sleep: sleep.iter().map(|(l, f)| (lanes.label(*l).clone(), *f)).collect(),
+                choices: self.frames[..i].iter().filter(|f| f.choice).count(),
+            };
+            let ticket = pool.hand_out(ahead, plan);
+            self.frames[i].ticket = Some((ticket, check));
+        }
+    }
+
+    /// Forgets the branch frame `i` handed out, if any.
+    fn cancel(&mut self, i: usize) {
+        if let (Some((pool, ahead)), Some((ticket, _))) = (self.pool.as_mut(), self.frames[i].ticket.take()) {
+            pool.cancel(ahead, ticket);
         }
     }
 
@@ -224,6 +344,7 @@ impl<'o, M: Model> Explorer<'o, M> {
             if !top.wut.is_empty() {
                 return Some(self.frames.len() - 1);
             }
+            self.cancel(self.frames.len() - 1);
             self.frames.pop();
         }
         None
@@ -246,7 +367,13 @@ impl<'o, M: Model> Explorer<'o, M> {
             model.step(state, lane)?;
             self.steps += 1;
         }
-        // The per-lane bookkeeping of frames `..r`.
+        self.rebuild(r);
+        Ok(r)
+    }
+
+    /// The per-lane bookkeeping of frames `..r`, from their data (for an execution resumed at
+    /// frame `r`).
+    fn rebuild(&mut self, r: usize) {
         self.count.iter_mut().for_each(|c| *c = 0);
         self.last.iter_mut().for_each(|l| *l = None);
         self.enabler.iter_mut().for_each(|e| *e = None);
@@ -268,7 +395,6 @@ impl<'o, M: Model> Explorer<'o, M> {
                 self.last[id as usize] = Some(i);
             }
         }
-        Ok(r)
     }
 
     /// The lanes runnable before frame `i`'s step and not before frame `i - 1`'s: enabled by
@@ -286,17 +412,14 @@ impl<'o, M: Model> Explorer<'o, M> {
 
     /// Runs one execution from frame `from` (the state `state`) to its end, a sleep-set block
     /// or a bound, adding frames and noting races.
-    fn execute(&mut self, state: &mut M::State, from: usize) -> Result<(), M::Error> {
+    fn execute(&mut self, source: &mut Source<'_, M>, from: usize) -> Result<(), M::Error> {
         let model = self.model;
-        let mut listed: Vec<M::Lane> = Vec::new();
         let mut depth = from;
         let mut choices = self.frames[..from].iter().filter(|f| f.choice).count();
         // The branches after the step just taken (a followed branch's own), for the next frame.
         let mut next_wut: Vec<Node<M::Footprint>> = Vec::new();
         loop {
-            model.runnable(state, &mut listed);
-            let time = model.clock(state);
-            let ids: Vec<LaneId> = listed.iter().map(|l| self.lanes.id_of(model, state, l)).collect();
+            let (ids, time, units) = source.list(model, &mut self.lanes)?;
             // A new frame for the state before step `depth` (a resumed frame keeps its own).
             if depth == self.frames.len() {
                 let (sleep, barrier) = match self.frames.last() {
@@ -317,6 +440,7 @@ impl<'o, M: Model> Explorer<'o, M> {
                     pos: 0,
                     clock: Vec::new(),
                     choice: ids.len() > 1,
+                    ticket: None,
                 });
                 if depth > 0 {
                     self.note_enabled(depth);
@@ -332,10 +456,11 @@ impl<'o, M: Model> Explorer<'o, M> {
             }
             if ids.is_empty() {
                 self.frames.pop();
-                self.record_outcome(state);
+                let (outcome, key) = source.outcome(model)?;
+                self.record_outcome(outcome, key);
                 return Ok(());
             }
-            if model.units(state) >= self.options.max_units {
+            if units >= self.options.max_units {
                 self.frames.pop();
                 self.hit(format!("max-units ({})", self.options.max_units));
                 return Ok(());
@@ -371,7 +496,7 @@ impl<'o, M: Model> Explorer<'o, M> {
                 self.choice_points += 1;
             }
             let id = ids[pick];
-            let fp = model.step(state, listed[pick])?;
+            let fp = source.step(model, pick)?;
             self.steps += 1;
             self.place(depth, id, fp);
             depth += 1;
@@ -546,10 +671,8 @@ impl<'o, M: Model> Explorer<'o, M> {
         a.frame != usize::MAX && b.frame != usize::MAX && self.hb(a.frame, b.frame)
     }
 
-    fn record_outcome(&mut self, state: &M::State) {
+    fn record_outcome(&mut self, outcome: M::Outcome, key: u128) {
         let model = self.model;
-        let outcome = model.outcome(state);
-        let key = model.outcome_key(&outcome);
         let choices = self.frames.iter().filter(|f| f.choice).count();
         let lanes = &self.lanes;
         let witness = || {
@@ -594,6 +717,80 @@ impl<'o, M: Model> Explorer<'o, M> {
         report.sort_outcomes();
         report
     }
+}
+
+/// Where an execution's steps come from: the model, run here, or a recording of the same
+/// execution run on a worker thread (`speculate`).
+enum Source<'s, M: Model> {
+    Live { state: &'s mut M::State, listed: Vec<M::Lane> },
+    Recorded { rec: &'s mut Recording<M>, at: usize },
+}
+
+impl<M: Model> Source<'_, M> {
+    /// The lanes that can run now (in the search's numbers), the model's clock and the units
+    /// run so far.
+    fn list(&mut self, model: &M, lanes: &mut M::Numbering) -> Result<(Vec<LaneId>, u64, usize), M::Error> {
+        match self {
+            Source::Live { state, listed } => {
+                model.runnable(state, listed);
+                let time = model.clock(state);
+                let ids = listed.iter().map(|l| lanes.id_of(model, state, l)).collect();
+                Ok((ids, time, model.units(state)))
+            }
+            Source::Recorded { rec, at } => match rec.listings.get_mut(*at) {
+                Some(listing) => Ok((std::mem::take(&mut listing.ids), listing.time, listing.units)),
+                None => Err(rec.error.take().unwrap_or_else(|| diverged().into())),
+            },
+        }
+    }
+
+    /// Runs the step of the lane listed `pick`-th.
+    fn step(&mut self, model: &M, pick: usize) -> Result<M::Footprint, M::Error> {
+        match self {
+            Source::Live { state, listed } => model.step(state, listed[pick]),
+            Source::Recorded { rec, at } => match rec.footprints.get(*at) {
+                Some(fp) if rec.picks[*at] == pick => {
+                    *at += 1;
+                    Ok(*fp)
+                }
+                Some(_) => Err(diverged().into()),
+                None => Err(rec.error.take().unwrap_or_else(|| diverged().into())),
+            },
+        }
+    }
+
+    /// The end state's outcome and its key.
+    fn outcome(&mut self, model: &M) -> Result<(M::Outcome, u128), M::Error> {
+        match self {
+            Source::Live { state, .. } => {
+                let outcome = model.outcome(state);
+                let key = model.outcome_key(&outcome);
+                Ok((outcome, key))
+            }
+            Source::Recorded { rec, .. } => rec.outcome.take().ok_or_else(|| diverged().into()),
+        }
+    }
+}
+
+/// A recording that ends before the search does: a defect of the engine, never of the model.
+fn diverged() -> Failure {
+    Failure::Nondeterministic(
+        "an execution run on a worker thread did not go where the search went (an engine bug)".into(),
+    )
+}
+
+/// What decides a branch's execution besides its frame: the lanes asleep there, then the
+/// lanes of the leftmost path of the frame's wakeup tree (compared when the search takes a
+/// recording).
+fn plan_check<F, S>(sleep: &[S], wut: &[Node<F>], lane: impl Fn(&S) -> LaneId) -> Vec<LaneId> {
+    let mut check: Vec<LaneId> = sleep.iter().map(lane).collect();
+    check.push(LaneId::MAX);
+    let mut nodes = wut;
+    while let Some(node) = nodes.first() {
+        check.push(node.lane);
+        nodes = &node.children;
+    }
+    check
 }
 
 /// Whether a step `earlier` (or a step asleep since a state before `later`'s) and a step

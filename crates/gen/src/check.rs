@@ -307,7 +307,24 @@ fn compare_stateless(
         shortest_witnesses: false,
         ..stateful.clone()
     };
-    match invariants::guarded(|| webmcp::explore(program, &options)) {
+    let explored_stateless = invariants::guarded(|| webmcp::explore(program, &options));
+    // Worker threads running executions ahead (every branch they can) change nothing in the
+    // report (`explore::stateless`).
+    if let Ok(one) = &explored_stateless {
+        let mut threads = options.clone();
+        threads.search.jobs = 2;
+        threads.search.always_run_ahead = true;
+        match invariants::guarded(|| webmcp::explore(program, &threads)) {
+            Ok(two) if &two == one => {}
+            Ok(_) => report.bug(
+                BugKind::Invariant(Invariant::Exploration),
+                "the stateless search with a worker thread running executions ahead gave a different report than with one thread".into(),
+                None,
+            ),
+            Err(v) => report.bug(BugKind::Invariant(Invariant::Exploration), format!("stateless explore, 2 threads: {v}"), None),
+        }
+    }
+    match explored_stateless {
         Ok(stateless) if stateless.complete => {
             report.stateless_compared = true;
             let found: BTreeSet<String> = stateless.outcomes.iter().map(|c| outcome_key(&c.outcome)).collect();

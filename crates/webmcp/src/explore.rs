@@ -220,7 +220,6 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         let unsupported = [
             (!search.reduce, "--naive"),
             (search.delay_bound.is_some(), "--delay-bound"),
-            (search.jobs > 1, "--jobs"),
             (search.shard.1 > 1, "--shard"),
         ];
         if let Some((_, flag)) = unsupported.iter().find(|(set, _)| *set) {
@@ -233,6 +232,16 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
         // its witnesses are the ones the search met.
         stateless_pages = ExploreOptions { kind: SearchKind::Stateless, shortest_witnesses: false, ..options.clone() };
         &stateless_pages
+    } else {
+        options
+    };
+    // The stateless search does not split the search into work items (its threads run
+    // executions ahead, `explore::stateless`): the split depth that `--jobs` implies for the
+    // stateful search would only change what the report says of its options.
+    let unsplit;
+    let options = if options.kind == SearchKind::Stateless && options.search.split_depth != 0 {
+        unsplit = ExploreOptions { search: SearchOptions { split_depth: 0, ..options.search.clone() }, ..options.clone() };
+        &unsplit
     } else {
         options
     };
@@ -507,6 +516,27 @@ impl<'p> ::explore::Model for SimModel<'p> {
     /// Virtual time: `runnable` advances it when nothing can run.
     fn clock(&self, sim: &Sim<'p>) -> u64 {
         sim.world.now()
+    }
+
+    /// A copy with the facts learned so far, its own (`Learned::snapshot`), and no execution
+    /// counted yet.
+    fn detached(&self) -> Option<SimModel<'p>> {
+        Some(SimModel {
+            program: self.program,
+            inert_tasks: self.inert_tasks,
+            lifecycles_fixed: self.lifecycles_fixed,
+            stateless: self.stateless,
+            learned: self.learned.as_ref().map(|learned| Arc::new(learned.snapshot())),
+            started: AtomicU64::new(0),
+        })
+    }
+
+    /// The facts the copy's execution contradicted, and the execution counted.
+    fn adopt(&self, detached: SimModel<'p>) {
+        if let (Some(learned), Some(copy)) = (&self.learned, &detached.learned) {
+            learned.absorb(copy);
+        }
+        self.started.fetch_add(detached.started.load(Ordering::Relaxed), Ordering::Relaxed);
     }
 }
 

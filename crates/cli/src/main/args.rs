@@ -114,8 +114,8 @@ pub struct Bounds {
     pub delay_bound: Option<u32>,
     /// The search: `stateful` (copies and fingerprints states: state caching, sleep sets) or
     /// `stateless` (runs every schedule from the start, optimal dynamic partial-order reduction;
-    /// one thread, no `--naive`, `--delay-bound`, `--jobs` or `--shard` yet). Both find the same
-    /// outcomes. Default: stateful, and stateless for a scenario with JavaScript pages (whose
+    /// `--jobs` runs executions ahead on more threads with the same report; no `--naive`,
+    /// `--delay-bound` or `--shard` yet). Both find the same outcomes. Default: stateful, and stateless for a scenario with JavaScript pages (whose
     /// states cannot be copied).
     #[arg(long, value_parser = ["stateful", "stateless"])]
     pub search: Option<String>,
@@ -138,7 +138,6 @@ impl Bounds {
             let unsupported = [
                 (self.naive, "--naive"),
                 (self.delay_bound.is_some(), "--delay-bound"),
-                (self.jobs > 1, "--jobs"),
                 (shard.1 > 1, "--shard"),
                 (self.split_depth.is_some(), "--split-depth"),
             ];
@@ -170,6 +169,7 @@ impl Bounds {
                 table_per_work_item: false,
                 max_executions: self.max_executions,
                 donate_every: webmcp::SearchOptions::default().donate_every,
+                always_run_ahead: false,
             },
             shortest_witnesses: !self.witnesses_as_found,
             inert_tasks: !self.no_inert_tasks,

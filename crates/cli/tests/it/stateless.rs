@@ -26,8 +26,39 @@ fn agree(file: &std::path::Path) -> (u64, u64) {
     // sets give equal witnesses, and the pass finishing says so.
     assert_eq!(stateless.witnesses, stateful.witnesses, "{at}");
     assert_eq!(classes(&stateless), classes(&stateful), "{at}: the searches found different outcomes");
+    assert_eq!(run_ahead(&program), stateless, "{at}: worker threads changed the report");
     let e = stateless.stateless.expect("a stateless report counts its executions");
     (e.executions, e.redundant)
+}
+
+/// The stateless search with a worker thread running every branch it can ahead
+/// (`explore::stateless`, `always_run_ahead`), default options otherwise.
+fn run_ahead(program: &webmcp::Program) -> trace::Exploration {
+    let mut options = ExploreOptions { kind: SearchKind::Stateless, ..Default::default() };
+    options.search.jobs = 2;
+    options.search.always_run_ahead = true;
+    explore(program, &options).unwrap()
+}
+
+#[test]
+fn worker_threads_give_the_one_thread_report_on_javascript_pages() {
+    // The pages with the most executions (each QuickJS realm made and run on the worker's
+    // thread), and the one with executions that sleep sets block.
+    let root = workspace_root();
+    for name in [
+        "stale-registered-tool-after-navigation",
+        "agent-call-with-previous-result",
+        "leaked-execution-is-its-own-outcome",
+        "fifo-queue-order-under-reduction",
+        "user-step-window-races-timer",
+        "notify-task-ordering-cross-site",
+    ] {
+        let file = root.join("scenarios/js").join(format!("{name}.jsonc"));
+        let program = load_program(&file).unwrap_or_else(|e| panic!("{e}"));
+        let one = explore(&program, &ExploreOptions::default()).unwrap();
+        assert_eq!(one.stateless.as_ref().map(|s| s.executions > 10), Some(true), "{name}: {:?}", one.stateless);
+        assert_eq!(run_ahead(&program), one, "{name}: worker threads changed the report");
+    }
 }
 
 #[test]
@@ -97,7 +128,7 @@ fn a_step_alone_still_races_with_the_steps_before_it() {
 #[test]
 fn the_stateless_search_refuses_what_it_cannot_do_yet() {
     let scenario = workspace_root().join("fixtures/bench/three-executions.jsonc");
-    for flags in [&["--jobs", "2"][..], &["--naive"], &["--delay-bound", "1"], &["--shard", "1/2"]] {
+    for flags in [&["--naive"][..], &["--delay-bound", "1"], &["--shard", "1/2"]] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
             .arg("explore")
             .arg(&scenario)
@@ -109,4 +140,24 @@ fn the_stateless_search_refuses_what_it_cannot_do_yet() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("not supported with --search stateless"), "{flags:?}: {stderr}");
     }
+}
+
+#[test]
+fn jobs_leave_a_stateless_report_byte_for_byte_as_it_was() {
+    // `--jobs` runs executions ahead on more threads; nothing the command prints changes.
+    let scenario = workspace_root().join("fixtures/bench/five-executions.jsonc");
+    let run = |jobs: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+            .arg("explore")
+            .arg(&scenario)
+            .args(["--search", "stateless", "--format", "json", "--jobs", jobs])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "--jobs {jobs}: {}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    let one = run("1");
+    assert!(String::from_utf8_lossy(&one).contains("\"executions\""), "a stateless report");
+    assert_eq!(run("2"), one);
+    assert_eq!(run("3"), one);
 }

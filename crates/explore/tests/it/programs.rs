@@ -13,6 +13,7 @@ enum Op {
     Add(usize, usize),
 }
 
+#[derive(Clone)]
 pub struct Programs {
     threads: Vec<Vec<Op>>,
     vars: usize,

@@ -26,6 +26,7 @@ const COMPLETED: u8 = 1;
 const CANCELLED: u8 = 2;
 const UNREGISTERED: u8 = 3;
 
+#[derive(Clone)]
 pub struct Race {
     pub calls: usize,
     /// Lane labels, by lane.
@@ -154,6 +155,9 @@ impl Model for Race {
 
     fn schedule_text(&self, picks: &[&String]) -> String {
         picks.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+    }
+    fn detached(&self) -> Option<Self> {
+        Some(self.clone())
     }
 }
 

@@ -80,7 +80,7 @@ impl Model for Writers {
     }
 }
 
-fn stateless(model: &impl Model<Error = Never>, options: &Options) -> explore::Report<impl Sized> {
+fn stateless<M: Model<Error = Never>>(model: &M, options: &Options) -> explore::Report<M::Outcome> {
     let searched = explore::stateless::search(model, options).expect("the search runs");
     assert_eq!(searched.report.search, SearchKind::Stateless);
     searched.report
@@ -273,6 +273,9 @@ impl Model for Loose {
         let thread = self.program.thread_of(label);
         self.bounded.then(|| self.program.thread_footprint(thread))
     }
+    fn detached(&self) -> Option<Self> {
+        Some(Loose { program: self.program.clone(), ..*self })
+    }
 }
 
 impl Stateful for Loose {
@@ -309,4 +312,59 @@ fn lane_bounds_and_steps_alone_keep_every_outcome_and_block_fewer_executions() {
     let alone = loose_counts(false, true);
     let both = loose_counts(true, true);
     assert_eq!([unknown, bounded, alone, both], [(18_734, 26), (18_644, 14), (18_725, 17), (18_644, 14)]);
+}
+
+/// A search with worker threads running executions ahead, handing out every branch it can
+/// (however cheap the executions), and how many executions the threads ran for it.
+fn run_ahead<M: Model<Error = Never>>(model: &M, jobs: usize) -> (explore::Report<M::Outcome>, u64) {
+    let options = Options { jobs, always_run_ahead: true, ..options(true) };
+    let searched = explore::stateless::search(model, &options).expect("the search runs");
+    (searched.report, searched.run_ahead)
+}
+
+#[test]
+fn threads_running_executions_ahead_give_the_one_thread_report() {
+    // The whole report, counts, witnesses and their order included, equals the one-thread
+    // search's, with one worker thread and with three; and the workers did run executions the
+    // search took (else this would compare one thread with itself).
+    let mut taken = 0;
+    let mut check = |name: String, one: String, model_jobs: &dyn Fn(usize) -> (String, u64)| {
+        for jobs in [2, 4] {
+            let (report, ran) = model_jobs(jobs);
+            assert_eq!(report, one, "{name}, jobs {jobs}");
+            taken += ran;
+        }
+    };
+    for seed in 0..60 {
+        for (bounded, alone) in [(false, false), (true, true)] {
+            let model = Loose { program: Programs::random(seed, 3, 3, 5), bounded, alone };
+            let one = format!("{:?}", stateless(&model, &options(true)));
+            check(format!("seed {seed}, bounded {bounded}, alone {alone}"), one, &|jobs| {
+                let (report, ran) = run_ahead(&model, jobs);
+                (format!("{report:?}"), ran)
+            });
+        }
+    }
+    let race = Race::new(3);
+    check("race of 3".into(), format!("{:?}", stateless(&race, &options(true))), &|jobs| {
+        let (report, ran) = run_ahead(&race, jobs);
+        (format!("{report:?}"), ran)
+    });
+    let two_phase = TwoPhase::new(3);
+    check("two-phase of 3".into(), format!("{:?}", stateless(&two_phase, &options(true))), &|jobs| {
+        let (report, ran) = run_ahead(&two_phase, jobs);
+        (format!("{report:?}"), ran)
+    });
+    // The search waits for every branch it handed out (`always_run_ahead`), so this count
+    // does not depend on timing.
+    assert_eq!(taken, 10_378, "executions run ahead and taken");
+}
+
+#[test]
+fn a_model_that_cannot_run_on_other_threads_is_searched_on_one() {
+    // `Writers` keeps the default `Model::detached` (None): `jobs` changes nothing.
+    let model = Writers::new(3, 2, true);
+    let (report, ran) = run_ahead(&model, 2);
+    assert_eq!(format!("{report:?}"), format!("{:?}", stateless(&model, &options(true))));
+    assert_eq!(ran, 0);
 }

@@ -15,6 +15,7 @@ const COMMITTED: u8 = 2;
 const ABORTED: u8 = 3;
 const INIT: u8 = 0;
 
+#[derive(Clone)]
 pub struct TwoPhase {
     rms: usize,
     labels: Vec<String>,
@@ -165,6 +166,9 @@ impl Model for TwoPhase {
 
     fn schedule_text(&self, picks: &[&String]) -> String {
         picks.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ")
+    }
+    fn detached(&self) -> Option<Self> {
+        Some(self.clone())
     }
 }
 

@@ -37,7 +37,8 @@ use std::sync::Mutex;
 
 /// The facts contradicted so far, and whether the running search has seen a new one. Shared by
 /// every execution of one exploration (`explore::SimModel` holds it, a model the engine may
-/// share between threads, hence the lock; the stateless search runs on one thread).
+/// share between threads, hence the lock; the stateless search's worker threads each run on a
+/// [`Learned::snapshot`]).
 #[derive(Debug, Default)]
 pub struct Learned {
     /// Call sites some page read a promise of.
@@ -90,6 +91,26 @@ impl Learned {
         if set(facts).insert(key.to_string()) {
             contradicted.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// A copy of the facts, for executions run on another thread (`SimModel::detached`): what
+    /// they contradict stays in the copy until the search takes the execution in ([`Learned::absorb`]).
+    pub fn snapshot(&self) -> Learned {
+        Learned {
+            read_sites: Mutex::new(set(&self.read_sites).clone()),
+            toolchange_navigables: Mutex::new(set(&self.toolchange_navigables).clone()),
+            unloaded_documents: Mutex::new(set(&self.unloaded_documents).clone()),
+            contradicted: AtomicBool::new(false),
+        }
+    }
+
+    /// Adds the facts of `copy` (a [`Learned::snapshot`] an execution ran with). Whether that
+    /// execution contradicted a fact it reports itself (`RunError::Contradicted`), so this does
+    /// not mark one.
+    pub fn absorb(&self, copy: &Learned) {
+        set(&self.read_sites).extend(set(&copy.read_sites).iter().cloned());
+        set(&self.toolchange_navigables).extend(set(&copy.toolchange_navigables).iter().cloned());
+        set(&self.unloaded_documents).extend(set(&copy.unloaded_documents).iter().cloned());
     }
 
     /// Whether a fact was contradicted since the last call (and forgets it).
