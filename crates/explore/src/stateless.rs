@@ -94,17 +94,11 @@ pub fn search<M: Model>(model: &M, options: &Options) -> Result<Searched<M::Outc
                 // The workers stop when the search ends, however it ends (a panic included:
                 // the scope waits for them).
                 let _stop = pool.stopper();
-                let mut started = Vec::new();
                 for worker in 0..workers {
-                    let spawned = std::thread::Builder::new()
+                    std::thread::Builder::new()
                         .name(format!("stateless-{worker}"))
-                        .spawn_scoped(scope, move || pool.work(model, options, worker));
-                    match spawned {
-                        Ok(handle) => started.push(handle),
-                        Err(e) => {
-                            return Err(Failure::Threads(format!("could not start a thread: {e}")).into());
-                        }
-                    }
+                        .spawn_scoped(scope, move || pool.work(model, options, worker))
+                        .map_err(|e| Failure::Threads(format!("could not start a thread: {e}")))?;
                 }
                 ex.run()
             })?,
@@ -274,7 +268,7 @@ impl<'o, M: Model> Explorer<'o, M> {
         let rec = pool.take(ahead, &mut self.lanes, ticket, self.options.always_run_ahead)?;
         // The branch, its path and its sleep set cannot have changed since it was handed out
         // (`speculate`); if they had, the search runs the execution itself.
-        let same = check == plan_check(&self.frames[r].sleep, &self.frames[r].wut, |(l, _)| *l);
+        let same = check == plan_check(&self.frames[r].sleep, &self.frames[r].wut);
         debug_assert!(same, "a branch run ahead changed before the search reached it");
         ahead.taken += u64::from(same);
         same.then_some(rec)
@@ -302,17 +296,11 @@ impl<'o, M: Model> Explorer<'o, M> {
             }
             let mut sleep = frame.sleep.clone();
             sleep.push((frame.lane, frame.fp));
-            let check = plan_check(&sleep, &frame.wut, |(l, _)| *l);
+            let check = plan_check(&sleep, &frame.wut);
             let lanes = &self.lanes;
-            let mut path = Vec::new();
-            let mut nodes = &frame.wut;
-            while let Some(node) = nodes.first() {
-                path.push(lanes.label(node.lane).clone());
-                nodes = &node.children;
-            }
             let plan = Plan {
                 prefix: self.frames[..i].iter().map(|f| lanes.label(f.lane).clone()).collect(),
-                path,
+                path: check[sleep.len() + 1..].iter().map(|&l| lanes.label(l).clone()).collect(),
                 sleep: sleep.iter().map(|(l, f)| (lanes.label(*l).clone(), *f)).collect(),
                 choices: self.frames[..i].iter().filter(|f| f.choice).count(),
             };
@@ -481,7 +469,7 @@ impl<'o, M: Model> Explorer<'o, M> {
                 next_wut = node.children;
                 at
             } else {
-                match ids.iter().position(|id| !frame.sleep.iter().any(|(l, _)| l == id)) {
+                match first_awake(&ids, &frame.sleep) {
                     Some(at) => at,
                     None => {
                         // Every lane is asleep: this execution is equivalent to one run before.
@@ -779,11 +767,11 @@ fn diverged() -> Failure {
     )
 }
 
-/// What decides a branch's execution besides its frame: the lanes asleep there, then the
-/// lanes of the leftmost path of the frame's wakeup tree (compared when the search takes a
-/// recording).
-fn plan_check<F, S>(sleep: &[S], wut: &[Node<F>], lane: impl Fn(&S) -> LaneId) -> Vec<LaneId> {
-    let mut check: Vec<LaneId> = sleep.iter().map(lane).collect();
+/// What decides a branch's execution besides its frame: the lanes asleep there, then
+/// `LaneId::MAX`, then the lanes of the leftmost path of the frame's wakeup tree (compared when
+/// the search takes a recording).
+fn plan_check<F>(sleep: &[(LaneId, F)], wut: &[Node<F>]) -> Vec<LaneId> {
+    let mut check: Vec<LaneId> = sleep.iter().map(|(l, _)| *l).collect();
     check.push(LaneId::MAX);
     let mut nodes = wut;
     while let Some(node) = nodes.first() {
@@ -791,6 +779,12 @@ fn plan_check<F, S>(sleep: &[S], wut: &[Node<F>], lane: impl Fn(&S) -> LaneId) -
         nodes = &node.children;
     }
     check
+}
+
+/// The first lane of `ids` not asleep (the step a frame takes when no branch is left to
+/// follow), None when every lane is asleep.
+fn first_awake<F>(ids: &[LaneId], sleep: &[(LaneId, F)]) -> Option<usize> {
+    ids.iter().position(|id| !sleep.iter().any(|(l, _)| l == id))
 }
 
 /// Whether a step `earlier` (or a step asleep since a state before `later`'s) and a step

@@ -240,7 +240,8 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     // stateful search would only change what the report says of its options.
     let unsplit;
     let options = if options.kind == SearchKind::Stateless && options.search.split_depth != 0 {
-        unsplit = ExploreOptions { search: SearchOptions { split_depth: 0, ..options.search.clone() }, ..options.clone() };
+        unsplit =
+            ExploreOptions { search: SearchOptions { split_depth: 0, ..options.search.clone() }, ..options.clone() };
         &unsplit
     } else {
         options

@@ -430,7 +430,7 @@ fn run<M: Model>(
                     return Err(Failure::Nondeterministic(format!("scheduled lane {label} is not runnable")).into());
                 }
             },
-            None => match ids.iter().position(|id| !sleep.iter().any(|(l, _)| l == id)) {
+            None => match super::first_awake(ids, &sleep) {
                 Some(at) => at,
                 None => return Ok(()),
             },
