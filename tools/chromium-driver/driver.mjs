@@ -226,6 +226,17 @@ async function runOnce(browser, plan, run, out) {
     page.opener().then((opener) => {
       if (opener === null || pages.includes(page)) return;
       page.on('pageerror', (e) => log.push(`${at()} pageerror (opened window): ${e.message}`));
+      // Its records also come on a raw DevTools session of its own, as a tab's do: Playwright's
+      // console events alone lost, now and then, the settlement an opened window logged last
+      // (scenarios/js/different-traversable.jsonc: 1 run in 20 ended with the call "pending",
+      // its rejection logged by the page; CI failed on it once).
+      ctx.newCDPSession(page).then((raw) => {
+        raw.on('Runtime.consoleAPICalled', (e) => {
+          const text = e.args[0]?.value;
+          if (typeof text === 'string' && text.startsWith(MARK)) onRecord(text, 'raw');
+        });
+        return raw.send('Runtime.enable');
+      }).catch((e) => log.push(`${at()} an opened window's DevTools session: ${e.message}`));
       return page.evaluate(() => window.name).then((name) => {
         popups.set(page, name);
         if (name !== '' && !served.has(name)) served.set(name, 1);
