@@ -123,6 +123,9 @@ pub struct World<S> {
     /// Unordered in-parallel blocks, by label (see `ParallelBlocks`).
     parallel_blocks: Shared<ParallelBlocks<S>>,
     parallel_queue: Shared<VecDeque<(Lane, S)>>,
+    /// Which unordered blocks are navigations' fetches, and whether they were put off
+    /// (`options.network` "unbounded"; see `Fetches`).
+    fetches: Shared<parallel::Fetches>,
     pub agent_queue: Shared<AgentQueue<S>>,
     pub user_queue: Shared<UserQueue<S>>,
     /// Pending timers, timers set and virtual time (see `Timers`).
@@ -167,6 +170,7 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
             parallel_mode,
             parallel_blocks,
             parallel_queue,
+            fetches,
             agent_queue,
             user_queue,
             timers,
@@ -185,7 +189,17 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
             // Its blocks' digests, not the list's own: nearly every unit that runs in parallel
             // starts or ends a block, so a cached digest of the list would seldom be used again.
             ParallelMode::Unordered => (**parallel_blocks).hash(state),
-            ParallelMode::Fifo => parallel_queue.hash(state),
+            ParallelMode::Fifo => {
+                parallel_queue.hash(state);
+                // Fetches are unordered blocks in either mode (`start_fetch`).
+                if !parallel_blocks.0.is_empty() {
+                    (**parallel_blocks).hash(state);
+                }
+            }
+        }
+        // Only in scenarios whose fetches take time (`Fetches`): every other state hashes as before.
+        if !fetches.is_idle() {
+            fetches.hash(state);
         }
         agent_queue.hash(state);
         user_queue.hash(state);
@@ -205,6 +219,7 @@ impl<S: Clone> World<S> {
             parallel_mode,
             parallel_blocks: Default::default(),
             parallel_queue: Default::default(),
+            fetches: Default::default(),
             agent_queue: Default::default(),
             user_queue: Default::default(),
             timers: Default::default(),

@@ -303,6 +303,32 @@ pub struct Options {
     /// choice; default `"never"`).
     #[serde(default, skip_serializing_if = "BfcachePolicy::is_never")]
     pub bfcache: BfcachePolicy,
+    /// When a navigation's response arrives (HTML "navigate" 23, "in parallel"): `"instant"`
+    /// (the default: before virtual time advances, so before any later timer) or `"unbounded"`
+    /// (at any later moment, as HTML allows: before or after each later timer, and the responses
+    /// of two navigations in either order).
+    #[serde(default, skip_serializing_if = "NetworkModel::is_instant")]
+    pub network: NetworkModel,
+}
+
+/// When a navigation's response arrives (`options.network`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum NetworkModel {
+    /// Before virtual time next advances: the navigation completes before any timer due later
+    /// (the simulator's choice; HTML sets no bound).
+    #[default]
+    Instant,
+    /// At any later moment: the fetch is an in-parallel block that may be put off past every
+    /// timer deadline (`net.wait`), as HTML's "in parallel" fetch allows.
+    Unbounded,
+}
+
+impl NetworkModel {
+    /// True for the default, `"instant"`.
+    pub fn is_instant(&self) -> bool {
+        *self == NetworkModel::Instant
+    }
 }
 
 /// The user agent's choice in HTML "unload a document" step 5 (intendToKeepInBfcache) for a

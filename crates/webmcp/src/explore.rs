@@ -627,7 +627,8 @@ impl LaneTable {
             LaneRef::User => 2,
             LaneRef::UserWait => 3,
             LaneRef::AgentWait => 4,
-            LaneRef::Task { event_loop, source } => 5 + browser::task_lane_index(event_loop, source),
+            LaneRef::NetWait => 5,
+            LaneRef::Task { event_loop, source } => 6 + browser::task_lane_index(event_loop, source),
             LaneRef::Parallel(_) => return None,
         })
     }

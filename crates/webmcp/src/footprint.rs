@@ -46,6 +46,12 @@ pub enum Resource {
     /// and by `user.wait`; nothing else reads it (a task or a block never changes what the user
     /// does next, nor virtual time, which advances only between units).
     UserQueue,
+    /// The navigations' fetches in flight (`options.network` "unbounded"): which there are and
+    /// whether they were put off until virtual time advances. Written by a unit that starts a
+    /// fetch, by the fetch's own block (its response arrives), and by `net.wait`, which puts
+    /// every fetch in flight off (so it disables their lanes, and exists only while one is in
+    /// flight).
+    Fetches,
     /// One queued task, by a hash of its event loop, task source, document and steps
     /// (`Footprint::task_hash`), for the stateless search only: "queue a global task" writes the
     /// bit of the task it appends *behind* (the last task of that queue, if any), and the unit
@@ -99,6 +105,8 @@ impl Footprint {
     /// The bit of `Resource::UserQueue` in `reads` and `writes`: the first above the task
     /// queues' (`2 + 4 * LOOPS + QUEUE_LOOPS * 6 = 126`).
     const USER_QUEUE_BIT: u32 = 126;
+    /// The bit of `Resource::Fetches`: the last.
+    const FETCHES_BIT: u32 = 127;
     /// Event loops and traversables with bits of their own.
     pub(crate) const LOOPS: u32 = 16;
     /// Event loops whose task queues have bits of their own (one per task source).
@@ -147,6 +155,7 @@ impl Footprint {
             }
             Resource::Console => 0,
             Resource::UserQueue => Self::USER_QUEUE_BIT,
+            Resource::Fetches => Self::FETCHES_BIT,
             Resource::ParallelQueue => 1,
             Resource::Loop(l) if l.0 < L => 2 + l.0,
             Resource::Lifecycle(l) if l.0 < L => 2 + L + l.0,

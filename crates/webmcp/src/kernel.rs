@@ -843,6 +843,26 @@ impl<'p> Sim<'p> {
     /// and `par:el0.net/0/1` for the second block that block starts), so names do not depend on
     /// how other lanes interleave.
     pub fn in_parallel(&mut self, work: Work, step: Step) {
+        self.start_block(work, step, false);
+    }
+
+    /// Queues the task that completes a navigation (`completion`) on the navigation and
+    /// traversal task source of `source`, the navigating script's document: at once (the
+    /// default, `options.network` "instant"), or, with "unbounded", when the navigation's fetch
+    /// responds, an in-parallel block of its own (HTML "navigate" 23) that may be put off past
+    /// every later timer (`net.wait`).
+    pub fn queue_navigation_completion(&mut self, source: DocId, completion: Work, step: Step) {
+        if self.program.network == scenario::NetworkModel::Unbounded {
+            self.footprint.touch(Resource::Fetches, true);
+            self.start_block(Work::NavigationResponse { source, completion: Rc::new(completion) }, step, true);
+        } else {
+            self.queue_global_task(TaskSource::NavigationAndTraversal, source, completion, step);
+        }
+    }
+
+    /// Starts an in-parallel block (`in_parallel`), or a navigation's fetch (`fetch`), which
+    /// the world lets be put off past virtual time advancing (`World::start_fetch`).
+    fn start_block(&mut self, work: Work, step: Step, fetch: bool) {
         // A task's lane counts its blocks in its event loop, and the user's lane in the user's
         // queue: taking the unit wrote (and so copied) those already.
         let label = match self.current_counter {
@@ -857,10 +877,10 @@ impl<'p> Sim<'p> {
             None => self.other_block_label(),
         };
         // Two units that start blocks on the one FIFO parallel queue do not commute.
-        if self.world.parallel_mode == ParallelMode::Fifo {
+        if self.world.parallel_mode == ParallelMode::Fifo && !fetch {
             self.footprint.touch(Resource::ParallelQueue, true);
         }
-        let lane = self.world.start_in_parallel(label, work);
+        let lane = if fetch { self.world.start_fetch(label, work) } else { self.world.start_in_parallel(label, work) };
         if self.record {
             std::hint::cold_path();
             self.event(step, EventKind::InParallel { lane: lane.to_string() });

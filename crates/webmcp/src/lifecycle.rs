@@ -48,13 +48,17 @@ impl Sim<'_> {
             );
             return Ok(());
         }
-        if self.intend_to_keep_in_bfcache() {
-            self.interpretation((HTML, "navigate"), "navigation is one step: no fetch, no beforeunload");
-        } else {
-            self.interpretation(
-                (HTML, "navigate"),
-                "navigation is one step: no fetch, no beforeunload; the old document is not kept in bfcache",
-            );
+        if self.record {
+            std::hint::cold_path();
+            // With `options.network` "unbounded" the fetch was a block of its own before this task.
+            let fetch = if self.program.network == scenario::NetworkModel::Unbounded {
+                "one step once its response arrived"
+            } else {
+                "one step: no fetch"
+            };
+            let bfcache =
+                if self.intend_to_keep_in_bfcache() { "" } else { "; the old document is not kept in bfcache" };
+            self.interpretation((HTML, "navigate"), format!("navigation is {fetch}, no beforeunload{bfcache}"));
         }
         let mut step = None;
         let mut handling = history_handling;

@@ -179,7 +179,21 @@ impl Sim<'_> {
             "a script-started navigation completes in a later task (navigation and traversal task source) of the navigating script's document, as `navigate` steps do; this task goes on in the old document",
         );
         let work = Work::CompleteScriptNavigation { navigable: nav, url: Rc::from(url.as_str()), history_handling };
-        self.queue_global_task(TaskSource::NavigationAndTraversal, source, work, step);
+        self.queue_navigation_completion(source, work, step);
+    }
+
+    /// `Work::NavigationResponse` (`options.network` "unbounded"): HTML "navigate" 23 runs in
+    /// parallel, and the fetch's response arrives now, after any number of later timers (its
+    /// block may have been put off by `net.wait`); the task that completes the navigation is
+    /// queued as the default network queues it at once (`Sim::queue_navigation_completion`).
+    pub(crate) fn navigation_response(&mut self, source: DocId, completion: &Work) {
+        self.footprint.touch(Resource::Fetches, true);
+        note!(
+            self,
+            (HTML, "navigate 23"),
+            "the navigation's response arrives (options.network unbounded: at any moment after the navigation started)"
+        );
+        self.queue_global_task(TaskSource::NavigationAndTraversal, source, completion.clone(), (HTML, "navigate 23"));
     }
 
     /// `Work::CompleteScriptNavigation`: `nav` gets the document the scenario's server holds at

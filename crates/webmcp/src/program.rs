@@ -252,6 +252,8 @@ pub struct Program {
     pub variants: Vec<sc::Variant>,
     /// The user agent's back/forward cache choice (`options.bfcache`).
     pub bfcache: sc::BfcachePolicy,
+    /// When a navigation's response arrives (`options.network`).
+    pub network: sc::NetworkModel,
     pub scripts: Vec<Vec<Op>>,
     pub tool_dicts: Vec<ToolDict>,
     pub navigations: Vec<NavigateSpec>,
@@ -330,6 +332,7 @@ pub fn compile(s: &sc::Scenario) -> Result<Program, String> {
         name: s.name.clone(),
         parallel: s.options.parallel,
         bfcache: s.options.bfcache,
+        network: s.options.network,
         variants: s.options.variants.clone(),
         scripts: c.scripts,
         tool_dicts: c.tool_dicts,
@@ -362,6 +365,9 @@ impl Program {
         options.extend(self.variants.iter().map(|v| format!("variant={v}")));
         if self.bfcache == sc::BfcachePolicy::KeepSalvageable {
             options.push("bfcache=keep-salvageable".into());
+        }
+        if self.network == sc::NetworkModel::Unbounded {
+            options.push("network=unbounded".into());
         }
         options
     }

@@ -259,6 +259,14 @@ impl<'p> Sim<'p> {
                 let what = "the agent waits: its next step happens later in its window";
                 return Ok(self.wait_unit(choice_among, what, ("browser agent", "window")));
             }
+            // `net.wait` touches only the fetches in flight (whether they were put off).
+            Unit::NetWait => {
+                self.context = Context::InParallel;
+                self.footprint.touch(Resource::Fetches, true);
+                let what =
+                    "the network waits: every navigation response in flight arrives after virtual time next advances";
+                return Ok(self.wait_unit(choice_among, what, ("HTML", "navigate 23")));
+            }
             // `user.wait` touches only the user's queue (whether its next step was put off).
             Unit::UserWait => {
                 self.context = Context::User;
@@ -534,6 +542,7 @@ impl Sim<'_> {
             Work::CompleteScriptNavigation { navigable, url, history_handling } => {
                 self.complete_script_navigation(navigable, &url, history_handling)?
             }
+            Work::NavigationResponse { source, completion } => self.navigation_response(source, &completion),
             Work::TraverseHistoryByDelta { traversable, delta, source } => {
                 self.traverse_history_in_parallel(traversable, delta, source)
             }
@@ -633,6 +642,10 @@ impl Sim<'_> {
                     ),
                     ("HTML", step),
                 )
+            }
+            Work::NavigationResponse { completion, .. } => {
+                let (what, _) = self.describe(completion);
+                (format!("the response of a navigation's fetch arrives ({what})"), ("HTML", "navigate 23"))
             }
             Work::TraverseHistoryByDelta { traversable, delta, .. } => (
                 format!("traverse the session history of {} by {delta}", self.world.nav(*traversable).name),

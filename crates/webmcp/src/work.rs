@@ -124,6 +124,11 @@ pub enum Work {
     /// at `url` (`Program::served_document`), as a task of the navigating script's document, as
     /// `CompleteNavigation` does.
     CompleteScriptNavigation { navigable: NavId, url: Rc<str>, history_handling: HistoryHandling },
+    /// A navigation's fetch (HTML "navigate" 23, "in parallel"), with `options.network`
+    /// "unbounded": its response arrives, and the task that completes the navigation
+    /// (`completion`: `CompleteNavigation` or `CompleteScriptNavigation`) is queued on the
+    /// navigation and traversal task source of `source`, the navigating script's document.
+    NavigationResponse { source: DocId, completion: Rc<Work> },
     /// HTML "traverse the history by a delta" 4: the session history traversal steps, in
     /// parallel (the traversable's session history traversal queue); `source` is the
     /// document whose History called it.

@@ -27,6 +27,9 @@ pub enum LaneRef {
     User,
     /// The user puts off the next action, whose window ends later (`user.wait`).
     UserWait,
+    /// The fetches in flight are put off until virtual time next advances (`net.wait`;
+    /// `options.network` "unbounded").
+    NetWait,
 }
 
 /// A unit taken off a lane, ready to run.
@@ -47,6 +50,8 @@ pub enum Unit<S> {
     User(S),
     /// The user put off its next action (`LaneRef::UserWait`).
     UserWait,
+    /// The fetches in flight were put off (`LaneRef::NetWait`).
+    NetWait,
 }
 
 impl<S: Clone> World<S> {
@@ -61,8 +66,8 @@ impl<S: Clone> World<S> {
     /// buffer the caller reuses (cleared first), so listing the lanes before every step
     /// allocates nothing and copies no label.
     pub fn runnable_into(&self, lanes: &mut Vec<LaneRef>) {
-        // Listed directly in label order (no sort): `agent` < `agent.wait` < `el…` < `par` <
-        // `par:…` < `user` < `user.wait`; event loops in the order of their labels `el0`, `el1`,
+        // Listed directly in label order (no sort): `agent` < `agent.wait` < `el…` < `net.wait` <
+        // `par` < `par:…` < `user` < `user.wait`; event loops in the order of their labels `el0`, `el1`,
         // … as strings; task sources by label.
         lanes.clear();
         if self.agent_queue.next_runs_at(self.timers.now) {
@@ -96,10 +101,21 @@ impl<S: Clone> World<S> {
                 }
             }
         }
+        if self.fetches_can_wait() {
+            lanes.push(LaneRef::NetWait);
+        }
         if !self.parallel_queue.is_empty() {
             lanes.push(LaneRef::ParallelQueue);
         }
-        lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
+        if self.fetches_put_off() {
+            // A fetch put off is not runnable until virtual time advances.
+            let blocks = &self.parallel_blocks.0;
+            lanes.extend(
+                (0..blocks.len() as u32).filter(|at| !self.is_fetch(&blocks[*at as usize].0)).map(LaneRef::Parallel),
+            );
+        } else {
+            lanes.extend((0..self.parallel_blocks.0.len() as u32).map(LaneRef::Parallel));
+        }
         // The user's steps wait while a task is suspended: they navigate and unload documents
         // at once, which HTML does in tasks that a busy event loop would not run mid-task.
         if self.user_queue.next_runs_at(self.timers.now) && !self.a_task_is_suspended() {
@@ -124,6 +140,7 @@ impl<S: Clone> World<S> {
             LaneRef::AgentWait => &LANE_AGENT_WAIT,
             LaneRef::User => &LANE_USER,
             LaneRef::UserWait => &LANE_USER_WAIT,
+            LaneRef::NetWait => &LANE_NET_WAIT,
         }
     }
 
@@ -170,6 +187,9 @@ impl<S: Clone> World<S> {
                     return None;
                 }
                 let at = at as usize;
+                if self.fetches_put_off() && self.is_fetch(&self.parallel_blocks.0[at].0) {
+                    return None;
+                }
                 let (label, steps) = match self.parallel_blocks.unshared_mut() {
                     Some(blocks) => blocks.remove(at),
                     // A list another state shares is copied without the block, which is copied out.
@@ -179,6 +199,9 @@ impl<S: Clone> World<S> {
                         block
                     }
                 };
+                if self.is_fetch(&label) {
+                    self.fetch_taken(&label);
+                }
                 Some(Unit::Parallel { label, steps })
             }
             LaneRef::ParallelQueue => {
@@ -205,6 +228,13 @@ impl<S: Clone> World<S> {
                 self.user_queue.deferred = true;
                 Some(Unit::UserWait)
             }
+            LaneRef::NetWait => {
+                if !self.fetches_can_wait() {
+                    return None;
+                }
+                self.put_fetches_off();
+                Some(Unit::NetWait)
+            }
         }
     }
 }
@@ -214,3 +244,4 @@ static LANE_AGENT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane:
 static LANE_AGENT_WAIT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("agent.wait"));
 static LANE_USER: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user"));
 static LANE_USER_WAIT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("user.wait"));
+static LANE_NET_WAIT: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("net.wait"));

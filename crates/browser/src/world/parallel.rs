@@ -69,5 +69,72 @@ impl<S: Clone> World<S> {
     }
 }
 
+/// The in-parallel blocks that are navigations' fetches (`options.network` "unbounded", HTML
+/// "navigate" 23): their labels (sorted; the blocks themselves are among the unordered blocks,
+/// in either parallel mode), and whether they were put off until virtual time next advances
+/// (`net.wait`). Empty and not put off in every other scenario.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Fetches {
+    labels: Vec<Lane>,
+    put_off: bool,
+}
+
+impl Fetches {
+    /// No fetch in flight, none put off: the state of every scenario without `network` "unbounded".
+    pub(super) fn is_idle(&self) -> bool {
+        self.labels.is_empty() && !self.put_off
+    }
+}
+
+impl<S: Clone> World<S> {
+    /// A navigation's fetch (HTML "navigate" 23, "in parallel") as an unordered in-parallel block
+    /// whose response may arrive at any later moment: before virtual time advances (its lane, as
+    /// any block's), or after (`net.wait` puts every fetch in flight off until then). Returns the
+    /// lane it runs on.
+    pub fn start_fetch(&mut self, label: Lane, steps: S) -> Lane {
+        self.parallel_blocks.insert(label.clone(), steps);
+        let fetches = &mut *self.fetches;
+        if let Err(at) = fetches.labels.binary_search(&label) {
+            fetches.labels.insert(at, label.clone());
+        }
+        label
+    }
+
+    /// Whether the block labelled `label` is a fetch in flight.
+    pub fn is_fetch(&self, label: &Lane) -> bool {
+        !self.fetches.labels.is_empty() && self.fetches.labels.binary_search(label).is_ok()
+    }
+
+    /// Whether fetches are in flight and were put off (`net.wait`) until virtual time advances.
+    pub fn fetches_put_off(&self) -> bool {
+        self.fetches.put_off
+    }
+
+    /// Whether `net.wait` can run: fetches are in flight, not put off, and virtual time has
+    /// somewhere to advance to (a timer's deadline, a timed step's window).
+    pub(super) fn fetches_can_wait(&self) -> bool {
+        !self.fetches.labels.is_empty() && !self.fetches.put_off && self.next_wake_up().is_some()
+    }
+
+    /// `net.wait`: puts every fetch in flight off until virtual time next advances.
+    pub(super) fn put_fetches_off(&mut self) {
+        self.fetches.put_off = true;
+    }
+
+    /// A fetch block was taken to run: it is no longer in flight.
+    pub(super) fn fetch_taken(&mut self, label: &Lane) {
+        if let Ok(at) = self.fetches.labels.binary_search(label) {
+            self.fetches.labels.remove(at);
+        }
+    }
+
+    /// Virtual time advanced (or nothing is left to wait for): the fetches put off may arrive.
+    pub(super) fn fetches_wake_up(&mut self) {
+        if self.fetches.put_off {
+            self.fetches.put_off = false;
+        }
+    }
+}
+
 /// The lane of the FIFO parallel queue, made once (a lane label is a shared string).
 pub(super) static LANE_PAR: std::sync::LazyLock<Lane> = std::sync::LazyLock::new(|| Lane::new("par"));

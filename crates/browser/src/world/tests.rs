@@ -262,3 +262,42 @@ fn session_history_steps_target_entries_and_reactivation() {
     world.set_document_state(a, DocumentState::Destroyed);
     assert_eq!(world.get_all_used_history_steps(tab), [0, 2]);
 }
+
+/// `options.network` "unbounded": a fetch is an unordered block that `net.wait` puts off until
+/// virtual time next advances (with every other fetch then in flight); `net.wait` is offered only
+/// while a fetch is in flight and virtual time has somewhere to go, and fetches put off with
+/// nowhere left to go arrive at once.
+#[test]
+fn net_wait_puts_every_fetch_in_flight_off_until_virtual_time_advances() {
+    let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
+    let labels = |world: &World<u32>| -> Vec<String> {
+        world.runnable_lanes().into_iter().map(|(l, _)| l.as_str().to_string()).collect()
+    };
+    world.start_fetch(Lane::new("par:el0.timer/0"), 1);
+    // No timer: nothing to wait for, so the fetch can only arrive.
+    assert_eq!(labels(&world), ["par:el0.timer/0"]);
+    world.run_steps_after_a_timeout(docs[0], 10, 7);
+    world.start_fetch(Lane::new("par:el0.timer/1"), 2);
+    world.start_in_parallel(Lane::new("par:el0.net/0"), 3);
+    assert_eq!(labels(&world), ["net.wait", "par:el0.net/0", "par:el0.timer/0", "par:el0.timer/1"]);
+    assert_eq!(world.take(LaneRef::NetWait), Some(Unit::NetWait));
+    // Both fetches wait; the ordinary block does not.
+    assert_eq!(labels(&world), ["par:el0.net/0"]);
+    assert!(world.take(lane(&world, "par:el0.net/0")).is_some());
+    assert!(labels(&world).is_empty());
+    assert_eq!(world.advance_time(), Some(10));
+    assert_eq!(labels(&world), ["el0.timer", "par:el0.timer/0", "par:el0.timer/1"]);
+    // Taken, a fetch is no longer in flight; with the timer run, nothing is left to wait for.
+    assert!(matches!(world.take(lane(&world, "par:el0.timer/0")), Some(Unit::Parallel { steps: 1, .. })));
+    assert!(world.take(lane(&world, "el0.timer")).is_some());
+    assert_eq!(labels(&world), ["par:el0.timer/1"]);
+    // Put off with a timer pending that is then cleared: the fetch arrives at once, time stays.
+    world.run_steps_after_a_timeout(docs[0], 5, 8);
+    assert_eq!(world.take(LaneRef::NetWait), Some(Unit::NetWait));
+    assert!(world.clear_timeout(&8));
+    assert!(labels(&world).is_empty());
+    assert_eq!(world.advance_time(), Some(10));
+    assert_eq!(labels(&world), ["par:el0.timer/1"]);
+    assert!(world.take(lane(&world, "par:el0.timer/1")).is_some());
+    assert_eq!(world.advance_time(), None);
+}

@@ -127,16 +127,29 @@ impl<S: Clone> World<S> {
         self.timers.len()
     }
 
-    /// When nothing is runnable, advance virtual time to the next timer deadline and queue the
-    /// timers that are then due. Returns the new time, or None when no timer is pending.
-    pub fn advance_time(&mut self) -> Option<u64> {
-        // The earliest deadline is the first (the timers are sorted by deadline); a user action
-        // or an agent step with a window wakes up at its start, or (put off) at its end.
+    /// Where virtual time would advance to: the earliest deadline of a pending timer (the timers
+    /// are sorted by deadline), or a user action's or an agent step's window, which wakes up at
+    /// its start, or (put off) at its end.
+    pub(super) fn next_wake_up(&self) -> Option<u64> {
         let now = self.timers.now;
         let timer = self.timers.first().map(|t| t.deadline);
         let user = self.user_queue.next_wake_up(now);
         let agent = self.agent_queue.next_wake_up(now);
-        let next = [timer, user, agent].into_iter().flatten().min()?;
+        [timer, user, agent].into_iter().flatten().min()
+    }
+
+    /// When nothing is runnable, advance virtual time to the next timer deadline and queue the
+    /// timers that are then due. Returns the new time, or None when no timer is pending. Fetches
+    /// put off (`net.wait`) may arrive once it has advanced; when nothing is left to advance to,
+    /// they may arrive at once (the time returned is then the time it is).
+    pub fn advance_time(&mut self) -> Option<u64> {
+        let Some(next) = self.next_wake_up() else {
+            if self.fetches_put_off() {
+                self.fetches_wake_up();
+                return Some(self.timers.now);
+            }
+            return None;
+        };
         self.timers.now = next;
         if self.user_queue.deferred {
             self.user_queue.deferred = false;
@@ -144,6 +157,7 @@ impl<S: Clone> World<S> {
         if self.agent_queue.deferred {
             self.agent_queue.deferred = false;
         }
+        self.fetches_wake_up();
         self.queue_due_timers();
         Some(next)
     }

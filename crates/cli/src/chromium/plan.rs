@@ -156,6 +156,9 @@ pub const TRANSLATED: &[&str] = &[
     "parallel",
     "variants",
     "bfcache",
+    // `network` "unbounded" widens the spec's set (a navigation may respond after later timers);
+    // Chromium's network is real either way.
+    "network",
     // Frames.
     "tabs",
     "id",

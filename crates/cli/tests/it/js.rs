@@ -393,6 +393,13 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
             "scenarios/js/stale-registered-tool-after-navigation.jsonc",
             1,
         ),
+        // `options.network` "unbounded": the navigation's response races the app's later timer
+        // (JavaScript navigations go through the same fetch block as the action language's).
+        (
+            "scenarios/lifecycle/navigation-response-after-timer.jsonc",
+            "scenarios/js/navigation-response-after-timer.jsonc",
+            6,
+        ),
         // Tab b of the twin is a window tab a opens (window.open), calling a's tool through
         // `window.opener`.
         ("scenarios/execute/different-traversable.jsonc", "scenarios/js/different-traversable.jsonc", 1),

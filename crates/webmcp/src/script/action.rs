@@ -151,8 +151,7 @@ impl Sim<'_> {
                     ("HTML", "navigate"),
                     "a script-started navigation completes in a later task (navigation and traversal task source); this task goes on in the old document",
                 );
-                self.queue_global_task(
-                    browser::TaskSource::NavigationAndTraversal,
+                self.queue_navigation_completion(
                     doc,
                     Work::CompleteNavigation { navigation: *id },
                     ("HTML", "navigate"),
