@@ -199,9 +199,7 @@ impl<S: Clone> World<S> {
                         block
                     }
                 };
-                if self.is_fetch(&label) {
-                    self.fetch_taken(&label);
-                }
+                self.fetch_taken(&label);
                 Some(Unit::Parallel { label, steps })
             }
             LaneRef::ParallelQueue => {

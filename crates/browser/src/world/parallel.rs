@@ -101,7 +101,7 @@ impl<S: Clone> World<S> {
     }
 
     /// Whether the block labelled `label` is a fetch in flight.
-    pub fn is_fetch(&self, label: &Lane) -> bool {
+    pub(super) fn is_fetch(&self, label: &Lane) -> bool {
         !self.fetches.labels.is_empty() && self.fetches.labels.binary_search(label).is_ok()
     }
 
@@ -121,8 +121,12 @@ impl<S: Clone> World<S> {
         self.fetches.put_off = true;
     }
 
-    /// A fetch block was taken to run: it is no longer in flight.
+    /// A block was taken to run: if it is a fetch, it is no longer in flight (the list is read,
+    /// and copied only when it holds the block).
     pub(super) fn fetch_taken(&mut self, label: &Lane) {
+        if self.fetches.labels.is_empty() {
+            return;
+        }
         if let Ok(at) = self.fetches.labels.binary_search(label) {
             self.fetches.labels.remove(at);
         }
