@@ -131,9 +131,12 @@ impl ExploreOptions {
 
 /// A schedule of the search (where inert tasks run when they are queued, `crate::inert`) as a
 /// schedule of the faithful model, with its number of choices: the same picks, and at every
-/// choice point where a lane's next task is inert, that lane first (the first such in label
-/// order). Each inert task then runs as soon as it reaches the head of its queue, which leads to
-/// the same outcome: it commutes with everything run in between.
+/// choice point where a lane's next task was inert when it was queued, that lane first (the
+/// first such in label order). Each inert task then runs as soon as it reaches the head of its
+/// queue, which leads to the same outcome: it commutes with everything run in between. (Judged
+/// when it heads its queue instead, a task queued for a document in the back/forward cache would
+/// count as inert once the document is back, although the search queued it: an incomplete
+/// search of `js/history-back-restores-caller` failed that way.)
 pub fn faithful_schedule(program: &Program, searched: &str) -> Result<(usize, String), RunError> {
     faithful_schedule_learned(program, &None, searched)
 }
@@ -147,9 +150,10 @@ fn faithful_schedule_learned(
 ) -> Result<(usize, String), RunError> {
     let schedule = sched::Schedule::parse(searched)
         .map_err(|e| RunError::NotModelled(format!("simulator bug: witness {searched:?} does not parse: {e}")))?;
-    let facts = InertFacts::sharing(program, learned);
+    let facts = std::rc::Rc::new(InertFacts::sharing(program, learned));
     let mut sim = Sim::new(program)?;
     sim.record = false;
+    sim.note_inert = Some(facts.clone());
     let mut picks = schedule.picks.iter();
     let mut out: Vec<Lane> = Vec::new();
     loop {
@@ -162,10 +166,14 @@ fn faithful_schedule_learned(
             sim.step(&lane, lane_ref, Vec::new())?;
             continue;
         }
+        // A task the search ran when it was queued: inert then (a task queued by the browser
+        // itself, a timer's, is judged now, as the search judged it when it came due).
         let inert = lanes.iter().position(|(_, lane_ref)| {
-            sim.world
-                .peek_task(*lane_ref)
-                .is_some_and(|task| task.document.is_some_and(|doc| sim.inert_task(&facts, doc, &task.steps)))
+            sim.world.peek_task(*lane_ref).is_some_and(|task| {
+                task.document.is_some_and(|doc| {
+                    task.inert_when_queued.unwrap_or_else(|| sim.inert_task(&facts, doc, &task.steps))
+                })
+            })
         });
         let at = match inert {
             Some(at) => at,

@@ -308,6 +308,11 @@ pub struct Sim<'p> {
     /// While exploring: run inert tasks when they are queued (`crate::inert`), with what the
     /// scenario's scripts can ever do. None: queue every task (runs, replays, the naive search).
     pub(crate) eager_inert: Option<Rc<InertFacts>>,
+    /// In the faithful run of a search's witness (`explore::faithful_schedule`): note on each
+    /// task queued whether it is inert under these facts now, as the search decided when it
+    /// queued it (`browser::Task::inert_when_queued`); a task that was not may be by the time
+    /// it heads its queue (its document back from the back/forward cache).
+    pub(crate) note_inert: Option<Rc<InertFacts>>,
     /// The pending tool executions maps are kept in uuid order and their entries are footprinted
     /// one by one (`Resource::PendingEntry`): true when no step of the scenario can unload a
     /// document, so that the unloading document cleanup steps, the only steps that iterate a
@@ -377,6 +382,7 @@ impl Clone for Sim<'_> {
             call_site: self.call_site,
             record: self.record,
             eager_inert: self.eager_inert.clone(),
+            note_inert: self.note_inert.clone(),
             pending_keyed: self.pending_keyed,
             scope: self.scope,
             eager_queue: self.eager_queue.clone(),
@@ -505,6 +511,7 @@ impl<'p> Sim<'p> {
             call_site: None,
             record: true,
             eager_inert: None,
+            note_inert: None,
             pending_keyed: InertFacts::lifecycles_fixed(program),
             scope: None,
             eager_queue: None,
@@ -801,7 +808,8 @@ impl<'p> Sim<'p> {
             let document = Some(self.label(doc));
             self.event(step, EventKind::Queued { lane, document });
         }
-        self.world.queue_global_task(source, doc, work);
+        let inert = self.note_inert.as_ref().map(|facts| self.inert_task(facts, doc, &work));
+        self.world.queue_global_task_noting(source, doc, work, inert);
         false
     }
 

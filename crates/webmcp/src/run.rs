@@ -312,7 +312,11 @@ impl<'p> Sim<'p> {
             let (Some(el), Some(source)) = (event_loop, task_source) else {
                 return Err(RunError::NotModelled("simulator bug: a script was suspended outside a task".into()));
             };
-            let rest = browser::Task { document: Some(doc), steps: Work::ResumeScript { doc, script, from } };
+            let rest = browser::Task {
+                document: Some(doc),
+                steps: Work::ResumeScript { doc, script, from },
+                inert_when_queued: None,
+            };
             self.world.suspend_task(el, source, rest);
         } else if let Some(el) = event_loop {
             self.perform_a_microtask_checkpoint(el)?;

@@ -65,6 +65,10 @@ pub struct Task<S> {
     /// The document whose relevant global object the task was queued for (None: no document).
     pub document: Option<DocId>,
     pub steps: S,
+    /// Whether the task was inert when it was queued, where that was decided: only in the
+    /// faithful run of a search's witness (`webmcp::explore::faithful_schedule`), which runs
+    /// first the tasks the search ran when they were queued. None everywhere else.
+    pub inert_when_queued: Option<bool>,
 }
 
 #[derive(PartialEq, Eq, Debug)]
@@ -242,6 +246,18 @@ impl<S: Clone> World<S> {
 
     /// HTML "queue a global task" on `source` given `document`'s relevant global object.
     pub fn queue_global_task(&mut self, source: TaskSource, document: DocId, steps: S) {
+        self.queue_global_task_noting(source, document, steps, None);
+    }
+
+    /// `queue_global_task`, noting whether the task was inert when queued
+    /// (`Task::inert_when_queued`).
+    pub fn queue_global_task_noting(
+        &mut self,
+        source: TaskSource,
+        document: DocId,
+        steps: S,
+        inert_when_queued: Option<bool>,
+    ) {
         // A destroyed document's task never runs (it is never runnable, and nothing makes the
         // document active again): it is counted, not kept, so that runs that queued different
         // such tasks, or in another order, reach one state. (`waiting_tasks` and
@@ -251,7 +267,7 @@ impl<S: Clone> World<S> {
             return;
         }
         let el = self.doc_info(document).event_loop;
-        self.event_loops[el.index()].queues.push(source, Task { document: Some(document), steps });
+        self.event_loops[el.index()].queues.push(source, Task { document: Some(document), steps, inert_when_queued });
     }
 
     /// Keeps the loop `el` busy with the rest of a task that was suspended mid-script (the

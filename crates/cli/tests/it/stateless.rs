@@ -163,3 +163,29 @@ fn jobs_leave_a_stateless_report_byte_for_byte_as_it_was() {
     assert_eq!(run("2"), one);
     assert_eq!(run("3"), one);
 }
+
+#[test]
+fn a_page_search_cut_short_gives_witnesses_that_replay() {
+    // Before a search has met the pages contradicting a fact (docs/model.md, "Inert tasks in
+    // JavaScript pages"), it runs early the tasks inert under every fact. A search of this page
+    // cut short there failed with "simulator bug: witness …: el0.webmcp is not runnable in the
+    // faithful run": a task queued for the page while it waited in the back/forward cache (not
+    // inert, so the search queued it) was judged inert when it headed its queue after the
+    // restore, and the faithful run ran it where the witness picks it later. The faithful run
+    // now runs first exactly the tasks that were inert when queued.
+    let file = workspace_root().join("scenarios/js/history-back-restores-caller.jsonc");
+    let program = load_program(&file).unwrap_or_else(|e| panic!("{e}"));
+    for max_executions in [1, 10, 200] {
+        let mut options = ExploreOptions::default();
+        options.search.max_executions = max_executions;
+        let ex = explore(&program, &options).unwrap_or_else(|e| panic!("{max_executions} executions: {e}"));
+        assert!(!ex.complete, "{max_executions} executions");
+        assert!(!ex.outcomes.is_empty());
+        for class in &ex.outcomes {
+            let schedule = sched::Schedule::parse(&class.witness).unwrap();
+            let mut chooser = sched::ReplayChooser::new(&schedule);
+            let trace = webmcp::run(&program, &mut chooser, webmcp::Limits::default()).unwrap();
+            assert_eq!(trace.outcome.canonical().summary(), class.summary, "{max_executions}: {}", class.witness);
+        }
+    }
+}
