@@ -106,10 +106,36 @@ async function runOnce(browser, plan, run, out) {
       return { popup: true };
     }
     try {
-      return navigableOf(frame);
+      return { ...navigableOf(frame), frame };
     } catch {
       return null;
     }
+  };
+  // The documents served to a navigation or an iframe that have not started yet (arm number →
+  // its frame, URL and label): the run is not quiescent while one of them may still start. A
+  // request served is no record, and such a document's script starts at its load event: a run
+  // once ended 66 ms after an iframe's document was served and before its script ran (CI,
+  // scenarios/js/page-inserted-iframes.jsonc). An awaited document stops being awaited when it
+  // starts or is gone (a JavaScript page's document says so with its arm number, a plan's page
+  // with its label), when its frame is detached, is served a newer document, or commits another
+  // URL (a navigation superseded or a history traversal: that document never comes).
+  const awaiting = new Map();
+  const newestArm = new WeakMap();
+  let arms = 0;
+  const await_ = (frame, url, label, byLabel) => {
+    const arm = ++arms;
+    newestArm.set(frame, arm);
+    awaiting.set(arm, { frame, url, label, byLabel });
+    return arm;
+  };
+  const stillAwaited = () => {
+    for (const [arm, a] of awaiting) {
+      if (a.frame.isDetached() || newestArm.get(a.frame) !== arm) awaiting.delete(arm);
+    }
+    return [...awaiting.values()].map((a) => a.label);
+  };
+  const onFrameNavigated = (frame) => {
+    for (const [arm, a] of awaiting) if (a.frame === frame && a.url !== frame.url()) awaiting.delete(arm);
   };
   await ctx.route('**/*', (route) => {
     const request = route.request();
@@ -121,6 +147,13 @@ async function runOnce(browser, plan, run, out) {
     if (page) {
       // A page of the plan knows its navigable and which of its documents it is.
       if (page.navigable !== undefined) served.set(page.navigable, Math.max(served.get(page.navigable) ?? 0, page.generation ?? 1));
+      // A navigation's new document (the plan's later generations) is awaited until it starts.
+      lastActivity = Date.now();
+      if ((page.generation ?? 1) > 1 && request.isNavigationRequest()) {
+        let frame = null;
+        try { frame = request.frame(); } catch { /* a window's first document */ }
+        if (frame !== null && page.label !== undefined) await_(frame, url, page.label, true);
+      }
       return route.fulfill({
         status: 200,
         headers: { 'content-type': 'text/html; charset=utf-8', ...page.headers },
@@ -136,6 +169,9 @@ async function runOnce(browser, plan, run, out) {
       const resource = plan.resources?.[path] ?? plan.emptyPage;
       let label;
       let text;
+      // A served document counts as activity, and one in a known frame is awaited (above).
+      lastActivity = Date.now();
+      const arm = where.popup ? undefined : await_(where.frame, url, path, false);
       if (where.popup) {
         // A window's first document: its label, navigable and tab are its window's name (the
         // simulator's label of a window opened with a target name; an unnamed one is `?`).
@@ -148,14 +184,15 @@ async function runOnce(browser, plan, run, out) {
         label = `${where.navigable} (or its window's name)`;
         const rest = JSON.stringify({ tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} }).replace(/</g, '\\u003c');
         const fallback = JSON.stringify(where.navigable).replace(/</g, '\\u003c');
-        text = `(() => { const n = window.name !== '' ? window.name : ${fallback}; return Object.assign({ label: n, nav: n }, ${rest}); })()`;
+        text = `(() => { const n = window.name !== '' ? window.name : ${fallback}; return Object.assign({ label: n, nav: n, arm: ${arm} }, ${rest}); })()`;
       } else {
         const count = (served.get(where.navigable) ?? 0) + 1;
         served.set(where.navigable, count);
         label = where.navigable === '' ? '?' : count === 1 ? where.navigable : `${where.navigable}@${count}`;
-        const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {} };
+        const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {}, arm };
         text = JSON.stringify(cfg).replace(/</g, '\\u003c');
       }
+      if (arm !== undefined) awaiting.get(arm).label = label;
       log.push(`${at()} request ${url}: ${plan.resources?.[path] ? 'the resource ' + path : 'no resource at ' + path + ', a document with no script'}, as ${label}`);
       return route.fulfill({
         status: 200,
@@ -190,6 +227,10 @@ async function runOnce(browser, plan, run, out) {
     if (seen.has(key)) return;
     seen.add(key);
     lastActivity = Date.now();
+    if (r.arm !== undefined) awaiting.delete(r.arm);
+    if (r.k === 'started' || r.k === 'gone') {
+      for (const [arm, a] of awaiting) if (a.byLabel && a.label === r.d) awaiting.delete(arm);
+    }
     if (r.k === 'started') {
       startedDocs.add(r.d);
       return;
@@ -223,6 +264,7 @@ async function runOnce(browser, plan, run, out) {
   // has no listener of its own before its first document runs), and its navigable id is its
   // target name (a later navigation of it is labelled `b@2`, …).
   ctx.on('page', (page) => {
+    page.on('framenavigated', onFrameNavigated);
     page.opener().then((opener) => {
       if (opener === null || pages.includes(page)) return;
       page.on('pageerror', (e) => log.push(`${at()} pageerror (opened window): ${e.message}`));
@@ -439,7 +481,7 @@ async function runOnce(browser, plan, run, out) {
     for (;;) {
       const now = Date.now();
       const timers = [...pendingTimers.values()].reduce((a, b) => a + b, 0);
-      const unstarted = [...armed].filter((id) => !startedDocs.has(id));
+      const unstarted = [...armed].filter((id) => !startedDocs.has(id)).concat(stillAwaited());
       if (now - lastActivity >= plan.quietMs && timers === 0 && unstarted.length === 0) {
         end = { kind: 'quiescent', ms: now - t0 };
         break;

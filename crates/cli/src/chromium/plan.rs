@@ -489,7 +489,7 @@ impl Compiler {
             _ => None,
         };
         let body = self.page(tab, &label, &cfg.to_string(), frames, script, js, autostart)?;
-        let page = json!({"headers": headers, "body": body, "navigable": id, "generation": generation});
+        let page = json!({"headers": headers, "body": body, "navigable": id, "generation": generation, "label": label});
         self.pages.insert(served.clone(), page);
         Ok(served)
     }

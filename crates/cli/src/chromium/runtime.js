@@ -197,13 +197,14 @@
   };
   W.start = (busy, f) => {
     // The driver waits for every initial document's start before it counts quiescence.
-    rec('started');
+    // `arm`: the driver's number for a document it served to a JavaScript page's navigation.
+    rec('started', cfg.arm === undefined ? {} : { arm: cfg.arm });
     const end = performance.now() + busy;
     while (performance.now() < end) {}
     remember();
     W.body(f);
   };
-  addEventListener('pagehide', () => rec('gone'));
+  addEventListener('pagehide', () => rec('gone', cfg.arm === undefined ? {} : { arm: cfg.arm }));
   // A page restored from the back/forward cache says so (`restored`, pageshow.persisted):
   // crates/cli/src/chromium.rs counts these against the scenario's restoreFromBfcache steps (a
   // run short of them reloaded a page and did not test the cache). Entering the cache has no
