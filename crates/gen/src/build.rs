@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use scenario::{
     Abort, Action, AgentAction, AgentCallTool, Execute, ExecuteResult, ExecuteTool, ExecuteToolOptions, Frame,
-    GetTools, GetToolsOptions, ModelContextTool, Navigate, NetworkModel, On, Options, ParallelModel, RegisterTool,
+    GetTools, GetToolsOptions, ModelContextTool, Navigate, On, Options, ParallelModel, RegisterTool,
     RegisterToolOptions, RegisteredToolText, Scenario, SetTimeout, Then, Throw, ToolAnnotations, ToolRef, Variant,
 };
 use serde_json::json;
@@ -58,7 +58,6 @@ pub fn build(plan: &Plan, name: &str) -> Scenario {
         options: Options {
             parallel: if plan.fifo { ParallelModel::Fifo } else { ParallelModel::Unordered },
             variants,
-            network: if plan.network_unbounded { NetworkModel::Unbounded } else { NetworkModel::Instant },
             ..Options::default()
         },
         tabs,

@@ -20,7 +20,7 @@ pub struct GenConfig {
     pub user_steps: bool,
     /// Generate agent steps: observe, callTool.
     pub agent_steps: bool,
-    /// Generate `options`: the FIFO parallel queue, the variants and the network model.
+    /// Generate `options`: the FIFO parallel queue and the variants.
     pub options: bool,
 }
 
@@ -82,9 +82,6 @@ pub struct Plan {
     pub fifo: bool,
     /// Which of `completion-steps-in-parallel`, `title-undefined`, `cross-traversable-execution`.
     pub variants: [bool; 3],
-    /// `"options": {"network": "unbounded"}`: a navigation's response may come after any later
-    /// timer (it matters only where a user step navigates).
-    pub network_unbounded: bool,
     /// Documents in creation order; the first is a tab.
     pub docs: Vec<DocPlan>,
     /// A call that can succeed, amid the random statements.
@@ -723,19 +720,8 @@ pub fn plan(config: GenConfig) -> impl Strategy<Value = Plan> {
             },
         ),
     );
-    // Drawn last, so that adding it left every earlier seed's other choices as they were.
-    let network = if config.options { prop::bool::weighted(0.3).boxed() } else { Just(false).boxed() };
-    (options, prop::collection::vec(doc(config), 1..=max_docs), core, user, agent, network).prop_map(
-        |((fifo, variants), docs, core, user, agent, network_unbounded)| Plan {
-            fifo,
-            variants,
-            network_unbounded,
-            docs,
-            core,
-            user,
-            agent,
-        },
-    )
+    (options, prop::collection::vec(doc(config), 1..=max_docs), core, user, agent)
+        .prop_map(|((fifo, variants), docs, core, user, agent)| Plan { fifo, variants, docs, core, user, agent })
 }
 
 #[cfg(test)]

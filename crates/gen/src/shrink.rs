@@ -129,9 +129,6 @@ pub fn simplifications(plan: &Plan) -> Vec<Plan> {
             p.variants = [false; 3];
         }));
     }
-    if plan.network_unbounded {
-        out.push(with(&|p| p.network_unbounded = false));
-    }
     for (i, doc) in plan.docs.iter().enumerate() {
         let simple = DocPlan {
             new_tab: doc.new_tab,

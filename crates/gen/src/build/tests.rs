@@ -24,7 +24,6 @@ fn documents_become_tabs_and_iframes() {
     let plan = Plan {
         fifo: false,
         variants: [false, true, false],
-        network_unbounded: false,
         docs: vec![doc(false, vec![]), doc(false, vec![Stmt::Log]), doc(true, vec![]), doc(true, vec![])],
         core: None,
         user: vec![UserStep::BfcacheVisit(Pick(0)), UserStep::RemoveIframe(Pick(0))],
@@ -48,7 +47,6 @@ fn unresolvable_references_are_left_out() {
     let plan = Plan {
         fifo: false,
         variants: [false; 3],
-        network_unbounded: false,
         docs: vec![doc(false, vec![abort, remove])],
         core: None,
         user: vec![UserStep::RemoveIframe(Pick(0))],
