@@ -122,11 +122,9 @@ async function runOnce(browser, plan, run, out) {
   const awaiting = new Map();
   const newestArm = new WeakMap();
   let arms = 0;
-  const await_ = (frame, url, label, byLabel) => {
-    const arm = ++arms;
+  const awaitDocument = (arm, frame, url, label, byLabel) => {
     newestArm.set(frame, arm);
     awaiting.set(arm, { frame, url, label, byLabel });
-    return arm;
   };
   const stillAwaited = () => {
     for (const [arm, a] of awaiting) {
@@ -152,7 +150,7 @@ async function runOnce(browser, plan, run, out) {
       if ((page.generation ?? 1) > 1 && request.isNavigationRequest()) {
         let frame = null;
         try { frame = request.frame(); } catch { /* a window's first document */ }
-        if (frame !== null && page.label !== undefined) await_(frame, url, page.label, true);
+        if (frame !== null && page.label !== undefined) awaitDocument(++arms, frame, url, page.label, true);
       }
       return route.fulfill({
         status: 200,
@@ -171,7 +169,7 @@ async function runOnce(browser, plan, run, out) {
       let text;
       // A served document counts as activity, and one in a known frame is awaited (above).
       lastActivity = Date.now();
-      const arm = where.popup ? undefined : await_(where.frame, url, path, false);
+      const arm = where.popup ? undefined : ++arms;
       if (where.popup) {
         // A window's first document: its label, navigable and tab are its window's name (the
         // simulator's label of a window opened with a target name; an unnamed one is `?`).
@@ -192,7 +190,7 @@ async function runOnce(browser, plan, run, out) {
         const cfg = { label, nav: where.navigable, tab: where.tab, scale: plan.scale, frames: plan.framePaths?.[where.tab] ?? {}, arm };
         text = JSON.stringify(cfg).replace(/</g, '\\u003c');
       }
-      if (arm !== undefined) awaiting.get(arm).label = label;
+      if (arm !== undefined) awaitDocument(arm, where.frame, url, label, false);
       log.push(`${at()} request ${url}: ${plan.resources?.[path] ? 'the resource ' + path : 'no resource at ' + path + ', a document with no script'}, as ${label}`);
       return route.fulfill({
         status: 200,

@@ -195,16 +195,18 @@
     remember();
     f.remove();
   };
+  // `arm`: the driver's number for a document it served to a JavaScript page's navigation or
+  // iframe, sent back when the document starts and when it is gone.
+  const armed = () => (cfg.arm === undefined ? {} : { arm: cfg.arm });
   W.start = (busy, f) => {
     // The driver waits for every initial document's start before it counts quiescence.
-    // `arm`: the driver's number for a document it served to a JavaScript page's navigation.
-    rec('started', cfg.arm === undefined ? {} : { arm: cfg.arm });
+    rec('started', armed());
     const end = performance.now() + busy;
     while (performance.now() < end) {}
     remember();
     W.body(f);
   };
-  addEventListener('pagehide', () => rec('gone', cfg.arm === undefined ? {} : { arm: cfg.arm }));
+  addEventListener('pagehide', () => rec('gone', armed()));
   // A page restored from the back/forward cache says so (`restored`, pageshow.persisted):
   // crates/cli/src/chromium.rs counts these against the scenario's restoreFromBfcache steps (a
   // run short of them reloaded a page and did not test the cache). Entering the cache has no
