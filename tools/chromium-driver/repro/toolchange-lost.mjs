@@ -1,15 +1,22 @@
-// A standalone reproduction of the Chromium finding "a same-origin child sometimes misses its
-// toolchange" (docs/chromium.md), without the simulator or its driver.
+// A standalone reproduction of the Chromium finding "a toolchange is sometimes lost when the
+// tool owner's modelContext is first read in the registering task" (docs/chromium.md), without
+// the simulator or its driver.
 //
 //   node tools/chromium-driver/repro/toolchange-lost.mjs VARIANT RUNS [WAIT_MS]
 //
 // The parent page is the spec's example after "notify documents of a tool change": it sets its
 // own ontoolchange and its same-origin iframe's, registers a tool, and queues a timer. The child
-// page is empty, except in the variant `created-earlier`, where its own script reads
+// page is empty, except in the variants `…created-earlier`, where its own script reads
 // `document.modelContext` at parse time (before the parent's task). Variants:
 //   same-task        the child's modelContext is first read in the parent's task that registers
 //   created-earlier  the child's own script read its modelContext long before
 //   delayed-register the parent registers 50 ms after setting the handlers (another task)
+//   owner-removed    the parent sets its own ontoolchange at parse time; its task registers a
+//                    tool on the child's modelContext (first read in that task) and removes the
+//                    iframe in the same task (scenarios/null-navigable/notify-2-tool-owner-
+//                    removed.jsonc): the parent's toolchange is the one that can be lost
+//   owner-removed-created-earlier
+//                    as owner-removed, the child's own script having read its modelContext
 // Each run is a fresh browser context; every request is answered by Playwright's route (the
 // DevTools Fetch domain), so both pages are on https://example.com. Prints the counts of each
 // order of the page's own log array, read WAIT_MS (300 by default) after the parent's task.
@@ -20,23 +27,29 @@ const { chromium } = require('playwright-core');
 const variant = process.argv[2] ?? 'same-task';
 const runs = Number(process.argv[3] ?? 30);
 const waitMs = Number(process.argv[4] ?? 300);
-if (!['same-task', 'created-earlier', 'delayed-register'].includes(variant)) {
-  console.error(`unknown variant ${variant}: same-task, created-earlier or delayed-register`);
+const variants = ['same-task', 'created-earlier', 'delayed-register', 'owner-removed', 'owner-removed-created-earlier'];
+if (!variants.includes(variant)) {
+  console.error(`unknown variant ${variant}: ${variants.join(', ')}`);
   process.exit(2);
 }
 const register = `
   const p = document.modelContext.registerTool({name: 'tool_name', description: 'tool_desc', execute: async () => {}});
   p.then(() => logs.push('Register promise resolved'));
   setTimeout(() => logs.push('Post-register task'));`;
+const ownerRemoved = `
+  const iframe = document.querySelector('iframe');
+  iframe.contentDocument.modelContext.registerTool({name: 'tool_name', description: 'tool_desc', execute: () => new Promise(() => {})});
+  iframe.remove();`;
 const parent = `<!doctype html><script>
-window.logs = [];
-window.go = () => {
+window.logs = [];${variant.startsWith('owner-removed') ? `
+document.modelContext.ontoolchange = () => logs.push('Parent toolchange');` : ''}
+window.go = () => {${variant.startsWith('owner-removed') ? ownerRemoved : `
   document.modelContext.ontoolchange = () => logs.push('Parent toolchange');
   document.querySelector('iframe').contentDocument.modelContext.ontoolchange = () => logs.push('Child toolchange');
-  ${variant === 'delayed-register' ? `setTimeout(() => { ${register} }, 50);` : register}
+  ${variant === 'delayed-register' ? `setTimeout(() => { ${register} }, 50);` : register}`}
 };
 </script><iframe src="https://example.com/frame"></iframe>`;
-const child = `<!doctype html><script>${variant === 'created-earlier' ? 'window.mc = document.modelContext;' : ''}</script>`;
+const child = `<!doctype html><script>${variant.endsWith('created-earlier') ? 'window.mc = document.modelContext;' : ''}</script>`;
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   headless: true,

@@ -171,15 +171,22 @@
   let relay = null;
   try { if (parent !== window && parent.__wmcp && parent.__wmcp.observe) relay = parent.__wmcp; } catch {}
   const counts = { registerTool: 0, getTools: 0, executeTool: 0 };
-  const mc = document.modelContext;
-  const proto = mc ? Object.getPrototypeOf(mc) : null;
+  // The methods are wrapped on the interface's prototype, without reading
+  // `document.modelContext`: Chromium 156 creates a document's ModelContext when a script first
+  // reads it, and one created in the task that registers a tool sometimes misses that tool's
+  // `toolchange` (docs/chromium.md). Reading it here, before the page's script, hid that bug in
+  // every JavaScript page. A ModelContext whose prototype is this realm's is this document's.
+  // (A browser without the `ModelContext` interface object falls back to reading it.)
+  const proto = typeof ModelContext === 'function' && ModelContext.prototype
+    ? ModelContext.prototype
+    : (document.modelContext ? Object.getPrototypeOf(document.modelContext) : null);
   if (proto) {
     for (const method of Object.keys(counts)) {
       const real = proto[method];
       if (typeof real !== 'function') continue;
       const wrapped = {
         [method](...args) {
-          let labelled = this === mc;
+          let labelled = this !== null && typeof this === 'object' && Object.getPrototypeOf(this) === proto;
           if (labelled) {
             try { converts[method](...args); } catch { labelled = false; }
           }

@@ -483,3 +483,51 @@ fn the_log_folder_holds_the_plan_and_every_run() {
     assert!(read("scenarios__a_ub__c.jsonc.plan.json").contains("\"pages\""));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The JavaScript pages' prelude, run by Node with a stand-in for the DOM: it wraps the WebMCP
+/// methods without reading `document.modelContext` (Chromium 156 creates a document's
+/// ModelContext on that first read, and one created in the task that registers a tool sometimes
+/// misses its `toolchange`: reading it early hid that bug in every JavaScript page,
+/// docs/chromium.md), and still labels and records the promise of a call on this document's
+/// ModelContext, and only of this document's.
+#[test]
+#[ignore = "needs Node.js (node); .ci/run runs it"]
+fn the_prelude_wraps_model_context_without_creating_it() {
+    let prelude = include_str!("jspage.js");
+    let js = format!(
+        r#"
+let reads = 0;
+const records = [];
+class ModelContext {{ registerTool() {{ return Promise.resolve(undefined); }} getTools() {{ return Promise.resolve([]); }} executeTool() {{ return Promise.resolve('r'); }} }}
+const own = new ModelContext();
+globalThis.ModelContext = ModelContext;
+globalThis.document = {{ get modelContext() {{ reads++; return own; }}, defaultView: {{}} }};
+globalThis.window = globalThis;
+globalThis.parent = globalThis;
+globalThis.addEventListener = () => {{}};
+const W = {{ timers: 0, rec: (k, o) => records.push([k, o.p ?? null]), render: String, settled: String }};
+const prelude = ({prelude});
+prelude(W, {{ label: 'app', scale: 1 }});
+const afterPrelude = reads;
+const other = Object.create(null);
+own.registerTool({{ name: 'a', description: 'd', execute() {{}} }}).then(() => {{
+  // A call whose receiver is not this realm's ModelContext is not labelled.
+  ModelContext.prototype.getTools.call(other);
+  setTimeout(() => process.stdout.write(JSON.stringify([afterPrelude, records])), 0);
+}});
+"#
+    );
+    let out = std::process::Command::new("node").args(["-e", &js]).output().expect("node runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let records: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(records[0], 0, "the prelude read document.modelContext: {stdout}");
+    let kinds: Vec<(&str, Option<&str>)> = records[1]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r[0] != "timers")
+        .map(|r| (r[0].as_str().unwrap(), r[1].as_str()))
+        .collect();
+    assert_eq!(kinds, [("promise", Some("registerTool#1@app")), ("settle", Some("registerTool#1@app"))], "{stdout}");
+}
