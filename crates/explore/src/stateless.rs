@@ -16,7 +16,9 @@
 //! - **enabling**: a lane that could not run before a step and can after it (a task posted to
 //!   an empty queue, a block started) has its next step after that one;
 //! - **time**: when the model's clock ([`Model::clock`]) changes between two steps, every step
-//!   before happens before every step after (time advances only when nothing can run).
+//!   before happens before every step after (time advances only when nothing can run; a lane
+//!   that could run before the step after which time advanced was put off by that step, and is
+//!   scheduled before it, as a disabled lane is: `schedule_disabled`).
 //!
 //! Two steps race when they conflict, belong to different lanes, and nothing else orders them
 //! (no chain of the relations above, and the later was not enabled by the earlier). For each
@@ -551,12 +553,21 @@ impl<'o, M: Model> Explorer<'o, M> {
 
     /// The lanes frame `depth - 1`'s step disabled (runnable before it, not after, not its own
     /// lane): each is scheduled before that step, as a race with its next step, whose footprint
-    /// is unknown.
+    /// is unknown. A step after which the model's clock advanced put off every other lane that
+    /// could run before it, even one runnable again at the new time: time advances only when
+    /// nothing can run, so that step made those lanes wait for it (`net.wait` puts the fetches in
+    /// flight off, `user.wait` the user's step). The barrier orders them after every earlier
+    /// step, which hides their races with those steps, so they are scheduled before it too.
     fn schedule_disabled(&mut self, depth: usize) {
         let k = depth - 1;
         let disabled: Vec<LaneId> = {
             let (before, after) = (&self.frames[k], &self.frames[depth]);
-            before.runnable.iter().copied().filter(|x| *x != before.lane && !after.runnable.contains(x)).collect()
+            before
+                .runnable
+                .iter()
+                .copied()
+                .filter(|x| *x != before.lane && (after.barrier || !after.runnable.contains(x)))
+                .collect()
         };
         for x in disabled {
             let v = vec![Event { frame: usize::MAX, lane: x, fp: self.bound(x) }];
