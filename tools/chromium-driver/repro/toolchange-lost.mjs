@@ -36,17 +36,22 @@ const register = `
   const p = document.modelContext.registerTool({name: 'tool_name', description: 'tool_desc', execute: async () => {}});
   p.then(() => logs.push('Register promise resolved'));
   setTimeout(() => logs.push('Post-register task'));`;
-const ownerRemoved = `
+const parentHandler = `document.modelContext.ontoolchange = () => logs.push('Parent toolchange');`;
+const ownerRemoved = variant.startsWith('owner-removed');
+// The parent's task (\`go\`): the spec's example, or the registration on the child and its removal.
+const go = ownerRemoved
+  ? `
   const iframe = document.querySelector('iframe');
   iframe.contentDocument.modelContext.registerTool({name: 'tool_name', description: 'tool_desc', execute: () => new Promise(() => {})});
-  iframe.remove();`;
-const parent = `<!doctype html><script>
-window.logs = [];${variant.startsWith('owner-removed') ? `
-document.modelContext.ontoolchange = () => logs.push('Parent toolchange');` : ''}
-window.go = () => {${variant.startsWith('owner-removed') ? ownerRemoved : `
-  document.modelContext.ontoolchange = () => logs.push('Parent toolchange');
+  iframe.remove();`
+  : `
+  ${parentHandler}
   document.querySelector('iframe').contentDocument.modelContext.ontoolchange = () => logs.push('Child toolchange');
-  ${variant === 'delayed-register' ? `setTimeout(() => { ${register} }, 50);` : register}`}
+  ${variant === 'delayed-register' ? `setTimeout(() => { ${register} }, 50);` : register}`;
+const parent = `<!doctype html><script>
+window.logs = [];
+${ownerRemoved ? parentHandler : ''}
+window.go = () => {${go}
 };
 </script><iframe src="https://example.com/frame"></iframe>`;
 const child = `<!doctype html><script>${variant.endsWith('created-earlier') ? 'window.mc = document.modelContext;' : ''}</script>`;
