@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use scenario::{
     Abort, Action, AgentAction, AgentCallTool, Execute, ExecuteResult, ExecuteTool, ExecuteToolOptions, Frame,
-    GetTools, GetToolsOptions, ModelContextTool, Navigate, On, Options, ParallelModel, RegisterTool,
+    GetTools, GetToolsOptions, ModelContextTool, Navigate, NetworkModel, On, Options, ParallelModel, RegisterTool,
     RegisterToolOptions, RegisteredToolText, Scenario, SetTimeout, Then, Throw, ToolAnnotations, ToolRef, Variant,
 };
 use serde_json::json;
@@ -37,6 +37,9 @@ pub fn build(plan: &Plan, name: &str) -> Scenario {
                 script.extend(b.core_call(c, target));
             }
         }
+        if let Some(nav) = plan.script_navigation.as_ref().filter(|n| n.doc.index(plan.docs.len()) == i) {
+            script.extend(b.script_navigation(nav));
+        }
         scripts.push(script);
     }
     let tabs = b.tabs.iter().map(|&t| b.frame(plan, t, &mut scripts)).collect();
@@ -58,6 +61,7 @@ pub fn build(plan: &Plan, name: &str) -> Scenario {
         options: Options {
             parallel: if plan.fifo { ParallelModel::Fifo } else { ParallelModel::Unordered },
             variants,
+            network: if plan.network_unbounded { NetworkModel::Unbounded } else { NetworkModel::Instant },
             ..Options::default()
         },
         tabs,
@@ -175,7 +179,44 @@ impl Builder {
                 collect_registered(script, navigable.index(docs), docs, &mut b.registered);
             }
         }
+        if let Some(nav) = &plan.script_navigation {
+            let target = b.navigation_target(nav, docs);
+            collect_registered(&nav.script, target, docs, &mut b.registered);
+        }
         b
+    }
+
+    /// The document whose navigable a script's navigation navigates: one of the navigating
+    /// document's iframes, or its own.
+    fn navigation_target(&self, nav: &ScriptNavigation, docs: usize) -> usize {
+        let doc = nav.doc.index(docs);
+        let own: Vec<usize> = self.iframes.iter().copied().filter(|f| self.parent.get(f) == Some(&doc)).collect();
+        match nav.iframe {
+            Some(i) if !own.is_empty() => own[i.index(own.len())],
+            _ => doc,
+        }
+    }
+
+    /// A navigation the script of document `self.doc` starts (`nav.doc`), with the new
+    /// document's script, from a timer or at once.
+    fn script_navigation(&mut self, nav: &ScriptNavigation) -> Vec<Action> {
+        let target = self.navigation_target(nav, self.ids.len());
+        let (doc, controllers) = (self.doc, std::mem::take(&mut self.controllers));
+        self.doc = target;
+        let script = self.stmts(&nav.script);
+        (self.doc, self.controllers) = (doc, controllers);
+        let n = self.fresh("");
+        let navigate = Action::Navigate(Navigate {
+            navigable: self.ids[target].clone(),
+            url: format!("{}/s{n}", nav.url.origin()),
+            headers: BTreeMap::new(),
+            script,
+            frames: Vec::new(),
+        });
+        match nav.delay {
+            None => vec![navigate],
+            Some(ms) => vec![Action::SetTimeout(SetTimeout { ms, do_: vec![navigate] })],
+        }
     }
 
     /// The core call's tool: `search`, registered first in the target's script, exposed to all.

@@ -16,11 +16,11 @@ pub struct GenConfig {
     pub max_statements: usize,
     /// How deep callbacks (`setTimeout` bodies) nest.
     pub max_depth: u32,
-    /// Generate user steps: navigation, iframe removal, bfcache.
+    /// Generate user steps (navigation, iframe removal, bfcache) and a navigation a script starts.
     pub user_steps: bool,
     /// Generate agent steps: observe, callTool.
     pub agent_steps: bool,
-    /// Generate `options`: the FIFO parallel queue and the variants.
+    /// Generate `options`: the FIFO parallel queue, the variants and the network model.
     pub options: bool,
 }
 
@@ -82,6 +82,11 @@ pub struct Plan {
     pub fifo: bool,
     /// Which of `completion-steps-in-parallel`, `title-undefined`, `cross-traversable-execution`.
     pub variants: [bool; 3],
+    /// `"options": {"network": "unbounded"}`: the response of a navigation a script starts may
+    /// come after any later timer (`script_navigation`; a user step's navigation is not a fetch).
+    pub network_unbounded: bool,
+    /// A navigation one document's script starts, appended to that script.
+    pub script_navigation: Option<ScriptNavigation>,
     /// Documents in creation order; the first is a tab.
     pub docs: Vec<DocPlan>,
     /// A call that can succeed, amid the random statements.
@@ -420,6 +425,22 @@ pub enum AbortWhen {
     After(u64),
 }
 
+/// A navigation a document's script starts (the action language's `navigate` in a script): a
+/// fetch, whose response comes at once under `"network": "instant"` and at any later moment
+/// under `"unbounded"` (docs/scenario-format.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptNavigation {
+    /// The document whose script navigates.
+    pub doc: Pick,
+    /// The navigable: one of that document's iframes, or (None, or no iframe) its own.
+    pub iframe: Option<Pick>,
+    /// From a timer of this many ms, or (None) at the end of the script.
+    pub delay: Option<u64>,
+    pub url: UrlPlan,
+    /// The new document's script.
+    pub script: Vec<Stmt>,
+}
+
 /// A step of the user.
 #[derive(Clone, Debug, PartialEq)]
 pub enum UserStep {
@@ -720,8 +741,42 @@ pub fn plan(config: GenConfig) -> impl Strategy<Value = Plan> {
             },
         ),
     );
-    (options, prop::collection::vec(doc(config), 1..=max_docs), core, user, agent)
-        .prop_map(|((fifo, variants), docs, core, user, agent)| Plan { fifo, variants, docs, core, user, agent })
+    // Drawn last, so that adding them left every earlier seed's other choices as they were (a
+    // seed without them builds the scenario it built before).
+    let network = if config.options { prop::bool::weighted(0.3).boxed() } else { Just(false).boxed() };
+    let script_navigation = if config.user_steps {
+        prop::option::weighted(
+            0.4,
+            (
+                pick(),
+                prop::option::weighted(0.5, pick()),
+                prop::option::weighted(0.7, ms()),
+                url(),
+                prop::collection::vec(stmt(config.max_depth.saturating_sub(1)), 0..=2),
+            )
+                .prop_map(|(doc, iframe, delay, url, script)| ScriptNavigation {
+                    doc,
+                    iframe,
+                    delay,
+                    url,
+                    script,
+                }),
+        )
+        .boxed()
+    } else {
+        Just(None).boxed()
+    };
+    (options, prop::collection::vec(doc(config), 1..=max_docs), core, user, agent, (network, script_navigation))
+        .prop_map(|((fifo, variants), docs, core, user, agent, (network_unbounded, script_navigation))| Plan {
+            fifo,
+            variants,
+            network_unbounded,
+            script_navigation,
+            docs,
+            core,
+            user,
+            agent,
+        })
 }
 
 #[cfg(test)]

@@ -129,6 +129,19 @@ pub fn simplifications(plan: &Plan) -> Vec<Plan> {
             p.variants = [false; 3];
         }));
     }
+    if plan.network_unbounded {
+        out.push(with(&|p| p.network_unbounded = false));
+    }
+    if let Some(nav) = &plan.script_navigation {
+        out.push(with(&|p| p.script_navigation = None));
+        let mut simpler: Vec<ScriptNavigation> =
+            list_variants(&nav.script).into_iter().map(|script| ScriptNavigation { script, ..nav.clone() }).collect();
+        simpler.push(ScriptNavigation { delay: None, ..nav.clone() });
+        simpler.push(ScriptNavigation { iframe: None, ..nav.clone() });
+        for s in simpler.into_iter().filter(|s| s != nav) {
+            out.push(with(&|p| p.script_navigation = Some(s.clone())));
+        }
+    }
     for (i, doc) in plan.docs.iter().enumerate() {
         let simple = DocPlan {
             new_tab: doc.new_tab,

@@ -95,6 +95,10 @@ impl ExploreOptions {
             format!(
                 "reduction={}",
                 match (search.reduce, self.inert_tasks, search.delay_bound) {
+                    // The stateless search caches no state: source sets, wakeup trees and
+                    // sleep sets (docs/model.md, "Stateless exploration").
+                    (true, true, _) if self.kind == SearchKind::Stateless => "optimal-dpor+inert-tasks",
+                    (true, false, _) if self.kind == SearchKind::Stateless => "optimal-dpor",
                     (true, _, Some(_)) => "state-caching",
                     (true, true, None) => "state-caching+sleep-sets+inert-tasks",
                     (true, false, None) => "state-caching+sleep-sets",
@@ -522,9 +526,12 @@ impl<'p> ::explore::Model for SimModel<'p> {
         self.lifecycles_fixed && (fp.reads_only_lifecycles() || fp.is_private())
     }
 
-    /// Virtual time: `runnable` advances it when nothing can run.
+    /// The moments nothing could run (`Sim::moments`): virtual time advancing, or fetches put
+    /// off arriving at once because it had nowhere to go. Both happen only when nothing else can
+    /// run, so no step on either side can be moved to the other (the virtual time alone would
+    /// miss the second: `webmcp-sim fuzz` seed 397 with a navigation from a script).
     fn clock(&self, sim: &Sim<'p>) -> u64 {
-        sim.world.now()
+        sim.moments
     }
 
     /// A copy with the facts learned so far, its own (`Learned::snapshot`), and no execution

@@ -23,7 +23,11 @@ use crate::program::{ControllerSlot, DocSpec, FrameSpec, Program, PromiseSlot, S
 use crate::uuid::Uuid;
 use crate::work::{CompletionSteps, Work};
 
+mod labels;
 mod render;
+
+pub(crate) use labels::push_decimal;
+use labels::{block_creator, block_label};
 
 /// WebMCP "annotations" struct (with the seeds' consequential hint).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -308,10 +312,10 @@ pub struct Sim<'p> {
     /// While exploring: run inert tasks when they are queued (`crate::inert`), with what the
     /// scenario's scripts can ever do. None: queue every task (runs, replays, the naive search).
     pub(crate) eager_inert: Option<Rc<InertFacts>>,
-    /// In the faithful run of a search's witness (`explore::faithful_schedule`): note on each
-    /// task queued whether it is inert under these facts now, as the search decided when it
-    /// queued it (`browser::Task::inert_when_queued`); a task that was not may be by the time
-    /// it heads its queue (its document back from the back/forward cache).
+    /// In the faithful run of a search's witness (`explore::faithful_schedule`): note on each task
+    /// queued whether it is inert under these facts now, as the search decided when it queued it
+    /// (`browser::Task::inert_when_queued`); a task that was not may be by the time it heads its
+    /// queue (its document back from the back/forward cache).
     pub(crate) note_inert: Option<Rc<InertFacts>>,
     /// The pending tool executions maps are kept in uuid order and their entries are footprinted
     /// one by one (`Resource::PendingEntry`): true when no step of the scenario can unload a
@@ -327,8 +331,8 @@ pub struct Sim<'p> {
     pub(crate) eager_queue: Option<std::collections::VecDeque<(DocId, Work)>>,
     /// A task's script stopped after a registerTool statement (variant
     /// `in-parallel-reads-mid-task`, `Sim::run_task_script`): the document, the script and the
-    /// statement to go on from, which the run loop keeps as the suspended rest of the task.
-    /// None between units.
+    /// statement to go on from, which the run loop keeps as the suspended rest of the task. None
+    /// between units.
     pub(crate) suspended_script: Option<(DocId, ScriptId, u32)>,
     /// HTML's about-to-be-notified rejected promises lists of the action language's realms: the
     /// document and the rejection reason of each promise a `then` made whose reaction threw
@@ -337,6 +341,8 @@ pub struct Sim<'p> {
     pub(crate) about_to_be_notified: Vec<(DocId, browser::JsValue)>,
     /// Units run so far (recorded or not).
     pub units_run: usize,
+    /// Moments nothing could run: time advanced or, fetches waiting, had nowhere to go (not state).
+    pub(crate) moments: u64,
     // Trace.
     pub(crate) units: Vec<trace::Unit>,
     pub(crate) events: Vec<Event>,
@@ -389,6 +395,7 @@ impl Clone for Sim<'_> {
             suspended_script: self.suspended_script,
             about_to_be_notified: self.about_to_be_notified.clone(),
             units_run: self.units_run,
+            moments: self.moments,
             units: clone_list(&self.units),
             events: clone_list(&self.events),
             findings: self.findings.clone(),
@@ -518,6 +525,7 @@ impl<'p> Sim<'p> {
             suspended_script: None,
             about_to_be_notified: Vec::new(),
             units_run: 0,
+            moments: 0,
             units: Vec::new(),
             events: Vec::new(),
             findings: Findings::default(),
@@ -966,33 +974,4 @@ impl<'p> Sim<'p> {
         self.settle(p, Err(error), step);
         p
     }
-}
-
-/// The name the blocks that `lane` starts are counted and labelled under: a block's label
-/// without `par:` (`par:el0.net/0` → `el0.net/0`, whose blocks are `par:el0.net/0/0`, …), any
-/// other lane's label as it is.
-fn block_creator(lane: &str) -> &str {
-    lane.strip_prefix("par:").unwrap_or(lane)
-}
-
-/// The label of the `n`-th in-parallel block (from 0) started by the lane `creator`:
-/// `par:<creator>/<n>`.
-fn block_label(creator: &str, n: u32) -> sched::Lane {
-    thread_local! {
-        /// Where labels are written before the lane copies them (one allocation per block).
-        static LABEL: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
-    }
-    LABEL.with_borrow_mut(|label| {
-        label.clear();
-        label.push_str("par:");
-        label.push_str(creator);
-        label.push('/');
-        push_decimal(label, n);
-        sched::Lane::new(label.as_str())
-    })
-}
-
-/// Appends `n` in decimal (labels are built on the exploration hot path, without `format!`).
-pub(crate) fn push_decimal(out: &mut String, n: u32) {
-    out.push_str(itoa::Buffer::new().format(n));
 }

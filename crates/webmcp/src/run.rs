@@ -114,19 +114,28 @@ impl<'p> Sim<'p> {
                 return;
             }
             let timer = self.world.next_timer_deadline();
-            let user = self.world.user_queue.next_wake_up(self.world.now());
+            let was = self.world.now();
+            let user = self.world.user_queue.next_wake_up(was);
             let Some(t) = self.world.advance_time() else { return };
+            self.moments += 1;
             self.running = Running::Time;
             self.current_counter = None;
-            let what = if self.record {
+            // Fetches put off with nowhere for time to go arrive at once (`World::advance_time`).
+            let in_vain = t == was && timer != Some(t) && user != Some(t);
+            let what = if !self.record {
+                String::new()
+            } else if in_vain {
+                std::hint::cold_path();
+                format!("virtual time has nowhere to advance to: the navigation responses put off arrive at {t} ms")
+            } else {
                 std::hint::cold_path();
                 format!("virtual time advances to {t} ms")
-            } else {
-                String::new()
             };
             // A timer came due, or (no timer by then) a timed user or agent step's window opened
-            // or ended.
-            let cite = if timer == Some(t) {
+            // or ended, or the fetches put off waited in vain.
+            let cite = if in_vain {
+                ("HTML", "navigate 23")
+            } else if timer == Some(t) {
                 ("HTML", "run steps after a timeout")
             } else if user == Some(t) {
                 ("user", "window")

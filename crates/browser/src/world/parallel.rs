@@ -77,12 +77,16 @@ impl<S: Clone> World<S> {
 pub struct Fetches {
     labels: Vec<Lane>,
     put_off: bool,
+    /// The fetches in flight were put off, and arrived without virtual time advancing because
+    /// it had nowhere to go; `net.wait` is not offered again until a fetch starts (which puts an
+    /// end to it). Without it, `net.wait` and the arrival with nowhere to go would repeat forever.
+    waited_in_vain: bool,
 }
 
 impl Fetches {
     /// No fetch in flight, none put off: the state of every scenario without `network` "unbounded".
     pub(super) fn is_idle(&self) -> bool {
-        self.labels.is_empty() && !self.put_off
+        self.labels.is_empty() && !self.put_off && !self.waited_in_vain
     }
 }
 
@@ -97,6 +101,7 @@ impl<S: Clone> World<S> {
         if let Err(at) = fetches.labels.binary_search(&label) {
             fetches.labels.insert(at, label.clone());
         }
+        fetches.waited_in_vain = false;
         label
     }
 
@@ -110,10 +115,14 @@ impl<S: Clone> World<S> {
         self.fetches.put_off
     }
 
-    /// Whether `net.wait` can run: fetches are in flight, not put off, and virtual time has
-    /// somewhere to advance to (a timer's deadline, a timed step's window).
+    /// Whether `net.wait` can run: fetches are in flight, not put off, and they did not already
+    /// wait in vain (put off, then arrived at once because virtual time had nowhere to advance
+    /// to) since the last fetch started. It reads the fetches alone (`Resource::Fetches` in the
+    /// explorer's footprints), so only a step that starts a fetch makes it runnable, and only one
+    /// that writes the fetches stops it: not whether a timer or a timed step is pending, which a
+    /// wait may still meet (a timer set while the fetches wait), or not (they arrive at once).
     pub(super) fn fetches_can_wait(&self) -> bool {
-        !self.fetches.labels.is_empty() && !self.fetches.put_off && self.next_wake_up().is_some()
+        !self.fetches.labels.is_empty() && !self.fetches.put_off && !self.fetches.waited_in_vain
     }
 
     /// `net.wait`: puts every fetch in flight off until virtual time next advances.
@@ -128,14 +137,20 @@ impl<S: Clone> World<S> {
             return;
         }
         if let Ok(at) = self.fetches.labels.binary_search(label) {
-            self.fetches.labels.remove(at);
+            let fetches = &mut *self.fetches;
+            fetches.labels.remove(at);
+            if fetches.labels.is_empty() {
+                fetches.waited_in_vain = false;
+            }
         }
     }
 
-    /// Virtual time advanced (or nothing is left to wait for): the fetches put off may arrive.
-    pub(super) fn fetches_wake_up(&mut self) {
+    /// Virtual time advanced (`advanced`), or had nowhere to go: the fetches put off may arrive.
+    pub(super) fn fetches_wake_up(&mut self, advanced: bool) {
         if self.fetches.put_off {
-            self.fetches.put_off = false;
+            let fetches = &mut *self.fetches;
+            fetches.put_off = false;
+            fetches.waited_in_vain = !advanced;
         }
     }
 }

@@ -264,9 +264,9 @@ fn session_history_steps_target_entries_and_reactivation() {
 }
 
 /// `options.network` "unbounded": a fetch is an unordered block that `net.wait` puts off until
-/// virtual time next advances (with every other fetch then in flight); `net.wait` is offered only
-/// while a fetch is in flight and virtual time has somewhere to go, and fetches put off with
-/// nowhere left to go arrive at once.
+/// virtual time next advances (with every other fetch then in flight); `net.wait` is offered
+/// while a fetch is in flight, whether or not a wake-up is pending, and fetches put off with
+/// nowhere left to go arrive at once, after which `net.wait` is not offered until a fetch starts.
 #[test]
 fn net_wait_puts_every_fetch_in_flight_off_until_virtual_time_advances() {
     let (mut world, docs) = chain(&[serde_json::json!({"url": "https://a.example/"})]);
@@ -274,8 +274,18 @@ fn net_wait_puts_every_fetch_in_flight_off_until_virtual_time_advances() {
         world.runnable_lanes().into_iter().map(|(l, _)| l.as_str().to_string()).collect()
     };
     world.start_fetch(Lane::new("par:el0.timer/0"), 1);
-    // No timer: nothing to wait for, so the fetch can only arrive.
+    // No timer: the fetch may still wait (a timer may be set meanwhile) …
+    assert_eq!(labels(&world), ["net.wait", "par:el0.timer/0"]);
+    let idle = world.clone();
+    assert_eq!(world.take(LaneRef::NetWait), Some(Unit::NetWait));
+    assert!(labels(&world).is_empty());
+    // … and with nowhere to go it arrives at once; it does not wait again …
+    assert_eq!(world.advance_time(), Some(0));
     assert_eq!(labels(&world), ["par:el0.timer/0"]);
+    // … until a fetch starts.
+    world.start_fetch(Lane::new("par:el0.timer/2"), 4);
+    assert_eq!(labels(&world), ["net.wait", "par:el0.timer/0", "par:el0.timer/2"]);
+    world = idle;
     world.run_steps_after_a_timeout(docs[0], 10, 7);
     world.start_fetch(Lane::new("par:el0.timer/1"), 2);
     world.start_in_parallel(Lane::new("par:el0.net/0"), 3);
@@ -285,12 +295,13 @@ fn net_wait_puts_every_fetch_in_flight_off_until_virtual_time_advances() {
     assert_eq!(labels(&world), ["par:el0.net/0"]);
     assert!(world.take(lane(&world, "par:el0.net/0")).is_some());
     assert!(labels(&world).is_empty());
+    // Time advanced: they may arrive, or wait again (the timer's task may set another).
     assert_eq!(world.advance_time(), Some(10));
-    assert_eq!(labels(&world), ["el0.timer", "par:el0.timer/0", "par:el0.timer/1"]);
-    // Taken, a fetch is no longer in flight; with the timer run, nothing is left to wait for.
+    assert_eq!(labels(&world), ["el0.timer", "net.wait", "par:el0.timer/0", "par:el0.timer/1"]);
+    // Taken, a fetch is no longer in flight.
     assert!(matches!(world.take(lane(&world, "par:el0.timer/0")), Some(Unit::Parallel { steps: 1, .. })));
     assert!(world.take(lane(&world, "el0.timer")).is_some());
-    assert_eq!(labels(&world), ["par:el0.timer/1"]);
+    assert_eq!(labels(&world), ["net.wait", "par:el0.timer/1"]);
     // Put off with a timer pending that is then cleared: the fetch arrives at once, time stays.
     world.run_steps_after_a_timeout(docs[0], 5, 8);
     assert_eq!(world.take(LaneRef::NetWait), Some(Unit::NetWait));

@@ -145,7 +145,7 @@ impl<S: Clone> World<S> {
     pub fn advance_time(&mut self) -> Option<u64> {
         let Some(next) = self.next_wake_up() else {
             if self.fetches_put_off() {
-                self.fetches_wake_up();
+                self.fetches_wake_up(false);
                 return Some(self.timers.now);
             }
             return None;
@@ -157,7 +157,7 @@ impl<S: Clone> World<S> {
         if self.agent_queue.deferred {
             self.agent_queue.deferred = false;
         }
-        self.fetches_wake_up();
+        self.fetches_wake_up(true);
         self.queue_due_timers();
         Some(next)
     }

@@ -24,6 +24,8 @@ fn documents_become_tabs_and_iframes() {
     let plan = Plan {
         fifo: false,
         variants: [false, true, false],
+        network_unbounded: false,
+        script_navigation: None,
         docs: vec![doc(false, vec![]), doc(false, vec![Stmt::Log]), doc(true, vec![]), doc(true, vec![])],
         core: None,
         user: vec![UserStep::BfcacheVisit(Pick(0)), UserStep::RemoveIframe(Pick(0))],
@@ -47,6 +49,8 @@ fn unresolvable_references_are_left_out() {
     let plan = Plan {
         fifo: false,
         variants: [false; 3],
+        network_unbounded: false,
+        script_navigation: None,
         docs: vec![doc(false, vec![abort, remove])],
         core: None,
         user: vec![UserStep::RemoveIframe(Pick(0))],
@@ -54,6 +58,48 @@ fn unresolvable_references_are_left_out() {
     };
     let s = build(&plan, "empty");
     assert!(s.tabs[0].script.is_empty() && s.user.is_empty());
+}
+
+/// A script's navigation: a `navigate` of the document's iframe (or its own navigable) from a
+/// timer at the end of its script, carrying the new document's script, whose registration counts
+/// as the navigated document's.
+#[test]
+fn a_script_navigation_navigates_from_the_script() {
+    let nav = |iframe: Option<Pick>, delay: Option<u64>| ScriptNavigation {
+        doc: Pick(0),
+        iframe,
+        delay,
+        url: UrlPlan { https: true, host: 1 },
+        script: vec![Stmt::Log],
+    };
+    let plan = |n: ScriptNavigation| Plan {
+        fifo: false,
+        variants: [false; 3],
+        network_unbounded: true,
+        script_navigation: Some(n),
+        docs: vec![doc(false, vec![Stmt::Log]), doc(false, vec![])],
+        core: None,
+        user: vec![],
+        agent: vec![],
+    };
+    let s = build(&plan(nav(Some(Pick(0)), Some(5))), "nav");
+    assert_eq!(s.options.network, scenario::NetworkModel::Unbounded);
+    let script = &s.tabs[0].script;
+    assert_eq!(script.len(), 2, "{script:?}");
+    let Action::SetTimeout(timer) = &script[1] else { panic!("{script:?}") };
+    assert_eq!(timer.ms, 5);
+    let [Action::Navigate(n)] = timer.do_.as_slice() else { panic!("{:?}", timer.do_) };
+    assert_eq!(n.navigable, "f1");
+    assert!(n.url.starts_with("https://") && n.url.contains("/s"), "{}", n.url);
+    // The new document's log names it (the navigated navigable).
+    let [Action::Log(line)] = n.script.as_slice() else { panic!("{:?}", n.script) };
+    assert!(line.starts_with("f1 log"), "{line}");
+    assert!(scenario::validate(&s).is_empty());
+    // Its own navigable, at the end of the script.
+    let s = build(&plan(nav(None, None)), "nav");
+    let Action::Navigate(n) = &s.tabs[0].script[1] else { panic!("{:?}", s.tabs[0].script) };
+    assert_eq!(n.navigable, "tab0");
+    assert!(scenario::validate(&s).is_empty());
 }
 
 proptest! {

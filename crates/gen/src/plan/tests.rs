@@ -53,7 +53,11 @@ fn plans_stay_within_the_config() {
         }
     }
     let bare = GenConfig { user_steps: false, agent_steps: false, options: false, ..GenConfig::default() };
-    assert!(plans(bare, 100).iter().all(|p| p.user.is_empty() && p.agent.is_empty() && !p.fifo));
+    assert!(plans(bare, 100).iter().all(|p| p.user.is_empty()
+        && p.agent.is_empty()
+        && !p.fifo
+        && !p.network_unbounded
+        && p.script_navigation.is_none()));
 }
 
 #[test]
@@ -87,4 +91,23 @@ fn every_kind_of_statement_and_step_is_generated() {
         assert!(seen.contains(w), "{w} never generated: {seen:?}");
     }
     assert_eq!(user.len(), 5, "every kind of user step");
+}
+
+/// `options.network` "unbounded" is generated, and with a navigation a script starts (where it
+/// matters: the navigation's response may then come after a later timer).
+#[test]
+fn unbounded_network_is_generated_with_navigations() {
+    let ps = plans(GenConfig { max_docs: 4, ..GenConfig::default() }, 400);
+    let navigates = |p: &Plan| p.script_navigation.is_some();
+    let navigations = ps.iter().filter(|p| navigates(p)).count();
+    assert!(navigations > 100 && navigations < 220, "{navigations} of 400 plans with a script navigation (weight 0.4)");
+    let with = ps.iter().filter(|p| p.network_unbounded && navigates(p)).count();
+    let unbounded = ps.iter().filter(|p| p.network_unbounded).count();
+    assert!(with > 20, "{with} of 400 plans navigate from a script with an unbounded network");
+    for p in ps.iter().filter(|p| navigates(p)) {
+        let want =
+            if p.network_unbounded { scenario::NetworkModel::Unbounded } else { scenario::NetworkModel::Instant };
+        assert_eq!(crate::build::build(p, "net").options.network, want);
+    }
+    assert!(unbounded > 40 && unbounded < 200, "{unbounded} of 400 plans with an unbounded network (weight 0.3)");
 }
