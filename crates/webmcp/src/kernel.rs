@@ -312,10 +312,10 @@ pub struct Sim<'p> {
     /// While exploring: run inert tasks when they are queued (`crate::inert`), with what the
     /// scenario's scripts can ever do. None: queue every task (runs, replays, the naive search).
     pub(crate) eager_inert: Option<Rc<InertFacts>>,
-    /// In the faithful run of a search's witness (`explore::faithful_schedule`): note on each task
-    /// queued whether it is inert under these facts now, as the search decided when it queued it
-    /// (`browser::Task::inert_when_queued`); a task that was not may be by the time it heads its
-    /// queue (its document back from the back/forward cache).
+    /// In the faithful run of a search's witness (`explore::faithful_schedule`): note on each
+    /// task queued whether it is inert under these facts now, as the search decided when it
+    /// queued it (`browser::Task::inert_when_queued`); a task that was not may be by the time
+    /// it heads its queue (its document back from the back/forward cache).
     pub(crate) note_inert: Option<Rc<InertFacts>>,
     /// The pending tool executions maps are kept in uuid order and their entries are footprinted
     /// one by one (`Resource::PendingEntry`): true when no step of the scenario can unload a
@@ -331,8 +331,8 @@ pub struct Sim<'p> {
     pub(crate) eager_queue: Option<std::collections::VecDeque<(DocId, Work)>>,
     /// A task's script stopped after a registerTool statement (variant
     /// `in-parallel-reads-mid-task`, `Sim::run_task_script`): the document, the script and the
-    /// statement to go on from, which the run loop keeps as the suspended rest of the task. None
-    /// between units.
+    /// statement to go on from, which the run loop keeps as the suspended rest of the task.
+    /// None between units.
     pub(crate) suspended_script: Option<(DocId, ScriptId, u32)>,
     /// HTML's about-to-be-notified rejected promises lists of the action language's realms: the
     /// document and the rejection reason of each promise a `then` made whose reaction threw
