@@ -120,8 +120,9 @@ impl<'p> Sim<'p> {
             self.moments += 1;
             self.running = Running::Time;
             self.current_counter = None;
-            // Fetches put off with nowhere for time to go arrive at once (`World::advance_time`).
-            let in_vain = t == was && timer != Some(t) && user != Some(t);
+            // Fetches put off with nowhere for time to go arrive at once (`World::advance_time`);
+            // that is the only way time stays: timers and windows wake up strictly later.
+            let in_vain = t == was;
             let what = if !self.record {
                 String::new()
             } else if in_vain {
