@@ -16,8 +16,10 @@ pub struct GenConfig {
     pub max_statements: usize,
     /// How deep callbacks (`setTimeout` bodies) nest.
     pub max_depth: u32,
-    /// Generate user steps (navigation, iframe removal, bfcache) and a navigation a script starts.
+    /// Generate user steps: navigation, iframe removal, bfcache.
     pub user_steps: bool,
+    /// Generate a navigation a script starts (with `user_steps`).
+    pub script_navigation: bool,
     /// Generate agent steps: observe, callTool.
     pub agent_steps: bool,
     /// Generate `options`: the FIFO parallel queue, the variants and the network model.
@@ -26,7 +28,15 @@ pub struct GenConfig {
 
 impl Default for GenConfig {
     fn default() -> GenConfig {
-        GenConfig { max_docs: 3, max_statements: 4, max_depth: 2, user_steps: true, agent_steps: true, options: true }
+        GenConfig {
+            max_docs: 3,
+            max_statements: 4,
+            max_depth: 2,
+            user_steps: true,
+            script_navigation: true,
+            agent_steps: true,
+            options: true,
+        }
     }
 }
 
@@ -744,7 +754,7 @@ pub fn plan(config: GenConfig) -> impl Strategy<Value = Plan> {
     // Drawn last, so that adding them left every earlier seed's other choices as they were (a
     // seed without them builds the scenario it built before).
     let network = if config.options { prop::bool::weighted(0.3).boxed() } else { Just(false).boxed() };
-    let script_navigation = if config.user_steps {
+    let script_navigation = if config.user_steps && config.script_navigation {
         prop::option::weighted(
             0.4,
             (

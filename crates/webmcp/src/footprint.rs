@@ -67,6 +67,11 @@ pub enum Resource {
     /// The browser-side FIFO parallel queue (`"parallel": "fifo"`): the order blocks start in is
     /// the order they run in. (Found by `webmcp-sim fuzz`; see scenarios/regressions/.)
     ParallelQueue,
+    /// The numbering of documents, navigables and event loops, which a unit that creates a
+    /// document appends to: two such units conflict, since in either order they number what
+    /// they create differently (`gen`'s property test: a script's navigation of one tab and the
+    /// user's navigation of another). Written only.
+    Documents,
     /// Everything (user steps, the agent, navigation): conflicts with every other unit.
     Global,
 }
@@ -123,6 +128,8 @@ impl Footprint {
     /// The bit of `other` that says the unit commutes with every unit of every run (see
     /// `Footprint::mark_private`); it takes no part in `conflicts`.
     const PRIVATE: u64 = 1 << 33;
+    /// The bit of `other` for `Resource::Documents` (written only: it conflicts with itself).
+    const DOCUMENTS: u64 = 1 << 34;
 
     /// The running unit commutes with every unit of every state, whatever else its footprint
     /// says: set by executeTool's in-parallel steps when they queued an inert tool execution
@@ -151,6 +158,10 @@ impl Footprint {
             // Appended (a take is noted by `take_task`, with its queue).
             Resource::QueuedTask(hash) => {
                 self.tasks |= 1 << (hash % Self::ENTRIES + if write { Self::ENTRIES } else { 0 });
+                return;
+            }
+            Resource::Documents => {
+                self.other |= Self::DOCUMENTS;
                 return;
             }
             Resource::Console => 0,
@@ -219,6 +230,7 @@ impl Footprint {
     /// or writes; what it writes, `other` writes. (For `crate::audit`.)
     pub fn within(&self, other: &Footprint) -> bool {
         (!self.global() || other.global())
+            && self.other & Self::DOCUMENTS & !other.other == 0
             && self.reads & !(other.reads | other.writes) == 0
             && self.writes & !other.writes == 0
             && self.shown_reads() & !(other.shown_reads() | other.shown_writes()) == 0
@@ -254,6 +266,7 @@ impl Footprint {
     /// True when the two units may not commute.
     pub fn conflicts(&self, other: &Footprint) -> bool {
         (self.other | other.other) & Self::GLOBAL != 0
+            || self.other & other.other & Self::DOCUMENTS != 0
             || self.writes & (other.writes | other.reads) != 0
             || self.reads & other.writes != 0
             || self.shown_writes() & (other.shown_writes() | other.shown_reads()) != 0

@@ -575,6 +575,7 @@ impl<'p> Sim<'p> {
         let program = self.program;
         let container_policy = program.container_policy(self.world.nav(nav).container.allow.as_deref());
         let doc = self.world.create_document_from_response(nav, response, &container_policy);
+        self.footprint.touch(Resource::Documents, true);
         self.append_initial_entry(nav, doc);
         thread_local! {
             /// One empty model context (and its digest) that every new document shares until it writes to it.
