@@ -16,7 +16,7 @@ use std::time::Instant;
 use gen::check::{check_scenario, BugKind, CaseReport, CheckConfig};
 use gen::plan::GenConfig;
 use gen::{build, generate, minimize, Case};
-use webmcp::invariants::PendingReason;
+use webmcp::invariants::{PendingReason, CALLER_IN_ANOTHER_TRAVERSABLE};
 use webmcp::Limits;
 
 use cli::CliError;
@@ -254,13 +254,20 @@ pub fn run_fuzz_knowing(
                 continue;
             }
             let leak_of = move |r: &CaseReport| r.leaks.iter().find(|(l, _)| l.role == role).cloned();
-            let title = format!(
-                "spec finding: a pending tool executions map entry outlives its {role} document (its unloading \
-                 cleanup steps ran before executeTool 15.12 added it)"
-            );
-            let path = shrink_and_write(args, seed, &format!("leak-{role}"), &title, &|r| leak_of(r).is_some(), &|r| {
-                leak_of(r).map(|(_, s)| s)
-            });
+            let title = if role == CALLER_IN_ANOTHER_TRAVERSABLE {
+                "spec finding 13 (variant cross-traversable-execution): a pending tool executions map entry outlives \
+                 its caller document in another traversable (its unloading cleanup steps iterate only the caller's \
+                 traversable's map)"
+                    .to_string()
+            } else {
+                format!(
+                    "spec finding: a pending tool executions map entry outlives its {role} document (its unloading \
+                     cleanup steps ran before executeTool 15.12 added it)"
+                )
+            };
+            let name = format!("leak-{}", role.replace(' ', "-"));
+            let path =
+                shrink_and_write(args, seed, &name, &title, &|r| leak_of(r).is_some(), &|r| leak_of(r).map(|(_, s)| s));
             report.leaks.insert(role, (1, seed, path));
         }
         let done = seed - seeds.start + 1;
@@ -323,7 +330,12 @@ pub fn render(args: &FuzzArgs, seeds: &std::ops::Range<u64>, r: &FuzzReport) -> 
         r.leaks.len()
     ));
     for (role, (n, seed, path)) in &r.leaks {
-        s.push_str(&format!("  {role} destroyed first: in {n} scenario(s), first seed {seed}; case: {}\n", show(path)));
+        let what = if *role == CALLER_IN_ANOTHER_TRAVERSABLE {
+            "caller in another traversable destroyed (finding 13: its cleanup steps never see the entry)".to_string()
+        } else {
+            format!("{role} destroyed first")
+        };
+        s.push_str(&format!("  {what}: in {n} scenario(s), first seed {seed}; case: {}\n", show(path)));
     }
     s.push_str("executeTool promises pending at quiescence, by named reason:\n");
     if r.pending.is_empty() {

@@ -37,6 +37,8 @@ pub enum Variant {
     ToolEvents,
     /// `in-parallel-reads-mid-task`: models finding 12 (docs/findings.md).
     InParallelReadsMidTask,
+    /// `cleanup-iterates-every-traversable`: models finding 13 (docs/findings.md).
+    CleanupIteratesEveryTraversable,
     /// `chromium-raw-string-result`: models chromium profile (docs/chromium.md).
     ChromiumRawStringResult,
     /// `chromium-undefined-result-string`: models chromium profile (docs/chromium.md).
@@ -49,7 +51,7 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in the order `webmcp-sim variants` lists them.
-    pub const ALL: [Variant; 18] = [
+    pub const ALL: [Variant; 19] = [
         Variant::CompletionStepsInParallel,
         Variant::TitleUndefined,
         Variant::CrossTraversableExecution,
@@ -64,6 +66,7 @@ impl Variant {
         Variant::InputSchemaValidation,
         Variant::ToolEvents,
         Variant::InParallelReadsMidTask,
+        Variant::CleanupIteratesEveryTraversable,
         Variant::ChromiumRawStringResult,
         Variant::ChromiumUndefinedResultString,
         Variant::ChromiumAnnotationsDebugging,
@@ -157,6 +160,11 @@ impl Variant {
                 "in-parallel-reads-mid-task",
                 "finding 12 (docs/findings.md)",
                 "a task's script is suspended after each registerTool statement that has more statements after it, its event loop running nothing else meanwhile, so in-parallel steps (getTools 9.3.7 above all) can read a tool map between two registrations of one task, as Chromium 156 lets another process see them",
+            ),
+            Variant::CleanupIteratesEveryTraversable => (
+                "cleanup-iterates-every-traversable",
+                "finding 13 (docs/findings.md)",
+                "with cross-traversable-execution (alone it changes nothing): the unloading document cleanup steps (2.2) also iterate the other traversables' pending tool executions maps for calls whose caller is the document, and step 2.3 cancels each in the map it is in, so a caller's unloading cancels its calls in another traversable",
             ),
             Variant::ChromiumRawStringResult => (
                 "chromium-raw-string-result",

@@ -181,13 +181,27 @@ pub struct NamedPending {
     pub reason: PendingReason,
 }
 
+/// A [`Leak`]'s role when the destroyed caller document is in another traversable than the map
+/// that holds the entry (only the variant `cross-traversable-execution` puts it there).
+pub const CALLER_IN_ANOTHER_TRAVERSABLE: &str = "caller in another traversable";
+
+fn caller_role(sim: &Sim, caller: DocId, traversable: NavId) -> &'static str {
+    if sim.cleanup_cannot_see(caller, traversable) {
+        CALLER_IN_ANOTHER_TRAVERSABLE
+    } else {
+        "caller"
+    }
+}
+
 /// A pending tool executions map entry left at quiescence for a destroyed document: it was added
-/// after the document's unloading cleanup steps ran, so nothing will ever remove it. The spec's
-/// note in "cancel a pending tool execution" says this cannot happen; it is a spec-level finding.
+/// after the document's unloading cleanup steps ran, or (variant `cross-traversable-execution`)
+/// it is in another traversable's map than the one those steps iterate, so nothing will ever
+/// remove it. The spec's note in "cancel a pending tool execution" says this cannot happen; it is
+/// a spec-level finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leak {
     pub uuid: String,
-    /// `target` or `caller`.
+    /// `target`, `caller`, or [`CALLER_IN_ANOTHER_TRAVERSABLE`].
     pub role: &'static str,
     /// The destroyed document's label.
     pub document: String,
@@ -678,7 +692,7 @@ impl Checker {
         let mut leaks = Vec::new();
         let mut problems = Vec::new();
         let destroyed = |d: DocId| sim.world.doc(d).state == DocumentState::Destroyed;
-        for entries in sim.pending_tool_executions.values() {
+        for (traversable, entries) in sim.pending_tool_executions.iter() {
             for (uuid, execution) in entries {
                 let target = execution.target_document;
                 let added = self.entry_added_at.get(uuid).copied().unwrap_or(0);
@@ -688,13 +702,13 @@ impl Checker {
                 }
                 if let Caller::Document(caller) = execution.caller_document {
                     if destroyed(caller) && caller != target {
-                        gone.push(("caller", caller));
+                        gone.push((caller_role(sim, caller, *traversable), caller));
                     }
                 }
                 if !gone.is_empty() {
                     for (role, d) in gone {
                         let destroyed_at = self.destroyed_at.get(&d).copied().unwrap_or(usize::MAX);
-                        if added > destroyed_at {
+                        if added > destroyed_at || role == CALLER_IN_ANOTHER_TRAVERSABLE {
                             leaks.push(Leak {
                                 uuid: sim.uuid_label(*uuid),
                                 role,

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use browser::{DocId, DocumentState, LaneRef, LoopId, PromiseId, PromiseState, TaskSource, Unit};
+use browser::{DocId, DocumentState, LaneRef, LoopId, NavId, PromiseId, PromiseState, TaskSource, Unit};
 use scenario::Variant;
 use sched::{Chooser, Recorder};
 use trace::{EventKind, Finding, Outcome, PromiseOutcome};
@@ -739,6 +739,13 @@ impl Sim<'_> {
         counts.into_iter().map(|(d, e, n)| (self.label(d), e.to_string(), n)).collect()
     }
 
+    /// Whether `caller`'s unloading cleanup steps cannot see an entry of `traversable`'s pending tool
+    /// executions map: they iterate the map of the caller's own traversable (step 2.2), and only the
+    /// variant `cross-traversable-execution` (issue #227) lets executeTool 15.12 set an entry in another.
+    pub(crate) fn cleanup_cannot_see(&self, caller: DocId, traversable: NavId) -> bool {
+        self.world.traversable_of(caller) != traversable
+    }
+
     /// What each traversable's pending tool executions map still holds, for the outcome; at
     /// quiescence an entry whose target or caller document is destroyed is a leak, reported as a
     /// finding: that document's unloading cleanup steps ran before executeTool 15.12 set the entry
@@ -778,15 +785,29 @@ impl Sim<'_> {
                     }
                 }
                 for role in gone {
+                    let across = match execution.caller_document {
+                        Caller::Document(c) => role == "caller" && self.cleanup_cannot_see(c, *traversable),
+                        Caller::Agent(_) => false,
+                    };
+                    // One message per role (the outcome's pending maps say which entry), so that
+                    // `fuzz` and the outcome group leaks by what they are.
+                    let message = if across {
+                        "leak across traversables: an entry set here outlives its caller document, which is \
+                         destroyed: under the variant cross-traversable-execution (issue #227) it is in the \
+                         target's traversable's map, and the caller's unloading cleanup steps iterate only the \
+                         caller's traversable's map (their step 2.2), so they never cancelled the call and \
+                         nothing will ever remove it"
+                            .to_string()
+                    } else {
+                        format!(
+                            "leak: an entry set here outlives its {role} document, which is destroyed: its \
+                             unloading cleanup steps ran before this step, so nothing will ever remove it"
+                        )
+                    };
                     findings.push(Finding {
                         unit: self.units_run,
                         cite: cite((EXECUTE_TOOL, "15.12")),
-                        // One message per role (the outcome's pending maps say which entry),
-                        // so that `fuzz` and the outcome group leaks by what they are.
-                        message: format!(
-                            "leak: an entry set here outlives its {role} document, which is destroyed: its \
-                             unloading cleanup steps ran before this step, so nothing will ever remove it"
-                        ),
+                        message,
                         called_from: None,
                     });
                 }

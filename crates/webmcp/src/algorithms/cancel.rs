@@ -103,22 +103,66 @@ impl Sim<'_> {
         self.in_parallel(Work::UnloadCleanupInParallel { document, traversable }, (a, "2"));
     }
 
+    /// The calls of caller `document` in the pending tool executions maps of the traversables other
+    /// than its own, which step 2.2 does not iterate: only the variant `cross-traversable-execution`
+    /// (issue #227) lets executeTool 15.12 put one there. Reads every other map, so it is called
+    /// only under that variant.
+    fn calls_in_other_traversables(&mut self, document: DocId, traversable: NavId) -> Vec<(NavId, Uuid)> {
+        let others: Vec<NavId> = self.pending_tool_executions.keys().copied().filter(|n| *n != traversable).collect();
+        let mut calls = Vec::new();
+        for other in others {
+            let caller = Caller::Document(document);
+            calls.extend(
+                self.pending_executions(other)
+                    .iter()
+                    .filter(|(_, e)| e.caller_document == caller)
+                    .map(|(u, _)| (other, *u)),
+            );
+        }
+        calls
+    }
+
     /// Unloading document cleanup steps 2, the in-parallel steps.
     pub fn unloading_document_cleanup_in_parallel(&mut self, document: DocId, traversable: NavId) {
         let a = CLEANUP;
         // Step 2.1. Let executionsToRemove be an empty list.
         // Step 2.2. For each uuid → execution of traversable's pending tool executions map: if document is execution's target document or caller document, append uuid.
-        let executions_to_remove: Vec<Uuid> = self
+        let mut executions_to_remove: Vec<(NavId, Uuid)> = self
             .pending_executions(traversable)
             .iter()
             .filter(|(_, e)| e.target_document == document || e.caller_document == Caller::Document(document))
-            .map(|(u, _)| *u)
+            .map(|(u, _)| (traversable, *u))
             .collect();
         if executions_to_remove.is_empty() {
             note!(self, (a, "2.2"), "no pending tool executions involve {}", self.label(document));
         }
-        // Step 2.3. For each uuid of executionsToRemove:
-        for uuid in executions_to_remove {
+        if self.program.has_variant(Variant::CrossTraversableExecution) {
+            let fixed = self.program.has_variant(Variant::CleanupIteratesEveryTraversable);
+            for (other, uuid) in self.calls_in_other_traversables(document, traversable) {
+                let name = self.world.nav(other).name.clone();
+                let (uuid_label, caller) = (self.uuid_label(uuid), self.label(document));
+                if fixed {
+                    note!(
+                        self,
+                        (a, "2.2"),
+                        "variant cleanup-iterates-every-traversable (finding 13): traversable {name}'s map holds \
+                         {uuid_label} for caller {caller}; appended"
+                    );
+                    executions_to_remove.push((other, uuid));
+                } else {
+                    note!(
+                        self,
+                        (a, "2.2"),
+                        "variant cross-traversable-execution (issue #227): traversable {name}'s map holds \
+                         {uuid_label} for caller {caller}, which these steps do not iterate, so the call is not \
+                         cancelled (docs/findings.md finding 13)"
+                    );
+                }
+            }
+        }
+        // Step 2.3. For each uuid of executionsToRemove (with the variant above, each in the map it
+        // was found in; otherwise always traversable's):
+        for (traversable, uuid) in executions_to_remove {
             // Step 2.3.1. Let execution be traversable's pending tool executions map[uuid].
             let Some(execution) =
                 self.pending_executions(traversable).iter().find(|(u, _)| *u == uuid).map(|(_, e)| e.clone())

@@ -116,6 +116,36 @@ fn a_target_destroyed_before_the_entry_exists_is_a_leak() {
     assert!(rejected.pending.is_empty(), "{:?}", rejected.pending);
 }
 
+/// Finding 13: under `cross-traversable-execution` a caller in another tab navigates away; its
+/// cleanup steps do not iterate the target's map, so the entry is a leak of its own kind, not a
+/// broken invariant, and `cleanup-iterates-every-traversable` cancels the call instead.
+#[test]
+fn a_caller_in_another_traversable_leaks_and_the_fix_variant_cancels() {
+    const TEXT: &str =
+        include_str!("../../../../scenarios/execute/different-traversable-variant-caller-navigates.jsonc");
+    for seed in 0..10 {
+        let c = checked(TEXT, seed, Fault::None);
+        assert!(c.violations.is_empty(), "{:?}\n{}", c.violations, c.trace.render_text());
+        let roles: Vec<(&str, &str)> = c.leaks.iter().map(|l| (l.role, l.document.as_str())).collect();
+        assert_eq!(roles, [(CALLER_IN_ANOTHER_TRAVERSABLE, "b")]);
+    }
+    let fixed = TEXT.replace(
+        r#""variants": [ "cross-traversable-execution" ]"#,
+        r#""variants": [ "cross-traversable-execution", "cleanup-iterates-every-traversable" ]"#,
+    );
+    assert_ne!(fixed, TEXT, "the scenario's variants line moved");
+    for seed in 0..10 {
+        let c = checked(&fixed, seed, Fault::None);
+        assert!(c.violations.is_empty(), "{:?}\n{}", c.violations, c.trace.render_text());
+        assert!(c.leaks.is_empty(), "{:?}", c.leaks);
+        assert!(c.trace.render_text().contains("watch_inbox aborted"));
+    }
+    for text in [TEXT, fixed.as_str()] {
+        let audit = crate::audit::audit_independence(&program(text), 100_000, 5_000).unwrap();
+        assert!(audit.complete && audit.violations.is_empty(), "{:?}", audit.violations);
+    }
+}
+
 #[test]
 fn keeping_pending_executions_breaks_the_pending_maps_invariant() {
     let c = checked(SELF_CALL, 0, Fault::KeepPendingExecutions);
