@@ -53,7 +53,11 @@ pub fn build(plan: &Plan, name: &str) -> Scenario {
     for step in &plan.agent {
         agent.extend(b.agent_step(step));
     }
-    let variants = VARIANTS.iter().zip(plan.variants).filter(|(_, on)| *on).map(|(v, _)| *v).collect();
+    let mut variants: Vec<Variant> =
+        VARIANTS.iter().zip(plan.variants).filter(|(_, on)| *on).map(|(v, _)| *v).collect();
+    if plan.cleanup_every_traversable && variants.contains(&Variant::CrossTraversableExecution) {
+        variants.push(Variant::CleanupIteratesEveryTraversable);
+    }
     Scenario {
         version: 1,
         name: name.to_string(),

@@ -95,6 +95,9 @@ pub struct Plan {
     /// `"options": {"network": "unbounded"}`: the response of a navigation a script starts may
     /// come after any later timer (`script_navigation`; a user step's navigation is not a fetch).
     pub network_unbounded: bool,
+    /// With `cross-traversable-execution`, also `cleanup-iterates-every-traversable` (finding 13's
+    /// fix); without it the flag builds nothing.
+    pub cleanup_every_traversable: bool,
     /// A navigation one document's script starts, appended to that script.
     pub script_navigation: Option<ScriptNavigation>,
     /// Documents in creation order; the first is a tab.
@@ -776,17 +779,28 @@ pub fn plan(config: GenConfig) -> impl Strategy<Value = Plan> {
     } else {
         Just(None).boxed()
     };
-    (options, prop::collection::vec(doc(config), 1..=max_docs), core, user, agent, (network, script_navigation))
-        .prop_map(|((fifo, variants), docs, core, user, agent, (network_unbounded, script_navigation))| Plan {
-            fifo,
-            variants,
-            network_unbounded,
-            script_navigation,
-            docs,
-            core,
-            user,
-            agent,
-        })
+    let cleanup = if config.options { any::<bool>().boxed() } else { Just(false).boxed() };
+    (
+        options,
+        prop::collection::vec(doc(config), 1..=max_docs),
+        core,
+        user,
+        agent,
+        (network, script_navigation, cleanup),
+    )
+        .prop_map(
+            |((fifo, variants), docs, core, user, agent, (network_unbounded, script_navigation, cleanup))| Plan {
+                fifo,
+                variants,
+                network_unbounded,
+                cleanup_every_traversable: cleanup,
+                script_navigation,
+                docs,
+                core,
+                user,
+                agent,
+            },
+        )
 }
 
 #[cfg(test)]

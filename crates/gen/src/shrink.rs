@@ -132,6 +132,9 @@ pub fn simplifications(plan: &Plan) -> Vec<Plan> {
     if plan.network_unbounded {
         out.push(with(&|p| p.network_unbounded = false));
     }
+    if plan.cleanup_every_traversable {
+        out.push(with(&|p| p.cleanup_every_traversable = false));
+    }
     if let Some(nav) = &plan.script_navigation {
         out.push(with(&|p| p.script_navigation = None));
         let mut simpler: Vec<ScriptNavigation> =

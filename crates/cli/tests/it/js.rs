@@ -408,6 +408,12 @@ fn every_schedule_of_a_javascript_page_reaches_its_twins_explored_outcomes() {
             "scenarios/js/different-traversable-variant.jsonc",
             1,
         ),
+        // Finding 13: window b navigates itself away with its call pending in a's map.
+        (
+            "scenarios/execute/different-traversable-variant-caller-navigates.jsonc",
+            "scenarios/js/different-traversable-variant-caller-navigates.jsonc",
+            1,
+        ),
     ] {
         let twin = explored(action, webmcp::SearchKind::Stateful);
         let page = explored(js, webmcp::SearchKind::Stateless);

@@ -57,6 +57,7 @@ fn plans_stay_within_the_config() {
         && p.agent.is_empty()
         && !p.fifo
         && !p.network_unbounded
+        && !p.cleanup_every_traversable
         && p.script_navigation.is_none()));
 }
 
