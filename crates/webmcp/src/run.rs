@@ -742,8 +742,10 @@ impl Sim<'_> {
     /// Whether `caller`'s unloading cleanup steps cannot see an entry of `traversable`'s pending tool
     /// executions map: they iterate the map of the caller's own traversable (step 2.2), and only the
     /// variant `cross-traversable-execution` (issue #227) lets executeTool 15.12 set an entry in another.
+    /// Under `cleanup-iterates-every-traversable` (finding 13's fix) they see every map.
     pub(crate) fn cleanup_cannot_see(&self, caller: DocId, traversable: NavId) -> bool {
         self.world.traversable_of(caller) != traversable
+            && !self.program.has_variant(Variant::CleanupIteratesEveryTraversable)
     }
 
     /// What each traversable's pending tool executions map still holds, for the outcome; at

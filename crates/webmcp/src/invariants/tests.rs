@@ -140,7 +140,19 @@ fn a_caller_in_another_traversable_leaks_and_the_fix_variant_cancels() {
         assert!(c.leaks.is_empty(), "{:?}", c.leaks);
         assert!(c.trace.render_text().contains("watch_inbox aborted"));
     }
-    for text in [TEXT, fixed.as_str()] {
+    // With the fix, a call whose 15.12 comes after the caller's cleanup ran (the navigation in the
+    // task that calls) is the ordinary caller leak (finding P1's kind), which the fix does not close.
+    let same_task = fixed.replace(r#""ms": 20, "do": [ { "navigate""#, r#""ms": 10, "do": [ { "navigate""#);
+    assert_ne!(same_task, fixed, "the scenario's navigation moved");
+    let roles: BTreeSet<&str> = (0..40)
+        .flat_map(|seed| {
+            let c = checked(&same_task, seed, Fault::None);
+            assert!(c.violations.is_empty(), "{:?}\n{}", c.violations, c.trace.render_text());
+            c.leaks.into_iter().map(|l| l.role).collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(roles, BTreeSet::from(["caller"]));
+    for text in [TEXT, fixed.as_str(), same_task.as_str()] {
         let audit = crate::audit::audit_independence(&program(text), 100_000, 5_000).unwrap();
         assert!(audit.complete && audit.violations.is_empty(), "{:?}", audit.violations);
     }
