@@ -182,16 +182,8 @@ pub struct NamedPending {
 }
 
 /// A [`Leak`]'s role when the destroyed caller document is in another traversable than the map
-/// that holds the entry (only the variant `cross-traversable-execution` puts it there).
-pub const CALLER_IN_ANOTHER_TRAVERSABLE: &str = "caller in another traversable";
-
-fn caller_role(sim: &Sim, caller: DocId, traversable: NavId) -> &'static str {
-    if sim.cleanup_cannot_see(caller, traversable) {
-        CALLER_IN_ANOTHER_TRAVERSABLE
-    } else {
-        "caller"
-    }
-}
+/// that holds the entry (`Sim::caller_leak_role`).
+pub use crate::run::CALLER_IN_ANOTHER_TRAVERSABLE;
 
 /// A pending tool executions map entry left at quiescence for a destroyed document: it was added
 /// after the document's unloading cleanup steps ran, or (variant `cross-traversable-execution`)
@@ -702,7 +694,7 @@ impl Checker {
                 }
                 if let Caller::Document(caller) = execution.caller_document {
                     if destroyed(caller) && caller != target {
-                        gone.push((caller_role(sim, caller, *traversable), caller));
+                        gone.push((sim.caller_leak_role(caller, *traversable), caller));
                     }
                 }
                 if !gone.is_empty() {

@@ -19,6 +19,10 @@ use crate::kernel::{BlockCounter, Caller, Context, PromiseLabel, RunError, Runni
 use crate::program::Program;
 use crate::work::{CompletionSteps, HistoryHandling, Work};
 
+/// A leak's role when the destroyed caller document is in another traversable than the map that
+/// holds the entry (only the variant `cross-traversable-execution` puts it there).
+pub const CALLER_IN_ANOTHER_TRAVERSABLE: &str = "caller in another traversable";
+
 /// The spec text this model follows.
 pub const SPEC_REVISION: &str =
     "WebMCP CG draft, reference copy shared/reference/webmcp-spec.md, with the seeds' consequentialHint";
@@ -739,13 +743,20 @@ impl Sim<'_> {
         counts.into_iter().map(|(d, e, n)| (self.label(d), e.to_string(), n)).collect()
     }
 
-    /// Whether `caller`'s unloading cleanup steps cannot see an entry of `traversable`'s pending tool
-    /// executions map: they iterate the map of the caller's own traversable (step 2.2), and only the
-    /// variant `cross-traversable-execution` (issue #227) lets executeTool 15.12 set an entry in another.
-    /// Under `cleanup-iterates-every-traversable` (finding 13's fix) they see every map.
-    pub(crate) fn cleanup_cannot_see(&self, caller: DocId, traversable: NavId) -> bool {
-        self.world.traversable_of(caller) != traversable
+    /// The role of a destroyed caller whose entry `traversable`'s pending tool executions map still
+    /// holds: [`CALLER_IN_ANOTHER_TRAVERSABLE`] when the caller's unloading cleanup steps cannot see
+    /// that map (they iterate the caller's own traversable's, step 2.2; only the variant
+    /// `cross-traversable-execution`, issue #227, lets executeTool 15.12 set an entry in another,
+    /// and under `cleanup-iterates-every-traversable`, finding 13's fix, they see every map),
+    /// otherwise `caller`.
+    pub(crate) fn caller_leak_role(&self, caller: DocId, traversable: NavId) -> &'static str {
+        if self.world.traversable_of(caller) != traversable
             && !self.program.has_variant(Variant::CleanupIteratesEveryTraversable)
+        {
+            CALLER_IN_ANOTHER_TRAVERSABLE
+        } else {
+            "caller"
+        }
     }
 
     /// What each traversable's pending tool executions map still holds, for the outcome; at
@@ -783,17 +794,13 @@ impl Sim<'_> {
                 }
                 if let Caller::Document(c) = execution.caller_document {
                     if c != target && destroyed(c) {
-                        gone.push("caller");
+                        gone.push(self.caller_leak_role(c, *traversable));
                     }
                 }
                 for role in gone {
-                    let across = match execution.caller_document {
-                        Caller::Document(c) => role == "caller" && self.cleanup_cannot_see(c, *traversable),
-                        Caller::Agent(_) => false,
-                    };
                     // One message per role (the outcome's pending maps say which entry), so that
                     // `fuzz` and the outcome group leaks by what they are.
-                    let message = if across {
+                    let message = if role == CALLER_IN_ANOTHER_TRAVERSABLE {
                         "leak across traversables: an entry set here outlives its caller document, which is \
                          destroyed: under the variant cross-traversable-execution (issue #227) it is in the \
                          target's traversable's map, and the caller's unloading cleanup steps iterate only the \
