@@ -223,6 +223,14 @@ struct Open<F> {
 }
 
 /// An explorer: one work item's, or (one thread, one table) every work item's in turn.
+/// Whether a lane has a footprint bound (`Model::lane_bound`), as an explorer learns it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bounded {
+    Unknown,
+    No,
+    Yes,
+}
+
 struct Explorer<'o, M: Stateful> {
     model: &'o M,
     options: &'o Options,
@@ -254,6 +262,9 @@ struct Explorer<'o, M: Stateful> {
     /// it from a choice point, plus one (0: not run yet). Orders lanes for
     /// `LaneOrder::BroadestFirst`.
     breadth: Vec<u32>,
+    /// By lane number: whether the lane has a footprint bound (`Model::lane_bound`), asked the
+    /// first time the lane is ordered. Orders lanes for `LaneOrder::BroadestFirst`.
+    bounded: Vec<Bounded>,
     /// With several threads: choice points visited by every work item of the search so far.
     budget: Option<Arc<AtomicU64>>,
     /// With one thread: choice points the earlier work items visited.
@@ -321,6 +332,7 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             depth_cut: false,
             halted: false,
             breadth: Vec::new(),
+            bounded: Vec::new(),
             budget: None,
             used_before: 0,
             delays: 0,
@@ -662,11 +674,29 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             awake.push((lane, id));
         }
         if self.options.lane_order == LaneOrder::BroadestFirst && awake.len() > 1 {
-            let breadth = &self.breadth;
-            // Stable: ties stay in label order.
-            awake.sort_by_key(|(_, id)| std::cmp::Reverse(breadth.get(*id as usize).copied().unwrap_or(0)));
+            for (lane, id) in &awake {
+                self.note_bounded(state, lane, *id);
+            }
+            let (breadth, bounded) = (&self.breadth, &self.bounded);
+            // A lane with a footprint bound after every other lane (see `LaneOrder`), then by
+            // breadth. Stable: ties stay in label order.
+            awake.sort_by_key(|(_, id)| {
+                let id = *id as usize;
+                (bounded[id] == Bounded::Yes, std::cmp::Reverse(breadth.get(id).copied().unwrap_or(0)))
+            });
         }
         awake
+    }
+
+    /// Records whether lane `id` has a footprint bound (`Model::lane_bound`), once per lane.
+    fn note_bounded(&mut self, state: &M::State, lane: &M::Lane, id: LaneId) {
+        if self.bounded.len() <= id as usize {
+            self.bounded.resize(id as usize + 1, Bounded::Unknown);
+        }
+        if self.bounded[id as usize] == Bounded::Unknown {
+            let bound = self.model.lane_bound(self.model.label(state, lane));
+            self.bounded[id as usize] = if bound.is_some() { Bounded::Yes } else { Bounded::No };
+        }
     }
 
     /// Steps each awake lane of a choice point from `state` and explores below, with the sleep

@@ -237,6 +237,17 @@ pub enum LaneOrder {
     /// fewer transitions than label order (fewer re-expanded states, fewer transitions to states
     /// seen before); over its corpus the total is the same, and no scenario takes more than 3
     /// transitions more.
+    ///
+    /// A lane with a footprint bound ([`Model::lane_bound`]) comes after every other lane. Such
+    /// a lane's steps commute with every step that does not touch what its bound touches (the
+    /// simulator's `user.wait`: every task and block). Explored last, its child's sleep set holds
+    /// every sibling explored before it, so below it only the steps it conflicts with or enables
+    /// are new, and a child with every lane asleep ends there, uncounted. Explored first, its
+    /// child's subtree is searched in full (every interleaving of the other lanes after its
+    /// step), and then the siblings' subtrees (the same interleavings without its step): twice
+    /// the choice points where nothing else it conflicts with runs (`tests/it/order.rs`: 38 %
+    /// fewer choice points over random programs with one such lane; the simulator's
+    /// `four-calls-unload`: 32 %).
     BroadestFirst,
 }
 

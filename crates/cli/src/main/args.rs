@@ -71,8 +71,8 @@ pub struct Bounds {
     #[arg(long)]
     pub naive: bool,
     /// The order a choice point's lanes are explored in: `broadest-first` (the lanes whose unit
-    /// wrote the most first; fewer transitions) or `label`. Either finds the same
-    /// outcomes; the witness schedules found can differ.
+    /// wrote the most first, `user.wait` last; fewer transitions) or `label`. Either finds the
+    /// same outcomes; the witness schedules found can differ.
     #[arg(long, default_value = "broadest-first", value_parser = ["broadest-first", "label"])]
     pub lane_order: String,
     /// Threads, 1 to 256.

@@ -2,6 +2,7 @@
 
 mod delay;
 mod donate;
+mod order;
 mod programs;
 mod progress;
 mod race;
