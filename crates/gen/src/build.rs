@@ -309,9 +309,13 @@ impl Builder {
             headers.insert("Permissions-Policy".to_string(), p.to_string());
         }
         let children: Vec<usize> = self.parent.iter().filter(|(_, p)| **p == i).map(|(c, _)| *c).collect();
+        // A later tab opened by the first tab's page, when the plan says so.
+        let opener =
+            (is_tab && plan.tab_opened && self.tabs.first() != Some(&i)).then(|| self.ids[self.tabs[0]].clone());
         Frame {
             id: self.ids[i].clone(),
             url: self.urls[i].clone(),
+            opener,
             allow: if is_tab { None } else { doc.allow.text().map(str::to_string) },
             sandbox: if is_tab { None } else { doc.sandbox.text().map(str::to_string) },
             headers,

@@ -98,6 +98,9 @@ pub struct Plan {
     /// With `cross-traversable-execution`, also `cleanup-iterates-every-traversable` (finding 13's
     /// fix); without it the flag builds nothing.
     pub cleanup_every_traversable: bool,
+    /// The second tab, if any, was opened by the first tab's page (`"opener"`): one browsing
+    /// context group, as `cross-traversable-execution` (issue #227) needs to let a call through.
+    pub tab_opened: bool,
     /// A navigation one document's script starts, appended to that script.
     pub script_navigation: Option<ScriptNavigation>,
     /// Documents in creation order; the first is a tab.
@@ -786,14 +789,22 @@ pub fn plan(config: GenConfig) -> impl Strategy<Value = Plan> {
         core,
         user,
         agent,
-        (network, script_navigation, cleanup),
+        (network, script_navigation, cleanup, any::<bool>()),
     )
         .prop_map(
-            |((fifo, variants), docs, core, user, agent, (network_unbounded, script_navigation, cleanup))| Plan {
+            |(
+                (fifo, variants),
+                docs,
+                core,
+                user,
+                agent,
+                (network_unbounded, script_navigation, cleanup, tab_opened),
+            )| Plan {
                 fifo,
                 variants,
                 network_unbounded,
                 cleanup_every_traversable: cleanup,
+                tab_opened,
                 script_navigation,
                 docs,
                 core,

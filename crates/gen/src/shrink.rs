@@ -135,6 +135,9 @@ pub fn simplifications(plan: &Plan) -> Vec<Plan> {
     if plan.cleanup_every_traversable {
         out.push(with(&|p| p.cleanup_every_traversable = false));
     }
+    if plan.tab_opened {
+        out.push(with(&|p| p.tab_opened = false));
+    }
     if let Some(nav) = &plan.script_navigation {
         out.push(with(&|p| p.script_navigation = None));
         let mut simpler: Vec<ScriptNavigation> =

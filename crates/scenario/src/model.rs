@@ -379,6 +379,13 @@ pub struct Frame {
     /// the document gets an opaque origin. Iframes only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<String>,
+    /// The tab was opened by the page of the tab with this id (`window.open` without
+    /// `noopener`): an auxiliary browsing context in that tab's browsing context group, sharing
+    /// its agent clusters (a same-site document runs on the opener's event loop), with that tab
+    /// as its opener browsing context (`window.opener`). Tabs only; it names an earlier tab.
+    /// Without it a tab is in a browsing context group of its own, as a tab the user opened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opener: Option<String>,
     /// Response headers of the document: `Permissions-Policy`, `Origin-Agent-Cluster`.
     #[serde(default)]
     pub headers: std::collections::BTreeMap<String, String>,

@@ -144,6 +144,8 @@ struct Validator<'s> {
     /// (the agent's steps are walked in order).
     agent_calls: Vec<&'s str>,
     agent_awaited: Vec<&'s str>,
+    /// Every tab's id, in order (a tab's `opener` names an earlier one).
+    tab_ids: Vec<&'s str>,
 }
 
 impl<'s> Validator<'s> {
@@ -171,6 +173,7 @@ impl<'s> Validator<'s> {
                 }
             });
         });
+        self.tab_ids = scenario.tabs.iter().map(|tab| tab.id.as_str()).collect();
         self.each("tabs", &scenario.tabs, |v, tab| v.frame(tab, Kind::Tab));
         self.within("resources", |v| {
             for (path, resource) in &scenario.resources {
@@ -302,6 +305,9 @@ impl<'s> Validator<'s> {
                 }
             }
         }
+        if let Some(opener) = &frame.opener {
+            self.within("opener", |v| v.opener(frame, opener, kind));
+        }
         self.within("url", |v| v.url(&frame.url));
         self.actions("script", &frame.script, Lane::Script);
         let given: Vec<&str> =
@@ -318,6 +324,37 @@ impl<'s> Validator<'s> {
             );
         }
         self.each("frames", &frame.frames, |v, child| v.frame(child, Kind::Iframe));
+    }
+
+    /// A tab's `opener`: an earlier tab (the browsing context group it joins must exist when
+    /// the tab is created, and tabs are created in order).
+    fn opener(&mut self, frame: &'s Frame, opener: &'s str, kind: Kind) {
+        if kind != Kind::Tab {
+            let hint = "an iframe is in its parent's browsing context group already; remove `opener`";
+            self.problem(
+                Anchor::Key,
+                "`opener` is a tab attribute, but this is an iframe".to_owned(),
+                Some(hint.into()),
+            );
+        } else if opener == frame.id {
+            let hint = format!("name the tab whose page opened {}, or remove `opener`", quoted(&frame.id));
+            self.problem(Anchor::Value, format!("tab {} names itself as its opener", quoted(opener)), Some(hint));
+        } else if self.navigables.get(opener) == Some(&Kind::Tab) {
+            // An earlier tab: declared already.
+        } else if self.tab_ids.contains(&opener) {
+            let hint = format!(
+                "move {} before {} in `tabs`: a page opens a tab once it is open itself",
+                quoted(opener),
+                quoted(&frame.id)
+            );
+            self.problem(
+                Anchor::Value,
+                format!("`opener` names tab {}, which comes after this tab", quoted(opener)),
+                Some(hint),
+            );
+        } else {
+            self.uses(Wants::Tab("opener"), opener);
+        }
     }
 
     fn agent_action(&mut self, action: &'s AgentAction) {

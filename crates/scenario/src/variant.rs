@@ -104,7 +104,7 @@ impl Variant {
             Variant::CrossTraversableExecution => (
                 "cross-traversable-execution",
                 "issue #227",
-                "executeTool across top-level traversables is allowed (step 15.1 does not reject)",
+                "executeTool across the top-level traversables of one browsing context group is allowed (step 15.1 rejects only a target in another group)",
             ),
             Variant::ExecuteChecksTargetFullyActive => (
                 "execute-checks-target-fully-active",

@@ -537,7 +537,23 @@ impl<'p> Sim<'p> {
         };
         sim.attach_engine()?;
         for tab in &program.tabs {
-            let nav = sim.world.create_navigable(&tab.id, None, ContainerAttributes::default());
+            let nav = match &tab.opener {
+                None => sim.world.create_navigable(&tab.id, None, ContainerAttributes::default()),
+                // Opened by an earlier tab's page (validated): HTML "create a new auxiliary
+                // browsing context and document" 2 (its opener's browsing context group) and 7
+                // (its opener browsing context), as `window.open(url)` without a name would.
+                Some(opener) => {
+                    let opener = sim.seldom.nav_by_name[opener.as_str()];
+                    let nav = sim.world.create_auxiliary_traversable(&tab.id, opener);
+                    let opened = crate::window_open::opened::OpenedWindow {
+                        opener: Some(opener),
+                        created_by_web_content: true,
+                        ..Default::default()
+                    };
+                    sim.seldom.opened.insert(nav, opened);
+                    nav
+                }
+            };
             sim.seldom.nav_by_name.insert(tab.id.clone(), nav);
             sim.pending_tool_executions.insert(nav, Vec::new());
             sim.create_document_tree(nav, &tab.document)?;

@@ -165,6 +165,9 @@ impl DocSpec {
 #[derive(Clone, Debug)]
 pub struct FrameSpec {
     pub id: String,
+    /// A tab's opener tab (`Frame::opener`): the tab is an auxiliary browsing context in its
+    /// browsing context group.
+    pub opener: Option<String>,
     pub allow: Option<String>,
     pub sandbox: Option<String>,
     pub document: DocSpec,
@@ -504,6 +507,7 @@ impl Compiler {
         }
         Ok(FrameSpec {
             id: f.id.clone(),
+            opener: f.opener.clone(),
             allow: f.allow.clone(),
             sandbox: f.sandbox.clone(),
             document: DocSpec {

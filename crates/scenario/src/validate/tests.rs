@@ -327,6 +327,7 @@ fn validate_works_without_source_text() {
             url: "nowhere".to_owned(),
             allow: None,
             sandbox: None,
+            opener: None,
             headers: Default::default(),
             sets_document_domain: false,
             js: None,
@@ -359,4 +360,25 @@ fn many_unknown_names_are_all_reported() {
     let problems = problems(&script(&actions.join(",")));
     assert_eq!(problems.len(), 4000);
     assert_eq!(problems.iter().filter(|p| p.contains("did you mean")).count(), 20);
+}
+
+#[test]
+fn an_opener_is_an_earlier_tab() {
+    let text = r#"{"version": 1, "name": "x", "tabs": [
+  {"id": "a", "url": "https://a.example/", "opener": "c", "frames": [{"id": "f", "url": "https://a.example/f", "opener": "a"}]},
+  {"id": "b", "url": "https://a.example/b", "opener": "b"},
+  {"id": "c", "url": "https://a.example/c", "opener": "f"},
+  {"id": "d", "url": "https://a.example/d", "opener": "zz"},
+  {"id": "e", "url": "https://a.example/e", "opener": "a"}
+]}"#;
+    assert_eq!(
+        problems(text),
+        [
+            "2:54: tabs[0].opener: `opener` names tab \"c\", which comes after this tab\n  hint: move \"c\" before \"a\" in `tabs`: a page opens a tab once it is open itself",
+            "2:112: tabs[0].frames[0].opener: `opener` is a tab attribute, but this is an iframe\n  hint: an iframe is in its parent's browsing context group already; remove `opener`",
+            "3:55: tabs[1].opener: tab \"b\" names itself as its opener\n  hint: name the tab whose page opened \"b\", or remove `opener`",
+            "4:55: tabs[2].opener: \"f\" is an iframe, but `opener` names a tab (a top-level navigable)\n  hint: tabs: a, b, c, d, e",
+            "5:55: tabs[3].opener: unknown navigable \"zz\" (declared: a, f, b, c, d, e)",
+        ]
+    );
 }

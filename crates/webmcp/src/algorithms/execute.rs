@@ -158,11 +158,21 @@ impl Sim<'_> {
         let target_traversable = self.node_navigables_traversable(target_document, "targetDocument", (a, "15.1"));
         let caller_traversable = self.node_navigables_traversable(caller_document, "callerDocument", (a, "15.1"));
         if target_traversable != caller_traversable {
-            if self.program.has_variant(Variant::CrossTraversableExecution) {
+            // Issue #227 proposes execution "across top-level documents in the same browsing
+            // context group": traversables of two groups stay apart under the variant too.
+            let one_group = self.world.nav(target_traversable).group == self.world.nav(caller_traversable).group;
+            if self.program.has_variant(Variant::CrossTraversableExecution) && one_group {
                 self.note(
                     (a, "15.1"),
-                    "variant cross-traversable-execution (issue #227): different traversables allowed",
+                    "variant cross-traversable-execution (issue #227): different traversables of one browsing context group allowed",
                 );
+            } else if self.program.has_variant(Variant::CrossTraversableExecution) {
+                self.note(
+                    (a, "15.1"),
+                    "target is in another traversable and another browsing context group (variant \
+                     cross-traversable-execution, issue #227, allows one group only)",
+                );
+                return reject_unknown(self, "15.1");
             } else {
                 self.note((a, "15.1"), "target is in another traversable");
                 return reject_unknown(self, "15.1");

@@ -158,6 +158,24 @@ fn a_caller_in_another_traversable_leaks_and_the_fix_variant_cancels() {
     }
 }
 
+/// Issue #227 proposes calls across the top-level traversables of one browsing context group:
+/// the same tabs without `opener` are two groups, and step 15.1 still rejects the call (no entry,
+/// no leak).
+#[test]
+fn across_browsing_context_groups_the_variant_still_rejects() {
+    const TEXT: &str =
+        include_str!("../../../../scenarios/execute/different-traversable-variant-caller-navigates.jsonc");
+    let two_groups = TEXT.replace(r#""opener": "a","#, "");
+    assert_ne!(two_groups, TEXT, "the scenario's opener moved");
+    for seed in 0..10 {
+        let c = checked(&two_groups, seed, Fault::None);
+        assert!(c.violations.is_empty() && c.leaks.is_empty(), "{:?} {:?}", c.violations, c.leaks);
+        let text = c.trace.render_text();
+        assert!(text.contains("another browsing context group (variant cross-traversable-execution"), "{text}");
+        assert!(text.contains("call (b): rejected(UnknownError)"), "{text}");
+    }
+}
+
 #[test]
 fn keeping_pending_executions_breaks_the_pending_maps_invariant() {
     let c = checked(SELF_CALL, 0, Fault::KeepPendingExecutions);

@@ -323,6 +323,7 @@ impl Sim<'_> {
         };
         let frame = crate::program::FrameSpec {
             id: id.clone(),
+            opener: None,
             allow: allow.map(Into::into),
             sandbox: None,
             document: crate::program::DocSpec {
