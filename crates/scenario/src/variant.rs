@@ -164,7 +164,7 @@ impl Variant {
             Variant::CleanupIteratesEveryTraversable => (
                 "cleanup-iterates-every-traversable",
                 "finding 13 (docs/findings.md)",
-                "with cross-traversable-execution (alone it changes nothing): the unloading document cleanup steps (2.2) also iterate the other traversables' pending tool executions maps for calls whose caller is the document, and step 2.3 cancels each in the map it is in, so a caller's unloading cancels its calls in another traversable",
+                "with cross-traversable-execution (alone it changes nothing): the unloading document cleanup steps (2.2) also iterate the pending tool executions maps of the other traversables of its browsing context group for calls whose caller is the document, and step 2.3 cancels each in the map it is in, so a caller's unloading cancels its calls in another traversable",
             ),
             Variant::ChromiumRawStringResult => (
                 "chromium-raw-string-result",

@@ -103,18 +103,20 @@ impl Sim<'_> {
         self.in_parallel(Work::UnloadCleanupInParallel { document, traversable }, (a, "2"));
     }
 
-    /// The calls of caller `document` in the pending tool executions maps of the traversables other
-    /// than its own, which step 2.2 does not iterate: only the variant `cross-traversable-execution`
-    /// (issue #227) lets executeTool 15.12 put one there. Reads every other map, so it is called
-    /// only under that variant. Which traversables exist is read too (`Resource::Documents`, which
-    /// counts as a write: it conflicts with every unit that creates a document), so that a window
-    /// opened meanwhile is ordered with these steps.
+    /// The calls of caller `document` in the pending tool executions maps of the other traversables
+    /// of its browsing context group, which step 2.2 does not iterate: only the variant
+    /// `cross-traversable-execution` (issue #227) lets executeTool 15.12 put one there, and only
+    /// within one group. Reads those maps, so it is called only under that variant. Which
+    /// traversables exist is read too (`Resource::Documents`, which counts as a write: it
+    /// conflicts with every unit that creates a document), so that a window opened meanwhile is
+    /// ordered with these steps.
     fn calls_in_other_traversables(&mut self, document: DocId, traversable: NavId) -> Vec<(NavId, Uuid)> {
         self.footprint.touch(Resource::Documents, false);
+        let group = self.world.nav(traversable).group;
         let others: Vec<NavId> = (0u32..)
             .map(NavId)
             .take_while(|n| self.world.get_nav_info(*n).is_some())
-            .filter(|n| *n != traversable && self.world.nav(*n).traversable == *n)
+            .filter(|n| *n != traversable && self.world.nav(*n).traversable == *n && self.world.nav(*n).group == group)
             .collect();
         let mut calls = Vec::new();
         for other in others {
