@@ -222,7 +222,6 @@ struct Open<F> {
     end: u32,
 }
 
-/// An explorer: one work item's, or (one thread, one table) every work item's in turn.
 /// Whether a lane has a footprint bound (`Model::lane_bound`), as an explorer learns it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bounded {
@@ -231,6 +230,7 @@ enum Bounded {
     Yes,
 }
 
+/// An explorer: one work item's, or (one thread, one table) every work item's in turn.
 struct Explorer<'o, M: Stateful> {
     model: &'o M,
     options: &'o Options,
