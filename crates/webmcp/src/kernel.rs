@@ -543,7 +543,12 @@ impl<'p> Sim<'p> {
                 // browsing context and document" 2 (its opener's browsing context group) and 7
                 // (its opener browsing context), as `window.open(url)` without a name would.
                 Some(opener) => {
-                    let opener = sim.seldom.nav_by_name[opener.as_str()];
+                    let Some(&opener) = sim.seldom.nav_by_name.get(opener.as_str()) else {
+                        return Err(RunError::Scenario(format!(
+                            "tab {:?}: its opener {opener:?} is not an earlier tab (give `opener` the id of a tab listed before it)",
+                            tab.id
+                        )));
+                    };
                     let nav = sim.world.create_auxiliary_traversable(&tab.id, opener);
                     let opened = crate::window_open::opened::OpenedWindow {
                         opener: Some(opener),

@@ -176,6 +176,21 @@ fn across_browsing_context_groups_the_variant_still_rejects() {
     }
 }
 
+/// A scenario built without validation whose tab names a later tab as its opener is an error
+/// from `Sim::new` that says how to fix it, not a panic.
+#[test]
+fn an_opener_that_is_not_an_earlier_tab_is_an_error() {
+    let json = r#"{"version": 1, "name": "x", "tabs": [
+      {"id": "a", "url": "https://a.example/", "opener": "b"}, {"id": "b", "url": "https://a.example/b"}]}"#;
+    let scenario: scenario::Scenario = serde_json::from_str(json).expect("the model reads it");
+    let program = crate::compile(&scenario).expect("compiles");
+    let error = crate::Sim::new(&program).err().expect("an error");
+    assert_eq!(
+        error.to_string(),
+        "tab \"a\": its opener \"b\" is not an earlier tab (give `opener` the id of a tab listed before it)"
+    );
+}
+
 #[test]
 fn keeping_pending_executions_breaks_the_pending_maps_invariant() {
     let c = checked(SELF_CALL, 0, Fault::KeepPendingExecutions);
