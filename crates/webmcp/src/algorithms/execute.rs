@@ -161,20 +161,21 @@ impl Sim<'_> {
             // Issue #227 proposes execution "across top-level documents in the same browsing
             // context group": traversables of two groups stay apart under the variant too.
             let one_group = self.world.nav(target_traversable).group == self.world.nav(caller_traversable).group;
-            if self.program.has_variant(Variant::CrossTraversableExecution) && one_group {
+            let variant = self.program.has_variant(Variant::CrossTraversableExecution);
+            if variant && one_group {
                 self.note(
                     (a, "15.1"),
                     "variant cross-traversable-execution (issue #227): different traversables of one browsing context group allowed",
                 );
-            } else if self.program.has_variant(Variant::CrossTraversableExecution) {
-                self.note(
-                    (a, "15.1"),
-                    "target is in another traversable and another browsing context group (variant \
-                     cross-traversable-execution, issue #227, allows one group only)",
-                );
-                return reject_unknown(self, "15.1");
             } else {
-                self.note((a, "15.1"), "target is in another traversable");
+                let why = match variant {
+                    true => {
+                        "target is in another traversable and another browsing context group (variant \
+                         cross-traversable-execution, issue #227, allows one group only)"
+                    }
+                    false => "target is in another traversable",
+                };
+                self.note((a, "15.1"), why);
                 return reject_unknown(self, "15.1");
             }
         }
