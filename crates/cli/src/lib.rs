@@ -491,6 +491,10 @@ pub struct StatelessBench {
     /// Whether its outcome set equals the stateful search's (None: one of them is incomplete,
     /// so the two were not compared).
     pub same_outcomes: Option<bool>,
+    /// The leaves of the sleep-set tree (`webmcp::explore::count_traces`: one complete leaf per
+    /// trace where footprints do not depend on the order steps ran in), and the time the count
+    /// took; or why there is no count.
+    pub traces: Result<(webmcp::explore::Traces, f64), String>,
 }
 
 impl fmt::Display for StatelessBench {
@@ -510,7 +514,22 @@ impl fmt::Display for StatelessBench {
                 Some(false) => "DIFFERENT from the stateful search's",
                 None => "not compared (a search is incomplete)",
             }
-        )
+        )?;
+        match &self.traces {
+            Ok((t, seconds)) => write!(
+                f,
+                "\n  sleep-set tree: {}{} complete executions (one per trace where footprints do not depend on the order steps ran in) and {} with every lane asleep, counted over {} (state, sleep set) pairs in {seconds:.2} s{}",
+                if t.finished { "" } else { "at least " },
+                t.complete,
+                t.blocked,
+                t.pairs,
+                match &t.bound {
+                    Some(bound) => format!(", incomplete ({bound})"),
+                    None => String::new(),
+                }
+            ),
+            Err(why) => write!(f, "\n  sleep-set tree: not counted: {why}"),
+        }
     }
 }
 
@@ -662,6 +681,22 @@ fn bench_stateless(
         e.outcomes.iter().map(|c| serde_json::to_string(&c.outcome.canonical()).unwrap_or_default()).collect()
     };
     let (executions, redundant) = ex.stateless.as_ref().map_or((0, 0), |s| (s.executions, s.redundant));
+    // The sleep-set tree's leaves, with the same time limit and a bound of its own on the
+    // (state, sleep set) pairs it keeps (about 60 bytes each).
+    let count_options = webmcp::ExploreOptions {
+        search: webmcp::SearchOptions {
+            max_states: 20_000_000,
+            time_limit: Some(time_limit),
+            ..options.search.clone()
+        },
+        ..options.clone()
+    };
+    let start = std::time::Instant::now();
+    let traces = match webmcp::explore::count_traces(program, &count_options) {
+        Ok(t) => Ok((t, start.elapsed().as_secs_f64())),
+        Err(RunError::Scenario(why)) => Err(why),
+        Err(e) => return Err(e),
+    };
     Ok(StatelessBench {
         executions,
         redundant,
@@ -670,6 +705,7 @@ fn bench_stateless(
         complete: ex.complete,
         bounds_hit: ex.bounds_hit.clone(),
         same_outcomes: (ex.complete && stateful.complete).then(|| keys(&ex) == keys(stateful)),
+        traces,
     })
 }
 

@@ -44,6 +44,7 @@ mod share;
 mod split;
 pub mod stateless;
 mod table;
+mod traces;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -54,6 +55,7 @@ pub use bfs::{reachable, shortest_witnesses, Reachable, Witnesses};
 pub use dfs::search;
 pub use progress::{fraction_done, knuth_estimate, Estimate, Level, Progress};
 pub use table::{table_bytes, Memory};
+pub use traces::{count_traces, Traces};
 
 /// A lane's number in one explorer (see [`LaneNumbering`]). Sleep sets, stored sleep sets and the
 /// current path hold numbers instead of labels, so comparing, copying and hashing them is cheap.

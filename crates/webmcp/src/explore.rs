@@ -40,6 +40,7 @@ pub use ::explore::{Estimate, LaneOrder, Progress, SearchKind};
 /// `max_depth`, `max_units`, the split into work items, threads, shard, progress, interrupt,
 /// delay bound.
 pub use ::explore::Options as SearchOptions;
+pub use ::explore::Traces;
 
 /// Bounds and knobs of an exploration: the engine's, and the simulator's own.
 #[derive(Clone, Debug)]
@@ -210,6 +211,24 @@ fn faithful_schedule_learned(
 pub fn estimate_tree(program: &Program, options: &ExploreOptions, probes: u32) -> Result<Estimate, RunError> {
     let model = SimModel::exploring(program, options);
     ::explore::knuth_estimate(&model, probes, 0, options.search.max_units)
+}
+
+/// The leaves of `program`'s sleep-set tree under the stateless search's footprints
+/// (`explore::count_traces`, one count per (state, sleep set) pair, so it finishes where that
+/// search runs too long), within `options`' bounds. The stateless search runs as many complete
+/// executions on most of the corpus; fewer where a queue append's footprint depends on the
+/// order, and one more where a step alone sits in the FIFO parallel queue
+/// (`crates/cli/tests/it/stateless.rs`). Needs the state's fingerprint, so a scenario with
+/// JavaScript pages (whose heaps are not in it) is an error.
+pub fn count_traces(program: &Program, options: &ExploreOptions) -> Result<Traces, RunError> {
+    if program.has_page_scripts() {
+        return Err(RunError::Scenario(
+            "counting traces needs every state's fingerprint, and a JavaScript page's heap is not in it: count a scenario in the action language".into(),
+        ));
+    }
+    let stateless = ExploreOptions { kind: SearchKind::Stateless, ..options.clone() };
+    let model = SimModel::exploring(program, &stateless);
+    ::explore::count_traces(&model, &stateless.search)
 }
 
 /// Explores every schedule of `program` within the bounds of `options`.

@@ -8,6 +8,7 @@ mod progress;
 mod race;
 mod shared;
 mod stateless;
+mod traces;
 mod two_phase;
 
 use explore::{LaneOrder, Options, Stateful};
@@ -38,7 +39,7 @@ where
 }
 
 /// A footprint over at most 64 variables: the bits read and the bits written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bits {
     pub reads: u64,
     pub writes: u64,

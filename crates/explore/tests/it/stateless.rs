@@ -29,7 +29,7 @@ impl Writers {
 
 /// Each thread's next step, then each variable's last writer and a running log of the writes
 /// to variable 0 (so that every order of writes to it is a distinct outcome).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct WritersState {
     pcs: Vec<usize>,
     log: Vec<usize>,
@@ -86,6 +86,15 @@ fn stateless<M: Model<Error = Never>>(model: &M, options: &Options) -> explore::
     searched.report
 }
 
+impl Stateful for Writers {
+    /// A hash of the state (the models here are small: collisions are not a concern).
+    fn fingerprint(&self, s: &WritersState) -> u128 {
+        use std::hash::BuildHasher;
+        let digest = |seed: u64| foldhash::fast::FixedState::with_seed(seed).hash_one(s);
+        u128::from(digest(1)) << 64 | u128::from(digest(2))
+    }
+}
+
 /// The outcome keys of a stateless search, sorted, checking it completed, and its executions
 /// and redundant executions.
 fn stateless_keys<M: Model<Error = Never>>(model: &M, name: &str, counts: (u64, u64)) -> Vec<u128> {
@@ -140,7 +149,7 @@ type Step = (usize, usize);
 /// The number of Mazurkiewicz traces of a model whose lanes are always runnable until they end
 /// and whose footprints depend on the step alone: every schedule, each reduced to the set of
 /// ordered pairs of conflicting steps of different lanes.
-fn traces<M: Stateful<Lane = usize, Footprint = Bits, Error = Never>>(model: &M) -> usize {
+pub(crate) fn traces<M: Stateful<Lane = usize, Footprint = Bits, Error = Never>>(model: &M) -> usize {
     fn walk<M: Stateful<Lane = usize, Footprint = Bits, Error = Never>>(
         model: &M,
         state: M::State,
