@@ -35,7 +35,8 @@ pub struct Traces {
     /// possibly more where they do (see the module doc).
     pub complete: u128,
     /// Leaves where every runnable lane was asleep: executions a stateless search with sleep
-    /// sets alone would run and find redundant.
+    /// sets alone would run and find redundant. (Their number depends on the order lanes are
+    /// explored in; the complete leaves' does not.)
     pub blocked: u128,
     /// Distinct (state, sleep set) pairs at choice points counted (each once).
     pub pairs: u64,
@@ -46,8 +47,9 @@ pub struct Traces {
     pub bound: Option<String>,
 }
 
-/// Counts the leaves of `model`'s sleep-set tree (see the module doc) within `options`' `max_states` (pairs),
-/// `max_units`, `time_limit` and `interrupt`. Lanes in label order; one thread.
+/// Counts the leaves of `model`'s sleep-set tree (see the module doc) within `options`'
+/// `max_states` (pairs), `max_units`, `time_limit` and `interrupt`. Lanes in the order
+/// [`crate::Model::runnable`] lists them (label order); one thread.
 pub fn count_traces<M>(model: &M, options: &Options) -> Result<Traces, M::Error>
 where
     M: Stateful,
