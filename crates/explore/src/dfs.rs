@@ -184,10 +184,10 @@ fn share_work<M: Stateful>(
 }
 
 /// A sleep-set entry: a lane explored from an earlier state, and what its step touched there.
-type Asleep<F> = (LaneId, F);
+pub(crate) type Asleep<F> = (LaneId, F);
 
 /// Whether `lane` is in a sleep set.
-fn is_asleep<F>(sleep: &[Asleep<F>], lane: LaneId) -> bool {
+pub(crate) fn is_asleep<F>(sleep: &[Asleep<F>], lane: LaneId) -> bool {
     sleep.iter().any(|(l, _)| *l == lane)
 }
 

@@ -801,7 +801,7 @@ fn first_awake<F>(ids: &[LaneId], sleep: &[(LaneId, F)]) -> Option<usize> {
 /// Whether a step `earlier` (or a step asleep since a state before `later`'s) and a step
 /// `later` may not commute: their footprints conflict, and `earlier` is not a step the model
 /// says commutes with every step from its state on ([`Model::alone`]).
-fn conflict<M: Model>(model: &M, earlier: &M::Footprint, later: &M::Footprint) -> bool {
+pub(crate) fn conflict<M: Model>(model: &M, earlier: &M::Footprint, later: &M::Footprint) -> bool {
     earlier.conflicts(later) && !model.alone(earlier)
 }
 

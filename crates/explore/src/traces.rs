@@ -24,8 +24,10 @@
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::time::Instant;
 
+use crate::dfs::{is_asleep, Asleep};
+use crate::stateless::conflict;
 use crate::table::{Key, KeyMap};
-use crate::{Footprint, LaneId, LaneNumbering, Options, Stateful};
+use crate::{LaneId, LaneNumbering, Options, Stateful};
 
 /// What [`count_traces`] counted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,9 +77,6 @@ where
     })
 }
 
-/// A lane asleep and the footprint its step had where it was explored.
-type Asleep<F> = (LaneId, F);
-
 struct Counter<'m, M: Stateful> {
     model: &'m M,
     options: &'m Options,
@@ -113,17 +112,17 @@ where
             }
             let lane = lanes.pop().expect("one lane");
             let id = self.lanes.id_of(model, state, &lane);
-            if sleep.iter().any(|(asleep, _)| *asleep == id) {
+            if is_asleep(&sleep, id) {
                 return Ok((0, 1));
             }
             let fp = model.step(state, lane)?;
-            sleep.retain(|(_, f)| !depends(model, f, &fp));
+            sleep.retain(|(_, f)| !conflict(model, f, &fp));
         }
         if lanes.is_empty() {
             return Ok((1, 0));
         }
         let ids: Vec<LaneId> = lanes.iter().map(|lane| self.lanes.id_of(model, state, lane)).collect();
-        if ids.iter().all(|id| sleep.iter().any(|(asleep, _)| asleep == id)) {
+        if ids.iter().all(|id| is_asleep(&sleep, *id)) {
             return Ok((0, 1));
         }
         let key = self.key(model.fingerprint(state), &mut sleep);
@@ -139,7 +138,7 @@ where
         // before asleep in a later one's subtree unless they depend.
         let mut children: Vec<(M::State, LaneId, M::Footprint)> = Vec::with_capacity(lanes.len());
         for (lane, id) in lanes.into_iter().zip(ids) {
-            if sleep.iter().any(|(asleep, _)| *asleep == id) {
+            if is_asleep(&sleep, id) {
                 continue;
             }
             let mut child = state.clone();
@@ -154,7 +153,7 @@ where
         let mut explored: Vec<Asleep<M::Footprint>> = Vec::new();
         for (mut child, id, fp) in children {
             let child_sleep: Vec<Asleep<M::Footprint>> =
-                sleep.iter().chain(&explored).filter(|(_, f)| !depends(model, f, &fp)).copied().collect();
+                sleep.iter().chain(&explored).filter(|(_, f)| !conflict(model, f, &fp)).copied().collect();
             let (c, b) = self.count(&mut child, child_sleep)?;
             complete = complete.saturating_add(c);
             blocked = blocked.saturating_add(b);
@@ -201,12 +200,4 @@ where
     fn stop(&mut self, bound: String) {
         self.bound.get_or_insert(bound);
     }
-}
-
-/// Whether a step `later` ends the sleep of a lane asleep with footprint `earlier` (explored
-/// before it, at this choice point or an earlier one): they conflict, and `earlier` is not a
-/// step that commutes with every step from its state on. The stateless search's dependence
-/// (`stateless::conflict`), so that the count is of its traces.
-fn depends<M: Stateful>(model: &M, earlier: &M::Footprint, later: &M::Footprint) -> bool {
-    earlier.conflicts(later) && !model.alone(earlier)
 }
