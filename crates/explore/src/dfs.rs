@@ -265,6 +265,10 @@ struct Explorer<'o, M: Stateful> {
     /// By lane number: whether the lane has a footprint bound (`Model::lane_bound`), asked the
     /// first time the lane is ordered. Orders lanes for `LaneOrder::BroadestFirst`.
     bounded: Vec<Bounded>,
+    /// By lane number: how many times a revisit of a stored choice point explored the lane
+    /// (it slept at the first visit and is awake now). Orders lanes for
+    /// `LaneOrder::RevisitedFirst`.
+    revisited: Vec<u32>,
     /// With several threads: choice points visited by every work item of the search so far.
     budget: Option<Arc<AtomicU64>>,
     /// With one thread: choice points the earlier work items visited.
@@ -333,6 +337,7 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             halted: false,
             breadth: Vec::new(),
             bounded: Vec::new(),
+            revisited: Vec::new(),
             budget: None,
             used_before: 0,
             delays: 0,
@@ -673,16 +678,33 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             }
             awake.push((lane, id));
         }
-        if self.options.lane_order == LaneOrder::BroadestFirst && awake.len() > 1 {
+        let order = self.options.lane_order;
+        if order == LaneOrder::RevisitedFirst && revisit.is_some() {
+            for (_, id) in &awake {
+                let id = *id as usize;
+                if self.revisited.len() <= id {
+                    self.revisited.resize(id + 1, 0);
+                }
+                self.revisited[id] = self.revisited[id].saturating_add(1);
+            }
+        }
+        if order != LaneOrder::Label && awake.len() > 1 {
             for (lane, id) in &awake {
                 self.note_bounded(state, lane, *id);
             }
-            let (breadth, bounded) = (&self.breadth, &self.bounded);
-            // A lane with a footprint bound after every other lane (see `LaneOrder`), then by
-            // breadth. Stable: ties stay in label order.
+            let (breadth, bounded, revisited) = (&self.breadth, &self.bounded, &self.revisited);
+            let learned = order == LaneOrder::RevisitedFirst;
+            // A lane with a footprint bound after every other lane (see `LaneOrder`), then (in
+            // `RevisitedFirst`) the lanes revisits explored most, then by breadth. Stable: ties
+            // stay in label order.
             awake.sort_by_key(|(_, id)| {
                 let id = *id as usize;
-                (bounded[id] == Bounded::Yes, std::cmp::Reverse(breadth.get(id).copied().unwrap_or(0)))
+                let revisits = if learned { revisited.get(id).copied().unwrap_or(0) } else { 0 };
+                (
+                    bounded[id] == Bounded::Yes,
+                    std::cmp::Reverse(revisits),
+                    std::cmp::Reverse(breadth.get(id).copied().unwrap_or(0)),
+                )
             });
         }
         awake

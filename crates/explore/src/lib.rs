@@ -251,6 +251,18 @@ pub enum LaneOrder {
     /// fewer choice points over random programs with one such lane; the simulator's
     /// `four-calls-unload`: 32 %).
     BroadestFirst,
+    /// Broadest first, but the lanes that revisits explored come before the rest, the lanes
+    /// revisits explored most first (the default). A revisit is Godefroid's rule for state
+    /// caching with sleep sets: a stored choice point reached again with a sleep set that lacks
+    /// some lanes of the stored one explores those lanes, and counts as a choice point again.
+    /// The explorer counts, per lane, how often a revisit explored it, and orders by that count
+    /// as the search goes (ties: broadest first, as above; a lane with a footprint bound still
+    /// last). Where no state is revisited (most of the simulator's scenarios) it is broadest
+    /// first. A measured heuristic, not a theorem: on the simulator's `four-calls-unload`,
+    /// 1,133,297 choice points (367,871 of them revisits) become 965,887 (202,075), and
+    /// transitions fall 4 %; on the Promela race of 3 and 4 calls 9 to 16 % fewer choice points;
+    /// five-by-five 321 → 334 (docs/performance.md, "Revisits").
+    RevisitedFirst,
 }
 
 /// Bounds and knobs of a search.
@@ -324,12 +336,12 @@ impl Options {
 }
 
 impl Default for Options {
-    /// Reduced, broadest first, 2,000,000 choice points, 500 choices and 5,000 steps along a
+    /// Reduced, revisited first, 2,000,000 choice points, 500 choices and 5,000 steps along a
     /// schedule, no time limit, split at depth 2, one thread, the whole search.
     fn default() -> Options {
         Options {
             reduce: true,
-            lane_order: LaneOrder::BroadestFirst,
+            lane_order: LaneOrder::RevisitedFirst,
             max_states: 2_000_000,
             max_depth: 500,
             max_units: 5_000,

@@ -111,6 +111,7 @@ impl ExploreOptions {
                 match search.lane_order {
                     LaneOrder::Label => "label",
                     LaneOrder::BroadestFirst => "broadest-first",
+                    LaneOrder::RevisitedFirst => "revisited-first",
                 }
             ),
             format!("split-depth={}", search.split_depth),

@@ -39,10 +39,11 @@ fn reduced_search_finds_exactly_the_outcomes_of_the_naive_one() {
         // Split into work items (the default) and as one work item: splitting expands the
         // first choice points naively, which can hide a missing dependency the one-item search
         // shows (scenarios/regressions/script-reads-navigated-frame.jsonc).
-        // Both lane orders: any order is sound.
+        // Every lane order: any order is sound.
+        let orders = [LaneOrder::RevisitedFirst, LaneOrder::BroadestFirst, LaneOrder::Label];
         let cases = [ExploreOptions::default().search.split_depth, 0]
             .into_iter()
-            .flat_map(|split_depth| [LaneOrder::BroadestFirst, LaneOrder::Label].map(|order| (split_depth, order)));
+            .flat_map(|split_depth| orders.map(|order| (split_depth, order)));
         for (split_depth, lane_order) in cases {
             let reduced = explore(
                 &program,
@@ -485,7 +486,7 @@ fn timed_agent_steps_are_explored_finitely_and_the_reduction_keeps_their_outcome
         assert!(naive.complete, "{at}: the naive search did not end");
         assert_eq!(summaries(&naive).len(), outcomes, "{at}: {:#?}", summaries(&naive));
         for split_depth in [ExploreOptions::default().search.split_depth, 0] {
-            for lane_order in [LaneOrder::BroadestFirst, LaneOrder::Label] {
+            for lane_order in [LaneOrder::RevisitedFirst, LaneOrder::BroadestFirst, LaneOrder::Label] {
                 let reduced = explore(
                     &program,
                     &ExploreOptions::from(SearchOptions { split_depth, lane_order, ..Default::default() }),
