@@ -82,23 +82,28 @@ impl explore::Stateful for Waiter {
     }
 }
 
-/// Over 100 random programs: the choice points and transitions of the broadest-first search,
-/// checking that every outcome is found.
-fn counts(bounded: bool) -> (u64, u64) {
-    let broadest = Options { lane_order: LaneOrder::BroadestFirst, ..options(true) };
+/// Over 100 random programs (`model` of each seed, 0 to 99): the choice points and transitions
+/// of the search in `order`, checking that every outcome is found.
+fn totals<M: explore::Stateful<Error = Never>>(order: LaneOrder, model: impl Fn(u64) -> M) -> (u64, u64) {
+    let options = Options { lane_order: order, ..options(true) };
     let (mut states, mut transitions) = (0, 0);
     for seed in 0..100 {
-        let model = Waiter::new(seed, bounded);
+        let model = model(seed);
         let every = explore::reachable(&model, u64::MAX).unwrap().outcomes;
-        let searched = explore::search(&model, &broadest).unwrap();
+        let searched = explore::search(&model, &options).unwrap();
         assert!(searched.report.complete());
         let mut keys: Vec<u128> = searched.report.outcomes.iter().map(|c| c.key).collect();
         keys.sort_unstable();
-        assert_eq!(keys, every, "seed {seed}, bounded {bounded}");
+        assert_eq!(keys, every, "seed {seed}, {order:?}");
         states += searched.report.states;
         transitions += searched.report.transitions;
     }
     (states, transitions)
+}
+
+/// `totals` of broadest-first over the random programs with `a.wait`.
+fn counts(bounded: bool) -> (u64, u64) {
+    totals(LaneOrder::BroadestFirst, |seed| Waiter::new(seed, bounded))
 }
 
 #[test]
@@ -112,24 +117,9 @@ fn a_lane_with_a_bound_goes_last_and_its_subtree_is_asleep() {
     assert_eq!([first, last], [(28_498, 49_784), (17_635, 42_402)]);
 }
 
-/// Over 100 random programs of four threads of four operations over three variables: the
-/// choice points, revisits aside, and transitions of a search in `order`, checking that every
-/// outcome is found.
+/// `totals` over random programs of four threads of four operations over three variables.
 fn program_counts(order: LaneOrder) -> (u64, u64) {
-    let options = Options { lane_order: order, ..options(true) };
-    let (mut states, mut transitions) = (0, 0);
-    for seed in 0..100 {
-        let model = Programs::random(seed, 4, 4, 3);
-        let every = explore::reachable(&model, u64::MAX).unwrap().outcomes;
-        let searched = explore::search(&model, &options).unwrap();
-        assert!(searched.report.complete());
-        let mut keys: Vec<u128> = searched.report.outcomes.iter().map(|c| c.key).collect();
-        keys.sort_unstable();
-        assert_eq!(keys, every, "seed {seed}, {order:?}");
-        states += searched.report.states;
-        transitions += searched.report.transitions;
-    }
-    (states, transitions)
+    totals(order, |seed| Programs::random(seed, 4, 4, 3))
 }
 
 #[test]
