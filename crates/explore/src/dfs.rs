@@ -260,10 +260,11 @@ struct Explorer<'o, M: Stateful> {
     halted: bool,
     /// By lane number: `Footprint::breadth` of the lane's step the last time this work item ran
     /// it from a choice point, plus one (0: not run yet). Orders lanes for
-    /// `LaneOrder::BroadestFirst`.
+    /// `LaneOrder::BroadestFirst` and `RevisitedFirst`.
     breadth: Vec<u32>,
     /// By lane number: whether the lane has a footprint bound (`Model::lane_bound`), asked the
-    /// first time the lane is ordered. Orders lanes for `LaneOrder::BroadestFirst`.
+    /// first time the lane is ordered. Orders lanes for `LaneOrder::BroadestFirst` and
+    /// `RevisitedFirst`.
     bounded: Vec<Bounded>,
     /// By lane number: how many times a revisit of a stored choice point explored the lane
     /// (it slept at the first visit and is awake now). Orders lanes for

@@ -227,8 +227,9 @@ pub enum Failure {
     Threads(String),
 }
 
-/// The order a choice point's lanes are explored in. Sound either way; it decides how many
-/// transitions reach a state seen before, and which witness schedules are found first.
+/// The order a choice point's lanes are explored in. Each is sound; it decides how many
+/// transitions reach a state seen before, how many choice points are revisited, and which
+/// witness schedules are found first.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum LaneOrder {
     /// By lane label.
