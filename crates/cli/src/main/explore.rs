@@ -85,6 +85,9 @@ fn explore_one(
     let mut ex = result.map_err(|e| CliError::failed(format!("{}: {e}", shown(path))))?;
     ex.file = path.display().to_string();
     cli::mark_shard(&mut ex, path).map_err(CliError::input)?;
+    if bounds.sample.is_none() {
+        note_stateless_classes(program, options, &ex);
+    }
     match format {
         FormatArg::Text => out(&ex.render_text_with(&ex.file, &loaded.flags))?,
         FormatArg::Json => out(&ex.render_json())?,
@@ -94,6 +97,34 @@ fn explore_one(
         }
     }
     Ok(())
+}
+
+/// After a stateless search that a bound stopped (not Ctrl-C), on a scenario in the action
+/// language: how many executions a complete one would need, on stderr (the report stays as it
+/// is). The count is `count_traces`'s: the complete leaves of the sleep-set tree under the
+/// stateless search's footprints, counted once per (state, sleep set) pair, within
+/// `--time-limit` and the larger of `--max-states` and 2,000,000 pairs; a count a bound stopped
+/// is said to be a lower bound. The stateless search runs about one execution per leaf
+/// (docs/model.md, "Where it is not optimal, counted").
+fn note_stateless_classes(program: &webmcp::Program, options: &webmcp::ExploreOptions, ex: &trace::Exploration) {
+    let Some(ran) = ex.stateless else { return };
+    if ex.complete || cli::interrupted() || program.has_page_scripts() || ex.shard != "1/1" {
+        return;
+    }
+    let mut counting = options.clone();
+    counting.search.max_states = counting.search.max_states.max(2_000_000);
+    let Ok(traces) = webmcp::explore::count_traces(program, &counting) else { return };
+    let (at_least, stopped) = match &traces.bound {
+        Some(bound) if !traces.finished => ("at least ", format!("; the count stopped at {bound}")),
+        _ => ("", String::new()),
+    };
+    eprintln!(
+        "note: the stateless search stopped after {} executions. A complete one runs about one execution per complete leaf of the sleep-set tree under its footprints, and this scenario's tree has {at_least}{} of them (counted over {} (state, sleep set) pairs{stopped}).",
+        ran.executions, traces.complete, traces.pairs
+    );
+    eprintln!(
+        "hint: where that is far more than a run can reach, the stateful search (`--search stateful`) explores the scenario's states instead"
+    );
 }
 
 /// The issue-sized Markdown of an exploration; an `--outcome` the exploration does not have is

@@ -234,3 +234,30 @@ fn the_sleep_set_tree_of_a_javascript_page_is_not_counted() {
         other => panic!("expected an error, got {other:?}"),
     }
 }
+
+/// `explore --search stateless` stopped by a bound says on stderr how many executions a complete
+/// run would need (the sleep-set tree's complete leaves: five-executions has 300, as many as its
+/// complete stateless search runs); a complete run, and a JavaScript page (whose heap is not in
+/// the fingerprint the count needs), say nothing of it.
+#[test]
+fn an_incomplete_stateless_search_says_how_many_executions_a_complete_one_needs() {
+    let stderr = |args: &[&str], file: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_webmcp-sim"))
+            .arg("explore")
+            .args(args)
+            .arg(workspace_root().join(file))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let five = "fixtures/bench/five-executions.jsonc";
+    let stopped = stderr(&["--search", "stateless", "--max-executions", "100"], five);
+    assert!(stopped.contains("note: the stateless search stopped after 100 executions."), "{stopped}");
+    assert!(stopped.contains("this scenario's tree has 300 of them (counted over "), "{stopped}");
+    assert!(stopped.contains("hint: where that is far more than a run can reach, the stateful search"), "{stopped}");
+    let complete = stderr(&["--search", "stateless"], five);
+    assert!(!complete.contains("note:"), "{complete}");
+    let page = stderr(&["--max-executions", "1"], "scenarios/js/caller-unloaded-before-15-12.jsonc");
+    assert!(!page.contains("note:"), "{page}");
+}
