@@ -261,8 +261,9 @@ pub enum LaneOrder {
     /// last). Where no state is revisited (most of the simulator's scenarios) it is broadest
     /// first. A measured heuristic, not a theorem: on the simulator's `four-calls-unload`,
     /// 1,133,297 choice points (367,871 of them revisits) become 965,887 (202,075), and
-    /// transitions fall 4 %; on the Promela race of 3 and 4 calls 9 to 16 % fewer choice points;
-    /// five-by-five 321 → 334 (docs/performance.md, "Revisits").
+    /// transitions fall 4 %; on the Promela race of 3 and 4 calls 9 to 16 % fewer choice points
+    /// (its variant with one FIFO queue 2 % more); five-by-five 321 → 334 (docs/performance.md,
+    /// "Revisits").
     RevisitedFirst,
 }
 
