@@ -267,6 +267,26 @@ pub enum LaneOrder {
     RevisitedFirst,
 }
 
+impl LaneOrder {
+    /// Every order, by its name (`--lane-order`, and the report's options line), the default
+    /// first.
+    pub const NAMED: [(&'static str, LaneOrder); 3] = [
+        ("revisited-first", LaneOrder::RevisitedFirst),
+        ("broadest-first", LaneOrder::BroadestFirst),
+        ("label", LaneOrder::Label),
+    ];
+
+    /// The order's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMED.iter().find(|(_, order)| *order == self).map_or("", |(name, _)| name)
+    }
+
+    /// The order a name names, if any.
+    pub fn named(name: &str) -> Option<LaneOrder> {
+        Self::NAMED.iter().find(|(n, _)| *n == name).map(|(_, order)| *order)
+    }
+}
+
 /// Bounds and knobs of a search.
 #[derive(Clone, Debug)]
 pub struct Options {

@@ -106,14 +106,7 @@ impl ExploreOptions {
                     _ => "none",
                 }
             ),
-            format!(
-                "lane-order={}",
-                match search.lane_order {
-                    LaneOrder::Label => "label",
-                    LaneOrder::BroadestFirst => "broadest-first",
-                    LaneOrder::RevisitedFirst => "revisited-first",
-                }
-            ),
+            format!("lane-order={}", search.lane_order.name()),
             format!("split-depth={}", search.split_depth),
             format!("max-states={}", search.max_states),
             format!("max-depth={}", search.max_depth),

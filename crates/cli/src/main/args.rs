@@ -72,10 +72,15 @@ pub struct Bounds {
     pub naive: bool,
     /// The order a choice point's lanes are explored in: `revisited-first` (as
     /// `broadest-first`, but first the lanes the search most often had to explore again, on
-    /// reaching a stored choice point with fewer lanes asleep), `broadest-first` (the lanes whose unit wrote the most first, `user.wait` last; fewer
-    /// transitions than label order) or `label`. Each finds the same outcomes; the choice points
-    /// counted and the witness schedules found can differ.
-    #[arg(long, default_value = "revisited-first", value_parser = ["revisited-first", "broadest-first", "label"])]
+    /// reaching a stored choice point with fewer lanes asleep), `broadest-first` (the lanes
+    /// whose unit wrote the most first, `user.wait` last; fewer transitions than label order)
+    /// or `label`. Each finds the same outcomes; the choice points counted and the witness
+    /// schedules found can differ.
+    #[arg(
+        long,
+        default_value = webmcp::LaneOrder::NAMED[0].0,
+        value_parser = clap::builder::PossibleValuesParser::new(webmcp::LaneOrder::NAMED.map(|(name, _)| name)),
+    )]
     pub lane_order: String,
     /// Threads, 1 to 256.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -152,11 +157,8 @@ impl Bounds {
         Ok(webmcp::ExploreOptions {
             search: webmcp::SearchOptions {
                 reduce: !self.naive,
-                lane_order: match self.lane_order.as_str() {
-                    "label" => webmcp::LaneOrder::Label,
-                    "broadest-first" => webmcp::LaneOrder::BroadestFirst,
-                    _ => webmcp::LaneOrder::RevisitedFirst,
-                },
+                lane_order: webmcp::LaneOrder::named(&self.lane_order)
+                    .ok_or_else(|| CliError::input(format!("--lane-order {}: no such order", self.lane_order)))?,
                 max_states: self.max_states,
                 max_depth: self.max_depth,
                 max_units: self.max_units,

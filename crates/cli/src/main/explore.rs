@@ -108,11 +108,11 @@ fn explore_one(
 /// (docs/model.md, "Where it is not optimal, counted").
 fn note_stateless_classes(program: &webmcp::Program, options: &webmcp::ExploreOptions, ex: &trace::Exploration) {
     let Some(ran) = ex.stateless else { return };
-    if ex.complete || cli::interrupted() || program.has_page_scripts() || ex.shard != "1/1" {
+    if ex.complete || cli::interrupted() || program.has_page_scripts() || options.search.shard.1 > 1 {
         return;
     }
     let mut counting = options.clone();
-    counting.search.max_states = counting.search.max_states.max(2_000_000);
+    counting.search.max_states = counting.search.max_states.max(webmcp::SearchOptions::default().max_states);
     let Ok(traces) = webmcp::explore::count_traces(program, &counting) else { return };
     let (at_least, stopped) = match &traces.bound {
         Some(bound) if !traces.finished => ("at least ", format!("; the count stopped at {bound}")),

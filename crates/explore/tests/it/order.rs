@@ -132,3 +132,13 @@ fn revisited_first_finds_every_outcome_and_orders_by_what_revisits_explored() {
     assert_ne!(broadest, revisited);
     assert_eq!([broadest, revisited], [(688_832, 1_448_401), (684_829, 1_448_083)]);
 }
+
+#[test]
+fn every_lane_order_has_one_name_and_the_default_is_named_first() {
+    for (name, order) in LaneOrder::NAMED {
+        assert_eq!(order.name(), name);
+        assert_eq!(LaneOrder::named(name), Some(order));
+    }
+    assert_eq!(LaneOrder::named("broadest"), None);
+    assert_eq!(LaneOrder::NAMED[0].1, Options::default().lane_order);
+}
