@@ -102,6 +102,12 @@ pub struct World<S> {
     /// navigable is created) is apart from what navigation changes (`lifecycles.navigables`).
     /// The parts that change seldom are one shared part (see `Seldom`).
     seldom: Shared<Seldom>,
+    /// Tasks queued for a document after it was destroyed, by document: they never run, so
+    /// only how many there are is kept (see `World::queue_global_task`). A part of its own, not
+    /// in `seldom`: after an iframe removal, every in-parallel step that queues a task for the
+    /// destroyed document changes it (on `four-calls-unload` one step in nine), and `seldom`
+    /// is large to copy and to digest.
+    dead_tasks: Shared<BTreeMap<DocId, u32>>,
     /// Documents, by id (creation order), split the same way: what is fixed (`document_infos`,
     /// which only grows as documents are created) apart from what lifecycle changes change
     /// (`lifecycles.documents`). Read through `doc`; states changed only by `set_document_state`.
@@ -143,9 +149,6 @@ struct Seldom {
     historical_agent_cluster_keys: BTreeMap<(NavId, Origin), ClusterKey>,
     /// Agent cluster → event loop.
     clusters: BTreeMap<(NavId, ClusterKey), LoopId>,
-    /// Tasks queued for a document after it was destroyed, by document: they never run, so
-    /// only how many there are is kept (see `World::queue_global_task`).
-    dead_tasks: BTreeMap<DocId, u32>,
     /// Each navigable's session history, by id (see `SessionHistory`): changed by navigations
     /// and traversals only.
     session_histories: Vec<session_history::SessionHistory>,
@@ -162,6 +165,7 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         let World {
             seldom,
+            dead_tasks,
             document_infos,
             lifecycles,
             event_loops,
@@ -176,6 +180,7 @@ impl<S: std::hash::Hash> std::hash::Hash for World<S> {
             timers,
         } = self;
         seldom.hash(state);
+        dead_tasks.hash(state);
         document_infos.hash(state);
         lifecycles.hash(state);
         // The loops without their number: it is the number of agent clusters (each loop is
@@ -211,6 +216,7 @@ impl<S: Clone> World<S> {
     pub fn new(parallel_mode: ParallelMode) -> World<S> {
         World {
             seldom: Default::default(),
+            dead_tasks: Default::default(),
             document_infos: Default::default(),
             lifecycles: Default::default(),
             event_loops: Vec::new(),
