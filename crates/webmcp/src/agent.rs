@@ -36,12 +36,18 @@ impl Sim<'_> {
             }
             AgentStep::AwaitResult { call, label } => {
                 if self.seldom.agent_received.iter().any(|(c, _)| c == call) {
-                    let msg = format!("the result of {label} has reached the agent: it goes on");
-                    self.interpretation((AGENT_CALL, "await"), &msg);
+                    interpretation!(
+                        self,
+                        (AGENT_CALL, "await"),
+                        "the result of {label} has reached the agent: it goes on"
+                    );
                     self.enqueue_agent_steps_from(index + 1);
                 } else {
-                    let msg = format!("the agent waits for the result of {label} before its next step");
-                    self.interpretation((AGENT_CALL, "await"), &msg);
+                    interpretation!(
+                        self,
+                        (AGENT_CALL, "await"),
+                        "the agent waits for the result of {label} before its next step"
+                    );
                     self.seldom.agent_waiting = Some(*call);
                 }
             }
@@ -191,8 +197,7 @@ impl Sim<'_> {
             return;
         };
         if self.world.doc(target).state == DocumentState::Destroyed {
-            let msg = format!("{} was destroyed after the observation: the call fails", self.label(target));
-            self.note((a, "2"), msg);
+            note!(self, (a, "2"), "{} was destroyed after the observation: the call fails", self.label(target));
             self.world.enqueue_on_agent_queue(Work::AgentResult { call, result: None, success: false });
             return;
         }
@@ -221,8 +226,7 @@ impl Sim<'_> {
         self.set_pending_execution(traversable, uuid, execution);
         note!(self, (a, "3"), "pending tool executions map[{}] set (caller: the agent)", self.uuid_label(uuid));
         if !self.world.is_fully_active(target) {
-            let msg = format!("{} is not fully active: the task waits until it is", self.label(target));
-            self.note((a, "4"), msg);
+            note!(self, (a, "4"), "{} is not fully active: the task waits until it is", self.label(target));
         }
         self.queue_global_task(
             TaskSource::WebMcp,

@@ -45,7 +45,9 @@ struct FindingNode {
 pub(crate) struct Recorded {
     pub(crate) unit: usize,
     pub(crate) step: Step,
-    pub(crate) message: String,
+    /// Shared: the same assert failing again (in another unit or another state) records the
+    /// same text, made once (`Sim::node_navigables_traversable`).
+    pub(crate) message: Rc<str>,
     pub(crate) called_from: Option<Step>,
 }
 
@@ -72,7 +74,7 @@ impl Findings {
             out.push(Finding {
                 unit: r.unit,
                 cite: cite(r.step),
-                message: r.message.clone(),
+                message: r.message.to_string(),
                 called_from: r.called_from.map(cite),
             });
             node = n.older.as_deref();

@@ -4,6 +4,8 @@
 //! a finding at the step that makes it; the steps go on with the navigable the document was
 //! created in, the reading the spec evidently means (docs/model.md, "Null node navigables").
 
+use std::rc::Rc;
+
 use browser::{DocId, DocumentState, NavId};
 
 use crate::cite::Step;
@@ -15,18 +17,13 @@ impl Sim<'_> {
     ///
     /// The read depends on `doc`'s lifecycle (whether it is still its navigable's active
     /// document), so it is noted in the unit's footprint.
-    pub fn node_navigables_traversable(&mut self, doc: DocId, name: &str, step: Step) -> NavId {
+    pub fn node_navigables_traversable(&mut self, doc: DocId, name: &'static str, step: Step) -> NavId {
         self.touch_lifecycle_of(doc);
         let traversable = self.world.traversable_of(doc);
         if self.world.node_navigable(doc).is_none() {
-            let why = match self.world.doc(doc).state {
-                DocumentState::Destroyed => "was destroyed",
-                DocumentState::Bfcached => "is in the back/forward cache",
-                DocumentState::Active => unreachable!("an active document has a node navigable"),
-            };
-            let message =
-                format!("{name}'s node navigable is not null (this step dereferences it); it is null: {name} {why}");
-            self.spec_assert(false, step, &message);
+            let state = self.world.doc(doc).state;
+            let message = self.node_navigable_message(name, state);
+            self.spec_assert_failed(step, message);
             interpretation!(
                 self,
                 step,
@@ -37,5 +34,22 @@ impl Sim<'_> {
             );
         }
         traversable
+    }
+    /// The failed assert's message for `name`'s document without a node navigable, in `state`
+    /// (made once per run: `Sim::node_navigable_messages`).
+    fn node_navigable_message(&mut self, name: &'static str, state: DocumentState) -> Rc<str> {
+        let mut messages = self.node_navigable_messages.borrow_mut();
+        if let Some((_, _, message)) = messages.iter().find(|(n, s, _)| *n == name && *s == state) {
+            return message.clone();
+        }
+        let why = match state {
+            DocumentState::Destroyed => "was destroyed",
+            DocumentState::Bfcached => "is in the back/forward cache",
+            DocumentState::Active => unreachable!("an active document has a node navigable"),
+        };
+        let message: Rc<str> =
+            format!("{name}'s node navigable is not null (this step dereferences it); it is null: {name} {why}").into();
+        messages.push((name, state, message.clone()));
+        message
     }
 }

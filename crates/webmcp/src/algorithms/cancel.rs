@@ -44,11 +44,12 @@ impl Sim<'_> {
         if !alive && self.program.has_variant(Variant::CancelToleratesDestroyedTarget) {
             // Variant (finding 2's second fix): the note is dropped and step 6 is skipped for a
             // destroyed target, whose tasks would never run.
-            let msg = format!(
+            note!(
+                self,
+                (a, "5"),
                 "variant cancel-tolerates-destroyed-target (finding 2): {} was destroyed: return",
                 self.label(target_document)
             );
-            self.note((a, "5"), msg);
             return;
         }
         self.spec_assert(
@@ -248,15 +249,18 @@ impl Sim<'_> {
         for algorithm in algorithms {
             self.run_work_unchecked(algorithm);
         }
-        let name = self.world.signals[signal].name.clone().unwrap_or_else(|| "signal".into());
-        self.event(
-            step,
-            EventKind::Fired {
-                event: "abort".into(),
-                target: format!("{name}.signal"),
-                handled: !listeners.is_empty(),
-            },
-        );
+        if self.record {
+            // The event's target is named only for the trace (not while exploring).
+            let name = self.world.signals[signal].name.clone().unwrap_or_else(|| "signal".into());
+            self.event(
+                step,
+                EventKind::Fired {
+                    event: "abort".into(),
+                    target: format!("{name}.signal"),
+                    handled: !listeners.is_empty(),
+                },
+            );
+        }
         for listener in listeners {
             self.run_work_unchecked(listener);
         }

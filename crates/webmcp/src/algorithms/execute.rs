@@ -250,11 +250,12 @@ impl Sim<'_> {
             if let Some(at) = at {
                 self.footprint.touch(Resource::Pending(traversable), true);
                 self.seldom.cancelled_executions.remove(at);
-                let msg = format!(
+                note!(
+                    self,
+                    (a, "15.12"),
                     "variant cancelled-executions (finding 5): {} is in the cancelled executions set: removed, abort these steps",
                     self.uuid_label(uuid)
                 );
-                self.note((a, "15.12"), msg);
                 return;
             }
         }
@@ -262,11 +263,12 @@ impl Sim<'_> {
             // Variant (finding 3's fix): "If targetDocument is not fully active, then queue a
             // global task … to reject promise with an "UnknownError" DOMException, and abort these steps."
             if !self.world.is_fully_active(target_document) {
-                let msg = format!(
+                note!(
+                    self,
+                    (a, "15.12"),
                     "variant execute-checks-target-fully-active (finding 3): {} is not fully active",
                     self.label(target_document)
                 );
-                self.note((a, "15.12"), msg);
                 return reject_unknown(self, "15.12");
             }
         }
@@ -275,11 +277,12 @@ impl Sim<'_> {
             // steps" (nobody is left to settle promise for).
             self.touch_lifecycle_of(caller_document);
             if !self.world.is_fully_active(caller_document) {
-                let msg = format!(
+                note!(
+                    self,
+                    (a, "15.12"),
                     "variant execute-checks-caller-fully-active (finding P1): {} is not fully active: abort these steps",
                     self.label(caller_document)
                 );
-                self.note((a, "15.12"), msg);
                 return;
             }
         }
@@ -290,15 +293,15 @@ impl Sim<'_> {
         // Step 15.13. Queue a global task on the webmcp task source given targetWindow to run the tool execute steps given toolName, targetDocument, inputArguments, completionSteps, and uuid.
         match self.world.doc(target_document).state {
             browser::DocumentState::Destroyed => {
-                let msg = format!("{} is destroyed: the task will never run", self.label(target_document));
-                self.note((a, "15.13"), msg);
+                note!(self, (a, "15.13"), "{} is destroyed: the task will never run", self.label(target_document));
             }
             _ if !self.world.is_fully_active(target_document) => {
-                let msg = format!(
+                note!(
+                    self,
+                    (a, "15.13"),
                     "{} is not fully active: the task waits until it is (the spec's bfcache note)",
                     self.label(target_document)
                 );
-                self.note((a, "15.13"), msg);
             }
             _ => {}
         }

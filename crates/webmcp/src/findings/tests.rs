@@ -3,7 +3,7 @@
 use super::{Findings, Recorded};
 
 fn recorded(n: usize) -> Recorded {
-    Recorded { unit: n, step: ("executeTool", "15.10"), message: format!("finding {n}"), called_from: None }
+    Recorded { unit: n, step: ("executeTool", "15.10"), message: format!("finding {n}").into(), called_from: None }
 }
 
 /// A copy keeps the findings it had when copied; both lists read back oldest first.
