@@ -12,6 +12,7 @@
 //! (the user's and the agent's queues), `timers` (virtual time), `promises` (promises and abort
 //! signals) and `lanes` (the runnable lanes and taking a unit off one).
 
+mod counts;
 mod documents;
 mod event_loops;
 mod lanes;
@@ -107,7 +108,7 @@ pub struct World<S> {
     /// in `seldom`: after an iframe removal, every in-parallel step that queues a task for the
     /// destroyed document changes it (on `four-calls-unload` one step in nine), and `seldom`
     /// is large to copy and to digest.
-    dead_tasks: Shared<BTreeMap<DocId, u32>>,
+    dead_tasks: Shared<counts::Counts<u32>>,
     /// Documents, by id (creation order), split the same way: what is fixed (`document_infos`,
     /// which only grows as documents are created) apart from what lifecycle changes change
     /// (`lifecycles.documents`). Read through `doc`; states changed only by `set_document_state`.

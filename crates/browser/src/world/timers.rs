@@ -1,7 +1,5 @@
 //! Virtual time and timers (HTML "run steps after a timeout").
 
-use std::collections::BTreeMap;
-
 use super::event_loops::TaskSource;
 use super::{DocId, World};
 
@@ -23,14 +21,14 @@ pub(super) struct Timers<S> {
     /// Pending timers, kept sorted by (deadline, document, seq).
     pending: Vec<Timer<S>>,
     /// Timers set so far, per document.
-    pub(super) set: BTreeMap<DocId, u64>,
+    pub(super) set: super::counts::Counts<u64>,
     /// Virtual time in milliseconds.
     pub(super) now: u64,
 }
 
 impl<S> Default for Timers<S> {
     fn default() -> Self {
-        Timers { pending: Vec::new(), set: BTreeMap::new(), now: 0 }
+        Timers { pending: Vec::new(), set: Default::default(), now: 0 }
     }
 }
 
@@ -51,7 +49,7 @@ impl<S: Clone> World<S> {
     /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
     /// task source for `document`. Timers with an earlier or equal deadline are queued first.
     pub fn run_steps_after_a_timeout(&mut self, document: DocId, ms: u64, steps: S) {
-        let count = self.timers.set.entry(document).or_insert(0);
+        let count = self.timers.set.entry(document);
         let seq = *count;
         *count += 1;
         // Saturating: a delay near 2^64 ms is "never" in virtual time, not a wrapped deadline
