@@ -302,12 +302,6 @@ pub struct Sim<'p> {
     /// `1 + browser::task_lane_index`) have started, by number: made once, shared
     /// by every copy of the simulator (not state: each label follows from its lane and number).
     pub(crate) block_labels: Rc<std::cell::RefCell<Vec<Vec<sched::Lane>>>>,
-    /// The messages of the node-navigable asserts that failed so far, by the spec's variable
-    /// and why the document has no node navigable: made once, shared by every copy of the
-    /// simulator (not state: each follows from its key). After an iframe removal every step
-    /// that reads the removed document's node navigable fails the assert again, and formatting
-    /// the same text each time cost 2 % of exploring four-calls-unload.
-    pub(crate) node_navigable_messages: Rc<std::cell::RefCell<Vec<(&'static str, browser::DocumentState, Rc<str>)>>>,
     /// What the running unit touched.
     pub(crate) footprint: Footprint,
     /// The step that invoked the algorithm now running (`crate::call_site`), for findings. Set
@@ -390,7 +384,6 @@ impl Clone for Sim<'_> {
             name_queued_tasks: self.name_queued_tasks,
             par_started: self.par_started.clone(),
             block_labels: self.block_labels.clone(),
-            node_navigable_messages: self.node_navigable_messages.clone(),
             footprint: self.footprint,
             call_site: self.call_site,
             record: self.record,
@@ -521,7 +514,6 @@ impl<'p> Sim<'p> {
             name_queued_tasks: false,
             par_started: Default::default(),
             block_labels: Default::default(),
-            node_navigable_messages: Default::default(),
             footprint: Footprint::default(),
             call_site: None,
             record: true,

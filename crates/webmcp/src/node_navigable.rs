@@ -4,8 +4,6 @@
 //! a finding at the step that makes it; the steps go on with the navigable the document was
 //! created in, the reading the spec evidently means (docs/model.md, "Null node navigables").
 
-use std::rc::Rc;
-
 use browser::{DocId, DocumentState, NavId};
 
 use crate::cite::Step;
@@ -21,8 +19,14 @@ impl Sim<'_> {
         self.touch_lifecycle_of(doc);
         let traversable = self.world.traversable_of(doc);
         if self.world.node_navigable(doc).is_none() {
-            let state = self.world.doc(doc).state;
-            let message = self.node_navigable_message(name, state);
+            let why = match self.world.doc(doc).state {
+                DocumentState::Destroyed => "was destroyed",
+                DocumentState::Bfcached => "is in the back/forward cache",
+                DocumentState::Active => unreachable!("an active document has a node navigable"),
+            };
+            let message = self.findings.message((name, why), || {
+                format!("{name}'s node navigable is not null (this step dereferences it); it is null: {name} {why}")
+            });
             self.spec_assert_failed(step, message);
             interpretation!(
                 self,
@@ -34,22 +38,5 @@ impl Sim<'_> {
             );
         }
         traversable
-    }
-    /// The failed assert's message for `name`'s document without a node navigable, in `state`
-    /// (made once per run: `Sim::node_navigable_messages`).
-    fn node_navigable_message(&mut self, name: &'static str, state: DocumentState) -> Rc<str> {
-        let mut messages = self.node_navigable_messages.borrow_mut();
-        if let Some((_, _, message)) = messages.iter().find(|(n, s, _)| *n == name && *s == state) {
-            return message.clone();
-        }
-        let why = match state {
-            DocumentState::Destroyed => "was destroyed",
-            DocumentState::Bfcached => "is in the back/forward cache",
-            DocumentState::Active => unreachable!("an active document has a node navigable"),
-        };
-        let message: Rc<str> =
-            format!("{name}'s node navigable is not null (this step dereferences it); it is null: {name} {why}").into();
-        messages.push((name, state, message.clone()));
-        message
     }
 }
