@@ -141,8 +141,11 @@ pub const PASSING_IN_CHROMIUM: &[&str] = &[
     "scenarios/spec/notify-task-ordering-cross-site.jsonc",
     "scenarios/lifecycle/target-iframe-removed-mid-call.jsonc",
     "scenarios/policy/grandchild-not-delegated.jsonc",
-    // The user's removeIframe, untimed and at a virtual time.
-    "scenarios/regressions/caller-unloaded-before-15-12.jsonc",
+    // The user's removeIframe, untimed and at a virtual time. (Not
+    // regressions/caller-unloaded-before-15-12: in about 1 run in 40 Chromium never runs the tool
+    // of a call whose caller is removed in the next task, an outcome the spec does not allow;
+    // docs/chromium.md, "A caller removed right after its call".)
+    "scenarios/lifecycle/removed-iframe-handler-does-not-run.jsonc",
     "scenarios/null-navigable/execute-15-1-caller-removed.jsonc",
 ];
 
