@@ -51,8 +51,8 @@ struct FindingNode {
 pub(crate) struct Recorded {
     pub(crate) unit: usize,
     pub(crate) step: Step,
-    /// Shared: the same assert failing again (in another unit or another state) records the
-    /// same text, made once (`Sim::node_navigables_traversable`).
+    /// Shared: the same assert failing again (in another unit or another state) can record the
+    /// same text, made once (`Findings::message`, which `Sim::node_navigables_traversable` uses).
     pub(crate) message: Rc<str>,
     pub(crate) called_from: Option<Step>,
 }
