@@ -13,6 +13,7 @@
 //! signals) and `lanes` (the runnable lanes and taking a unit off one).
 
 mod counts;
+use counts::Counts;
 mod documents;
 mod event_loops;
 mod lanes;
@@ -108,7 +109,7 @@ pub struct World<S> {
     /// in `seldom`: after an iframe removal, every in-parallel step that queues a task for the
     /// destroyed document changes it (on `four-calls-unload` one step in nine), and `seldom`
     /// is large to copy and to digest.
-    dead_tasks: Shared<counts::Counts<u32>>,
+    dead_tasks: Shared<Counts<u32>>,
     /// Documents, by id (creation order), split the same way: what is fixed (`document_infos`,
     /// which only grows as documents are created) apart from what lifecycle changes change
     /// (`lifecycles.documents`). Read through `doc`; states changed only by `set_document_state`.

@@ -92,27 +92,29 @@ impl ExploreOptions {
     /// The options that decide the result, for the report and for `merge`.
     pub fn describe(&self) -> Vec<String> {
         let search = &self.search;
-        let mut described = vec![
-            format!(
-                "reduction={}",
-                match (search.reduce, self.inert_tasks, search.delay_bound) {
-                    // The stateless search caches no state: source sets, wakeup trees and
-                    // sleep sets (docs/model.md, "Stateless exploration").
-                    (true, true, _) if self.kind == SearchKind::Stateless => "optimal-dpor+inert-tasks",
-                    (true, false, _) if self.kind == SearchKind::Stateless => "optimal-dpor",
-                    (true, _, Some(_)) => "state-caching",
-                    (true, true, None) => "state-caching+sleep-sets+inert-tasks",
-                    (true, false, None) => "state-caching+sleep-sets",
-                    _ => "none",
-                }
-            ),
-            format!("lane-order={}", search.lane_order.name()),
-            format!("split-depth={}", search.split_depth),
-            format!("max-states={}", search.max_states),
-            format!("max-depth={}", search.max_depth),
-            format!("max-units={}", search.max_units),
-            format!("witnesses={}", if self.shortest_witnesses { "shortest" } else { "as-found" }),
-        ];
+        let mut described = vec![format!(
+            "reduction={}",
+            match (search.reduce, self.inert_tasks, search.delay_bound) {
+                // The stateless search caches no state: source sets, wakeup trees and
+                // sleep sets (docs/model.md, "Stateless exploration").
+                (true, true, _) if self.kind == SearchKind::Stateless => "optimal-dpor+inert-tasks",
+                (true, false, _) if self.kind == SearchKind::Stateless => "optimal-dpor",
+                (true, _, Some(_)) => "state-caching",
+                (true, true, None) => "state-caching+sleep-sets+inert-tasks",
+                (true, false, None) => "state-caching+sleep-sets",
+                _ => "none",
+            }
+        )];
+        // The stateless search orders no lanes, splits nothing and stores no states: it names
+        // only the options it uses (its executions' bound is said below).
+        if self.kind == SearchKind::Stateful {
+            described.push(format!("lane-order={}", search.lane_order.name()));
+            described.push(format!("split-depth={}", search.split_depth));
+            described.push(format!("max-states={}", search.max_states));
+        }
+        described.push(format!("max-depth={}", search.max_depth));
+        described.push(format!("max-units={}", search.max_units));
+        described.push(format!("witnesses={}", if self.shortest_witnesses { "shortest" } else { "as-found" }));
         if let Some(k) = search.delay_bound {
             described.push(format!("delay-bound={k}"));
         }

@@ -218,7 +218,7 @@ struct Before {
     promises: BTreeMap<PromiseId, PromiseState>,
     fully_active: BTreeSet<String>,
     units: usize,
-    pending: BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>,
+    pending: litemap::LiteMap<NavId, Vec<(Uuid, PendingToolExecution)>>,
 }
 
 /// The checker's memory of the run so far.
@@ -472,7 +472,7 @@ impl Checker {
         let pending = if self.fault == Fault::KeepPendingExecutions {
             (*sim.pending_tool_executions).clone()
         } else {
-            BTreeMap::new()
+            Default::default()
         };
         Before {
             promises: sim
@@ -502,7 +502,7 @@ impl Checker {
         match self.fault {
             Fault::None | Fault::RunTasksOfBfcachedDocuments => {}
             Fault::KeepPendingExecutions => {
-                for (nav, entries) in &before.pending {
+                for (nav, entries) in before.pending.iter() {
                     let map = sim.pending_tool_executions.entry(*nav).or_default();
                     for (uuid, execution) in entries {
                         if !map.iter().any(|(u, _)| u == uuid) {

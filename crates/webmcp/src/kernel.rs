@@ -275,7 +275,7 @@ pub struct Sim<'p> {
     /// Each document's associated ModelContext's internal context (by document index).
     pub(crate) model_contexts: Shared<Vec<Shared<ModelContext>>>,
     /// Each traversable's pending tool executions map (by navigable index; empty for non-traversables).
-    pub(crate) pending_tool_executions: Shared<BTreeMap<NavId, Vec<(Uuid, PendingToolExecution)>>>,
+    pub(crate) pending_tool_executions: Shared<litemap::LiteMap<NavId, Vec<(Uuid, PendingToolExecution)>>>,
     pub(crate) promise_slots: Shared<Vec<Option<PromiseId>>>,
     /// Labels of API promises, for the outcome.
     pub(crate) promise_labels: Shared<PromiseLabels>,
@@ -778,9 +778,10 @@ impl<'p> Sim<'p> {
     }
 
     /// Checks a spec `Assert:`. A failure is a finding about the spec: recorded, and the steps go on.
-    pub fn spec_assert(&mut self, holds: bool, step: Step, message: &str) {
+    /// The message is made into a shared text once per run (`Findings::message`).
+    pub fn spec_assert(&mut self, holds: bool, step: Step, message: &'static str) {
         if !holds {
-            self.spec_assert_failed(step, message.into());
+            self.spec_assert_failed(step, self.findings.message((message, ""), || message.to_string()));
         }
     }
 
@@ -805,7 +806,7 @@ impl<'p> Sim<'p> {
         let holds = self.context == Context::EventLoop(self.world.doc_info(doc).event_loop);
         if !holds {
             let msg = format!("these steps are running on {}'s relevant agent's event loop", self.label(doc));
-            self.spec_assert(holds, step, &msg);
+            self.spec_assert_failed(step, msg.into());
         }
     }
 

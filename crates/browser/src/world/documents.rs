@@ -409,8 +409,8 @@ impl<S: Clone> World<S> {
     /// them). Two runs that differ only in those then reach one state.
     pub fn forget_destroyed(&mut self, doc: DocId) {
         debug_assert!(self.doc(doc).state == DocumentState::Destroyed);
-        if self.timers.set.contains(doc) {
-            self.timers.set.remove(doc);
+        if self.timers.set.contains_key(&doc) {
+            self.timers.set.remove(&doc);
         }
         self.promises.remove_scoped(doc);
         self.signals.remove_scoped(doc);

@@ -263,7 +263,7 @@ impl<S: Clone> World<S> {
         // such tasks, or in another order, reach one state. (`waiting_tasks` and
         // `dead_tasks` together are every task that waits forever.)
         if self.doc(document).state == DocumentState::Destroyed {
-            *self.dead_tasks.entry(document) += 1;
+            *self.dead_tasks.entry(document).or_default() += 1;
             return;
         }
         let el = self.doc_info(document).event_loop;
@@ -329,7 +329,7 @@ impl<S: Clone> World<S> {
     /// The tasks queued for each document after it was destroyed (never kept: see
     /// `World::queue_global_task`), by document.
     pub fn dead_tasks(&self) -> impl Iterator<Item = (DocId, u32)> + '_ {
-        self.dead_tasks.iter()
+        self.dead_tasks.iter().map(|(d, n)| (*d, *n))
     }
 
     /// Tasks still queued (runnable or not), per event loop and source, for quiescence reports.

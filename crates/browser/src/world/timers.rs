@@ -21,7 +21,7 @@ pub(super) struct Timers<S> {
     /// Pending timers, kept sorted by (deadline, document, seq).
     pending: Vec<Timer<S>>,
     /// Timers set so far, per document.
-    pub(super) set: super::counts::Counts<u64>,
+    pub(super) set: super::Counts<u64>,
     /// Virtual time in milliseconds.
     pub(super) now: u64,
 }
@@ -49,7 +49,7 @@ impl<S: Clone> World<S> {
     /// HTML "run steps after a timeout" with virtual time: after `ms`, queue `steps` on the timer
     /// task source for `document`. Timers with an earlier or equal deadline are queued first.
     pub fn run_steps_after_a_timeout(&mut self, document: DocId, ms: u64, steps: S) {
-        let count = self.timers.set.entry(document);
+        let count = self.timers.set.entry(document).or_default();
         let seq = *count;
         *count += 1;
         // Saturating: a delay near 2^64 ms is "never" in virtual time, not a wrapped deadline

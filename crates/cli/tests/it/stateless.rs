@@ -261,3 +261,21 @@ fn an_incomplete_stateless_search_says_how_many_executions_a_complete_one_needs(
     let page = stderr(&["--max-executions", "1"], "scenarios/js/caller-unloaded-before-15-12.jsonc");
     assert!(!page.contains("note:"), "{page}");
 }
+
+/// A report names only the options its search used: the stateless search orders no lanes,
+/// splits nothing and stores no states, so its report does not name a lane order, a split depth
+/// or a bound on states (it names its bound on executions); the stateful report names them.
+#[test]
+fn a_stateless_report_names_only_the_options_it_used() {
+    let program = load_program(&workspace_root().join("fixtures/bench/five-executions.jsonc")).unwrap();
+    let names = |kind: SearchKind| -> Vec<String> {
+        let ex = explore(&program, &ExploreOptions { kind, ..Default::default() }).unwrap();
+        ex.options.iter().map(|o| o.split('=').next().unwrap().to_string()).collect()
+    };
+    let unused = ["lane-order", "split-depth", "max-states"];
+    let stateless = names(SearchKind::Stateless);
+    assert!(unused.iter().all(|u| !stateless.iter().any(|o| o == u)), "{stateless:?}");
+    assert!(stateless.iter().any(|o| o == "search"), "{stateless:?}");
+    let stateful = names(SearchKind::Stateful);
+    assert!(unused.iter().all(|u| stateful.iter().any(|o| o == u)), "{stateful:?}");
+}
