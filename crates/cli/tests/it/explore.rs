@@ -273,11 +273,16 @@ fn a_bound_makes_the_result_incomplete() {
     assert_eq!(ex.bounds_hit, ["max-depth (3)"]);
 }
 
+/// Both the fewest-choice witnesses and the ones the search met (made faithful one after the
+/// other, each run starting where it stops sharing its picks with the last, `FaithfulRuns`).
 #[test]
 fn every_witness_replays_to_its_outcome() {
-    for file in corpus() {
+    let as_found = ExploreOptions { shortest_witnesses: false, ..Default::default() };
+    for (file, options) in
+        corpus().into_iter().flat_map(|f| [(f.clone(), ExploreOptions::default()), (f, as_found.clone())])
+    {
         let program = load_program(&file).unwrap();
-        let ex = explore(&program, &ExploreOptions::default()).unwrap();
+        let ex = explore(&program, &options).unwrap();
         for class in &ex.outcomes {
             let schedule = Schedule::parse(&class.witness).unwrap();
             let mut chooser = ReplayChooser::new(&schedule);
