@@ -191,7 +191,9 @@ impl<'p> FaithfulRuns<'p> {
         if let Some(pick) = self.picks.last() {
             // The state kept is the one before the last shared pick: take it again.
             let lanes = sim.runnable();
-            let at = lanes.iter().position(|(lane, _)| lane == pick).expect("a kept pick is runnable");
+            let at = lanes.iter().position(|(lane, _)| lane == pick).ok_or_else(|| {
+                RunError::NotModelled(format!("simulator bug: {pick} is not runnable again in a kept faithful run"))
+            })?;
             let (lane, lane_ref) = lanes.into_iter().nth(at).expect("a listed lane");
             out.push(lane.clone());
             sim.step(&lane, lane_ref, Vec::new())?;
