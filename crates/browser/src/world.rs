@@ -13,7 +13,6 @@
 //! signals) and `lanes` (the runnable lanes and taking a unit off one).
 
 mod counts;
-use counts::Counts;
 mod documents;
 mod event_loops;
 mod lanes;
@@ -30,6 +29,7 @@ use sched::Lane;
 
 use crate::origin::Origin;
 use crate::shared::Shared;
+use counts::Counts;
 use documents::DocumentLifecycle;
 use timers::Timers;
 

@@ -154,8 +154,8 @@ pub fn faithful_schedule(program: &Program, searched: &str) -> Result<(usize, St
 struct FaithfulRuns<'p> {
     program: &'p Program,
     facts: std::rc::Rc<InertFacts>,
-    /// The last run's picks, and at each pick it took, the state and the faithful schedule so
-    /// far just before taking it (one entry per pick, in order; none on pages with scripts).
+    /// The last run's picks, and after each pick it took, the state and the faithful schedule so
+    /// far (one entry per pick, in order; none on pages with scripts).
     picks: Vec<Lane>,
     at_pick: Vec<(Sim<'p>, Vec<Lane>)>,
 }
@@ -178,7 +178,7 @@ impl<'p> FaithfulRuns<'p> {
     fn schedule(&mut self, searched: &str) -> Result<(usize, String), RunError> {
         let schedule = sched::Schedule::parse(searched)
             .map_err(|e| RunError::NotModelled(format!("simulator bug: witness {searched:?} does not parse: {e}")))?;
-        // Start from the state before the first pick the two runs do not share.
+        // Start from the state after the last pick the two runs share.
         let shared = self.picks.iter().zip(&schedule.picks).take_while(|(a, b)| a == b).count();
         self.picks.truncate(shared);
         self.at_pick.truncate(shared);
@@ -187,19 +187,7 @@ impl<'p> FaithfulRuns<'p> {
             None => (self.initial()?, Vec::new()),
         };
         let keep = sim.engine.is_none();
-        let mut next_pick = shared.saturating_sub(1);
-        if let Some(pick) = self.picks.last() {
-            // The state kept is the one before the last shared pick: take it again.
-            let lanes = sim.runnable();
-            let at = lanes.iter().position(|(lane, _)| lane == pick).ok_or_else(|| {
-                RunError::NotModelled(format!("simulator bug: {pick} is not runnable again in a kept faithful run"))
-            })?;
-            let (lane, lane_ref) = lanes.into_iter().nth(at).expect("a listed lane");
-            out.push(lane.clone());
-            sim.step(&lane, lane_ref, Vec::new())?;
-            next_pick = shared;
-        }
-        let mut picks = schedule.picks[next_pick..].iter();
+        let mut picks = schedule.picks[shared..].iter();
         loop {
             let lanes = sim.runnable();
             if lanes.is_empty() {
@@ -220,8 +208,8 @@ impl<'p> FaithfulRuns<'p> {
                     })
                 })
             });
-            let at = match inert {
-                Some(at) => at,
+            let (at, pick) = match inert {
+                Some(at) => (at, None),
                 None => {
                     let Some(next) = picks.next() else {
                         return Err(RunError::NotModelled(format!(
@@ -233,16 +221,16 @@ impl<'p> FaithfulRuns<'p> {
                             "simulator bug: witness {searched}: {next} is not runnable in the faithful run"
                         ))
                     })?;
-                    if keep {
-                        self.at_pick.push((sim.clone(), out.clone()));
-                        self.picks.push(next.clone());
-                    }
-                    at
+                    (at, Some(next))
                 }
             };
             let (lane, lane_ref) = lanes.into_iter().nth(at).expect("a listed lane");
             out.push(lane.clone());
             sim.step(&lane, lane_ref, Vec::new())?;
+            if let Some(pick) = pick.filter(|_| keep) {
+                self.at_pick.push((sim.clone(), out.clone()));
+                self.picks.push(pick.clone());
+            }
         }
         if picks.next().is_some() {
             return Err(RunError::NotModelled(format!("simulator bug: witness {searched} outlives the faithful run")));

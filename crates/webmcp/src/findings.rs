@@ -85,7 +85,7 @@ impl Findings {
     /// One finding's digest (XXH3, as the state's parts: the same on every run and platform).
     /// A finding whose message `message` made has its digest made once per step and call site:
     /// the same assert failing again in state after state (601,863 times on four-calls-unload)
-    /// digested its text each time, 2 % of the search's instructions.
+    /// digested its text each time, 1 % of the search's instructions.
     fn digest(&self, finding: &Recorded) -> u64 {
         let made = || browser::digest128(&(finding.step, &finding.message, finding.called_from)) as u64;
         let mut messages = self.messages.borrow_mut();
