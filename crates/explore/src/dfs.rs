@@ -941,17 +941,7 @@ impl<'o, M: Stateful> Explorer<'o, M> {
             model.schedule_text(&picks)
         };
         match self.outcomes.get_mut(&key) {
-            Some(class) => {
-                class.end_states += 1;
-                if path.len() > class.witness_choices {
-                    return;
-                }
-                let witness = witness();
-                if (path.len(), &witness) < (class.witness_choices, &class.witness) {
-                    class.witness = witness;
-                    class.witness_choices = path.len();
-                }
-            }
+            Some(class) => class.met(path.len(), witness),
             None => {
                 let outcome = match outcome {
                     Some(outcome) => outcome,

@@ -396,6 +396,23 @@ pub struct Class<O> {
     pub witness_choices: usize,
 }
 
+impl<O> Class<O> {
+    /// Counts an end state of this outcome reached by a schedule of `choices` choices, which
+    /// becomes the witness if it comes first in (choices, text) order. Its text (`witness`) is
+    /// made only when it has no more choices than the witness.
+    pub(crate) fn met(&mut self, choices: usize, witness: impl FnOnce() -> String) {
+        self.end_states += 1;
+        if choices > self.witness_choices {
+            return;
+        }
+        let witness = witness();
+        if (choices, &witness) < (self.witness_choices, &self.witness) {
+            self.witness = witness;
+            self.witness_choices = choices;
+        }
+    }
+}
+
 /// Which search made a report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SearchKind {

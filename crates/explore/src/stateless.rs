@@ -679,16 +679,7 @@ impl<'o, M: Model> Explorer<'o, M> {
             model.schedule_text(&picks)
         };
         match self.outcomes.get_mut(&key) {
-            Some(class) => {
-                class.end_states += 1;
-                if choices <= class.witness_choices {
-                    let text = witness();
-                    if (choices, &text) < (class.witness_choices, &class.witness) {
-                        class.witness = text;
-                        class.witness_choices = choices;
-                    }
-                }
-            }
+            Some(class) => class.met(choices, witness),
             None => {
                 if let Some(progress) = &self.options.progress {
                     progress.add_outcome(key);

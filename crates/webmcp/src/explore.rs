@@ -492,6 +492,8 @@ impl<'p> ::explore::Model for SimModel<'p> {
     fn initial(&self) -> Result<Sim<'p>, RunError> {
         let mut sim = Sim::new(self.program)?;
         sim.record = false;
+        // The search's outcomes are canonical (`SimModel::outcome`): each finding once.
+        sim.findings.drop_repeats();
         sim.name_queued_tasks = self.stateless;
         if self.inert_tasks {
             sim.eager_inert = Some(std::rc::Rc::new(InertFacts::sharing(self.program, &self.learned)));

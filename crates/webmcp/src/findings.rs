@@ -33,6 +33,9 @@ pub(crate) struct Findings {
     newest: Option<Rc<FindingNode>>,
     /// The messages made by `message` so far (see there).
     messages: Messages,
+    /// Keep only the first of equal findings (`Findings::drop_repeats`): while exploring, where
+    /// an outcome keeps each finding once anyway.
+    only_first: bool,
 }
 
 /// Messages of failed asserts by key, made once per run and shared by every copy of the state
@@ -101,6 +104,15 @@ impl Findings {
         h
     }
 
+    /// From now on, a finding equal to one recorded before is not kept (nor counted in `len`):
+    /// for runs whose findings become an outcome only through `trace::Outcome::canonical`, which
+    /// keeps each finding once without its unit (the search's runs, which record no trace).
+    /// After an iframe removal the same assert fails in state after state (601,863 times on
+    /// four-calls-unload), and each repeat cost a node to make and to drop.
+    pub(crate) fn drop_repeats(&mut self) {
+        self.only_first = true;
+    }
+
     pub(crate) fn push(&mut self, finding: Recorded) {
         // Digests combined by addition and xor, which do not depend on the order.
         let h = self.digest(&finding);
@@ -108,6 +120,8 @@ impl Findings {
             self.digest = (self.digest.0.wrapping_add(h), self.digest.1 ^ h.rotate_left(17));
             // Copied only when a copy of the state shares it (a run records few distinct ones).
             Rc::make_mut(&mut self.distinct).insert(h);
+        } else if self.only_first {
+            return;
         }
         self.len += 1;
         self.newest = Some(Rc::new(FindingNode { finding, older: self.newest.take() }));

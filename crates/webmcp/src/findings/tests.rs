@@ -54,3 +54,24 @@ fn logs_hash_as_sets_of_findings() {
     assert_ne!(hash(&once), hash(&more));
     assert_ne!(hash(&Findings::default()), hash(&once));
 }
+
+/// With `drop_repeats`, a finding equal to one recorded before is neither kept nor counted, and
+/// the log hashes as it would with the repeat kept.
+#[test]
+fn dropping_repeats_keeps_the_first_of_equal_findings() {
+    let mut kept = Findings::default();
+    let mut dropped = Findings::default();
+    dropped.drop_repeats();
+    for n in [0, 1, 0, 2, 1] {
+        kept.push(recorded(n));
+        dropped.push(recorded(n));
+    }
+    let units = |f: &Findings| f.to_vec().iter().map(|x| x.unit).collect::<Vec<_>>();
+    assert_eq!((kept.len, units(&kept)), (5, vec![0, 1, 0, 2, 1]));
+    assert_eq!((dropped.len, units(&dropped)), (3, vec![0, 1, 2]));
+    assert_eq!(browser::digest128(&kept), browser::digest128(&dropped));
+    // A copy goes on dropping them.
+    let mut copy = dropped.clone();
+    copy.push(recorded(2));
+    assert_eq!(copy.len, 3);
+}
