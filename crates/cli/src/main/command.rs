@@ -24,13 +24,8 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
-        /// Stop after this many units (a run that hits it says so).
-        #[arg(long, default_value_t = 10_000)]
-        max_units: usize,
-        /// Wall-clock limit in seconds, checked at each choice: a run still choosing then is an
-        /// error that says so (exit 1).
-        #[arg(long)]
-        time_limit: Option<f64>,
+        #[command(flatten)]
+        limits: runs::RunLimits,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -49,13 +44,8 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: RunFormatArg,
-        /// Stop after this many units (a run that hits it says so).
-        #[arg(long, default_value_t = 10_000)]
-        max_units: usize,
-        /// Wall-clock limit in seconds, checked at each choice: a run still choosing then is an
-        /// error that says so (exit 1).
-        #[arg(long)]
-        time_limit: Option<f64>,
+        #[command(flatten)]
+        limits: runs::RunLimits,
         #[command(flatten)]
         spec: SpecArgs,
     },
@@ -226,12 +216,10 @@ pub enum Command {
 /// it and exits with its code).
 pub fn run(command: Command) -> Result<ExitCode, CliError> {
     match command {
-        Command::Run { scenario, seed, format, max_units, time_limit, spec } => {
-            let limits = runs::RunLimits { max_units, time_limit };
+        Command::Run { scenario, seed, format, limits, spec } => {
             runs::run(&scenario, &spec_changes(&spec)?, cli::Driver::Seed(seed), format, limits)
         }
-        Command::Replay { scenario, schedule, complete, format, max_units, time_limit, spec } => {
-            let limits = runs::RunLimits { max_units, time_limit };
+        Command::Replay { scenario, schedule, complete, format, limits, spec } => {
             runs::replay(&scenario, &spec_changes(&spec)?, &schedule, complete.is_some(), format, limits)
         }
         Command::Explore { scenario, bounds, format, outcome, spec } => {

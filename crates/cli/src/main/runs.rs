@@ -29,9 +29,14 @@ pub fn replay(
 }
 
 /// The bounds of one run: `--max-units` and `--time-limit` (seconds, checked at each choice).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, clap::Args)]
 pub struct RunLimits {
+    /// Stop after this many units (a run that hits it says so).
+    #[arg(long, default_value_t = 10_000)]
     pub max_units: usize,
+    /// Wall-clock limit in seconds, checked at each choice: a run still choosing then is an
+    /// error that says so (exit 1).
+    #[arg(long)]
     pub time_limit: Option<f64>,
 }
 
