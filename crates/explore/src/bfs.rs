@@ -1,6 +1,8 @@
 //! Fewest-choice witnesses: a breadth-first pass over choice points without reduction.
 
 use crate::table::{Key, KeyMap};
+use std::sync::OnceLock;
+
 use crate::{Failure, Stateful};
 
 /// Each target's fewest choices and schedule text, in the targets' order; or why the pass gave
@@ -16,6 +18,8 @@ pub type Witnesses = Result<Vec<(usize, String)>, String>;
 /// schedule) stops the pass first, or when `stop`, asked every 1,024 choice points, gives a
 /// reason (a wall-clock limit, an interrupt). A target never reached is a [`Failure::Nondeterministic`]:
 /// the targets come from a complete search of the same model.
+///
+/// [`witness_pass`] with the targets known from the start, then [`WitnessPass::witnesses`].
 pub fn shortest_witnesses<M: Stateful>(
     model: &M,
     root: M::State,
@@ -24,59 +28,150 @@ pub fn shortest_witnesses<M: Stateful>(
     max_units: usize,
     stop: &dyn Fn() -> Option<String>,
 ) -> Result<Witnesses, M::Error> {
+    let known = OnceLock::from(targets.to_vec());
+    let bounds = PassBounds { max_states, max_units, ahead: u64::MAX };
+    witness_pass(model, root, &known, bounds, stop).witnesses(targets)
+}
+
+/// What a witness pass met, whatever its targets turn out to be: each outcome reached, with the
+/// level from which the pass knew it and its first schedule, and how far the pass went. So the
+/// pass can run while the search that finds the targets still runs (on another thread), and
+/// [`WitnessPass::witnesses`] gives for any targets exactly what [`shortest_witnesses`] gives
+/// with them known from the start: when they come, the pass stops at the first level at which
+/// every one has been reached, as it would have; when they come later than that level, the pass
+/// had gone on, but what it met by then does not change (each outcome keeps its first schedule),
+/// and what ended it later (a bound, `stop`, the model's error) is what the pass with the
+/// targets known would not have met.
+pub struct WitnessPass<E> {
+    /// Each outcome reached (by its key): the level whose check first saw it, then its first
+    /// schedule's choices and text.
+    found: KeyMap<(u32, usize, String)>,
+    /// The last level whose check ran (None: the pass ended before the first one).
+    checked: Option<u32>,
+    /// The distinct choice points the pass reached.
+    choice_points: u64,
+    /// What ended the pass.
+    end: End<E>,
+}
+
+/// What ended a witness pass.
+enum End<E> {
+    /// Every target met, or no choice point left.
+    Ran,
+    /// A bound or `stop`, saying why.
+    GaveUp(String),
+    /// The model's error.
+    Failed(E),
+}
+
+impl<E: From<Failure>> WitnessPass<E> {
+    /// A pass that failed before its first step (the model could not make the initial state).
+    pub fn failed(error: E) -> WitnessPass<E> {
+        WitnessPass { found: KeyMap::default(), checked: None, choice_points: 0, end: End::Failed(error) }
+    }
+
+    /// The distinct choice points the pass reached.
+    pub fn choice_points(&self) -> u64 {
+        self.choice_points
+    }
+
+    /// Why a bound or `stop` ended the pass, if one did (not the targets met, nor the end of the
+    /// state space, nor the model's error).
+    pub fn gave_up(&self) -> Option<&str> {
+        match &self.end {
+            End::GaveUp(why) => Some(why),
+            End::Ran | End::Failed(_) => None,
+        }
+    }
+
+    /// Whether the pass reached every one of `targets` by a level it checked: then `witnesses`
+    /// gives theirs, whatever ended the pass later.
+    pub fn met(&self, targets: &[u128]) -> bool {
+        // The level at which the last target was first seen: the check that ends the pass.
+        let level = targets.iter().try_fold(0, |level, &t| self.found.get(&Key::new(t)).map(|f| level.max(f.0)));
+        level.is_some_and(|level| self.checked.is_some_and(|checked| level <= checked))
+    }
+
+    /// The witnesses of `targets`, or the error, as [`shortest_witnesses`] gives them. A target
+    /// never reached by a pass that ran out of choice points is a
+    /// [`Failure::Nondeterministic`].
+    pub fn witnesses(self, targets: &[u128]) -> Result<Witnesses, E> {
+        if self.met(targets) {
+            let witness = |t: u128| {
+                let (_, choices, text) = &self.found[&Key::new(t)];
+                (*choices, text.clone())
+            };
+            return Ok(Ok(targets.iter().map(|&t| witness(t)).collect()));
+        }
+        match self.end {
+            End::GaveUp(why) => Ok(Err(why)),
+            End::Failed(error) => Err(error),
+            // Every state was expanded without reaching some target: the search and this pass
+            // disagree about the state space, which is a bug of the model (nondeterminism or a
+            // fingerprint clash).
+            End::Ran => Err(Failure::Nondeterministic(
+                "simulator bug: an outcome the search found is not reachable breadth-first; please report it with the scenario"
+                    .into(),
+            )
+            .into()),
+        }
+    }
+}
+
+/// The bounds of a witness pass.
+#[derive(Clone, Copy, Debug)]
+pub struct PassBounds {
+    /// Choice points the pass may reach before it gives up.
+    pub max_states: u64,
+    /// Steps along a schedule.
+    pub max_units: usize,
+    /// Choice points the pass may reach before its targets are known: there it waits for them
+    /// (or for `stop`), so that a pass run ahead of a long search does not go on far past the
+    /// level the targets will need, holding every state of its frontier.
+    pub ahead: u64,
+}
+
+/// The breadth-first pass of [`shortest_witnesses`], for targets that `targets` may not hold
+/// yet: asked at every level and every 1,024 choice points, and once it holds them the pass
+/// stops as soon as every one has been reached by a level already checked. Without them it goes
+/// on until a bound, `stop`, the model's error or the end of the state space ends it, or waits
+/// for them past `bounds.ahead` choice points.
+pub fn witness_pass<M: Stateful>(
+    model: &M,
+    root: M::State,
+    targets: &OnceLock<Vec<u128>>,
+    bounds: PassBounds,
+    stop: &dyn Fn() -> Option<String>,
+) -> WitnessPass<M::Error> {
     let mut pass: Pass<M> = Pass {
         model,
-        max_states,
-        max_units,
+        max_states: bounds.max_states,
+        max_units: bounds.max_units,
+        ahead: bounds.ahead,
         stop,
+        targets,
+        level: 0,
+        checked: None,
         found: KeyMap::default(),
         visited: KeyMap::default(),
         lanes: Vec::new(),
         next: Vec::new(),
     };
-    if let Err(why) = pass.arrive(root, Vec::new())? {
-        return Ok(Err(why));
-    }
-    // Level by level: `frontier` holds the distinct choice points first reached with as many
-    // choices as the level's number, in label order of their schedules.
-    loop {
-        if targets.iter().all(|&t| pass.found.contains_key(&Key::new(t))) {
-            return Ok(Ok(targets.iter().map(|&t| pass.found[&Key::new(t)].clone()).collect()));
-        }
-        let frontier = std::mem::take(&mut pass.next);
-        if frontier.is_empty() {
-            break;
-        }
-        for (mut state, path) in frontier {
-            model.runnable(&mut state, &mut pass.lanes);
-            let lanes = std::mem::take(&mut pass.lanes);
-            // Children in label order; the last takes the state itself.
-            let (&last, others) = lanes.split_last().expect("a choice point has lanes");
-            for &lane in others {
-                let mut child = state.clone();
-                let mut child_path = path.clone();
-                child_path.push(model.label(&child, &lane).clone());
-                model.step(&mut child, lane)?;
-                if let Err(why) = pass.arrive(child, child_path)? {
-                    return Ok(Err(why));
-                }
-            }
-            let mut path = path;
-            path.push(model.label(&state, &last).clone());
-            model.step(&mut state, last)?;
-            if let Err(why) = pass.arrive(state, path)? {
-                return Ok(Err(why));
-            }
-            pass.lanes = lanes;
-        }
-    }
-    // Every state was expanded without reaching some target: the search and this pass disagree
-    // about the state space, which is a bug of the model (nondeterminism or a fingerprint clash).
-    Err(Failure::Nondeterministic(
-        "simulator bug: an outcome the search found is not reachable breadth-first; please report it with the scenario"
-            .into(),
-    )
-    .into())
+    let end = match pass.levels(root) {
+        Ok(Flow::Go | Flow::Met) => End::Ran,
+        Ok(Flow::GaveUp(why)) => End::GaveUp(why),
+        Err(error) => End::Failed(error),
+    };
+    WitnessPass { found: pass.found, checked: pass.checked, choice_points: pass.visited.len() as u64, end }
+}
+
+/// Whether a pass goes on.
+enum Flow {
+    Go,
+    /// Every target has been reached by a level already checked.
+    Met,
+    /// A bound or `stop` ended the pass.
+    GaveUp(String),
 }
 
 /// The state of the breadth-first pass.
@@ -85,10 +180,19 @@ struct Pass<'m, M: Stateful> {
     /// Choice points the pass may reach before it gives up.
     max_states: u64,
     max_units: usize,
+    /// Choice points the pass may reach before its targets are known (`PassBounds::ahead`).
+    ahead: u64,
     /// Why the pass must stop now, if it must (asked every 1,024 choice points).
     stop: &'m dyn Fn() -> Option<String>,
-    /// Each outcome reached so far (by its key): its first schedule's choices and text.
-    found: KeyMap<(usize, String)>,
+    /// The outcomes to reach, once known.
+    targets: &'m OnceLock<Vec<u128>>,
+    /// The level whose choice points are being expanded: what they reach is seen by its check.
+    level: u32,
+    /// The last level whose check ran.
+    checked: Option<u32>,
+    /// Each outcome reached so far (by its key): the level that first saw it, its first
+    /// schedule's choices and text.
+    found: KeyMap<(u32, usize, String)>,
     /// The choice points reached so far.
     visited: KeyMap<()>,
     lanes: Vec<M::Lane>,
@@ -97,9 +201,61 @@ struct Pass<'m, M: Stateful> {
 }
 
 impl<M: Stateful> Pass<'_, M> {
+    /// Level by level from `root`: each level's check, then its choice points expanded. Ends
+    /// with `Flow::Go` when no choice point is left.
+    fn levels(&mut self, root: M::State) -> Result<Flow, M::Error> {
+        let model = self.model;
+        if let flow @ (Flow::Met | Flow::GaveUp(_)) = self.arrive(root, Vec::new())? {
+            return Ok(flow);
+        }
+        // `frontier` holds the distinct choice points first reached with as many choices as
+        // the level's number, in label order of their schedules.
+        loop {
+            self.checked = Some(self.level);
+            if self.met() {
+                return Ok(Flow::Met);
+            }
+            let frontier = std::mem::take(&mut self.next);
+            if frontier.is_empty() {
+                return Ok(Flow::Go);
+            }
+            self.level += 1;
+            for (mut state, path) in frontier {
+                model.runnable(&mut state, &mut self.lanes);
+                let lanes = std::mem::take(&mut self.lanes);
+                // Children in label order; the last takes the state itself.
+                let (&last, others) = lanes.split_last().expect("a choice point has lanes");
+                for &lane in others {
+                    let mut child = state.clone();
+                    let mut child_path = path.clone();
+                    child_path.push(model.label(&child, &lane).clone());
+                    model.step(&mut child, lane)?;
+                    if let flow @ (Flow::Met | Flow::GaveUp(_)) = self.arrive(child, child_path)? {
+                        return Ok(flow);
+                    }
+                }
+                let mut path = path;
+                path.push(model.label(&state, &last).clone());
+                model.step(&mut state, last)?;
+                if let flow @ (Flow::Met | Flow::GaveUp(_)) = self.arrive(state, path)? {
+                    return Ok(flow);
+                }
+                self.lanes = lanes;
+            }
+        }
+    }
+
+    /// Whether the targets are known and every one was seen by a level already checked.
+    fn met(&self) -> bool {
+        let Some(checked) = self.checked else { return false };
+        self.targets.get().is_some_and(|targets| {
+            targets.iter().all(|&t| self.found.get(&Key::new(t)).is_some_and(|f| f.0 <= checked))
+        })
+    }
+
     /// Takes a state reached by `path` through its forced steps, then records the outcome of an
     /// end state, or queues a choice point not reached before for the next level.
-    fn arrive(&mut self, mut state: M::State, path: Vec<M::Label>) -> Result<Result<(), String>, M::Error> {
+    fn arrive(&mut self, mut state: M::State, path: Vec<M::Label>) -> Result<Flow, M::Error> {
         let model = self.model;
         loop {
             model.runnable(&mut state, &mut self.lanes);
@@ -107,28 +263,41 @@ impl<M: Stateful> Pass<'_, M> {
                 break;
             }
             if model.units(&state) >= self.max_units {
-                return Ok(Err(format!("the breadth-first pass stopped at max-units ({})", self.max_units)));
+                return Ok(Flow::GaveUp(format!("the breadth-first pass stopped at max-units ({})", self.max_units)));
             }
             model.step(&mut state, self.lanes[0])?;
         }
         if self.lanes.is_empty() {
             let key = Key::new(model.outcome_key(&model.outcome(&state)));
+            let level = self.level;
             self.found.entry(key).or_insert_with(|| {
                 let picks: Vec<&M::Label> = path.iter().collect();
-                (path.len(), model.schedule_text(&picks))
+                (level, path.len(), model.schedule_text(&picks))
             });
         } else if self.visited.insert(Key::new(model.fingerprint(&state)), ()).is_none() {
             if self.visited.len() as u64 > self.max_states {
-                return Ok(Err(format!("the breadth-first pass stopped at max-states ({})", self.max_states)));
+                return Ok(Flow::GaveUp(format!("the breadth-first pass stopped at max-states ({})", self.max_states)));
             }
             if self.visited.len().is_multiple_of(1024) {
+                if self.visited.len() as u64 >= self.ahead {
+                    // Far enough ahead: the targets, or the reason to stop, are awaited here.
+                    while self.targets.get().is_none() {
+                        if let Some(why) = (self.stop)() {
+                            return Ok(Flow::GaveUp(why));
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                }
+                if self.met() {
+                    return Ok(Flow::Met);
+                }
                 if let Some(why) = (self.stop)() {
-                    return Ok(Err(why));
+                    return Ok(Flow::GaveUp(why));
                 }
             }
             self.next.push((state, path));
         }
-        Ok(Ok(()))
+        Ok(Flow::Go)
     }
 }
 

@@ -51,7 +51,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use bfs::{reachable, shortest_witnesses, Reachable, Witnesses};
+pub use bfs::{reachable, shortest_witnesses, witness_pass, PassBounds, Reachable, WitnessPass, Witnesses};
 pub use dfs::search;
 pub use progress::{fraction_done, knuth_estimate, Estimate, Level, Progress};
 pub use table::{table_bytes, Memory};

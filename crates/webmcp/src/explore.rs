@@ -32,6 +32,10 @@ use crate::inert::learned::Learned;
 use crate::kernel::{RunError, Sim};
 use crate::program::Program;
 
+mod witnesses;
+
+pub use witnesses::shortest_witnesses;
+
 /// What the visited tables cost (summed over work items).
 pub use ::explore::Memory as VisitedMemory;
 pub use ::explore::{Estimate, LaneOrder, Progress, SearchKind};
@@ -320,8 +324,51 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     } else {
         options
     };
-    // The search's start: `--time-limit` bounds the search and the witness pass together.
+    // The search's start: `--time-limit` bounds the search and the witness passes together.
     let start = Instant::now();
+    // The fewest-choice witness passes run on a thread of their own while the search runs
+    // (`witnesses::Ahead`): what they give does not depend on when the search ends.
+    let targets = std::sync::OnceLock::new();
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let inert = options.inert();
+    let (searched, ahead) = std::thread::scope(|scope| {
+        let ahead = options
+            .shortest_witnesses
+            .then(|| scope.spawn(|| witnesses::Ahead::run(program, options, start, inert, &targets, &cancel)));
+        let searched = search_and_merge(program, options, start);
+        match &searched {
+            Ok((merged, _)) if merged.complete => {
+                let _ = targets.set(witnesses::targets(merged));
+            }
+            _ => cancel.store(true, Ordering::Relaxed),
+        }
+        let ahead = ahead.map(|thread| thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        (searched, ahead)
+    });
+    let (mut merged, split) = searched?;
+    if options.shortest_witnesses {
+        // Every shard finds the same witness for an outcome (it depends on the scenario only),
+        // so merged shards give what one run gives.
+        let ahead = ahead.unwrap_or_default();
+        merged.witnesses = witnesses::fewest_choice_witnesses(program, options, start, inert, ahead, &mut merged)?;
+    }
+    let (k, n) = options.search.shard;
+    merged.shard = format!("{k}/{n}");
+    if k == 1 {
+        // The choice points above the split are counted once, by shard 1.
+        merged.states += split.states;
+        merged.transitions += split.transitions;
+    }
+    Ok((merged, split.memory))
+}
+
+/// The search of `explore_measured`, its report as an exploration, with the witnesses the search
+/// met (made faithful, unless the witness passes follow).
+fn search_and_merge(
+    program: &Program,
+    options: &ExploreOptions,
+    start: Instant,
+) -> Result<(Exploration, Split), RunError> {
     let model = SimModel::exploring(program, options);
     // A search that meets a page contradicting a learned fact starts again, within what is left
     // of the time limit (`crate::inert::learned`); the executions thrown away are counted.
@@ -359,22 +406,21 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
             options.search.jobs
         ));
     }
-    let inert = options.inert();
-    if options.shortest_witnesses {
-        // Every shard finds the same witness for an outcome (it depends on the scenario only),
-        // so merged shards give what one run gives.
-        merged.witnesses = fewest_choice_witnesses(program, options, start, inert, &mut merged)?;
-    } else if inert {
+    if !options.shortest_witnesses && options.inert() {
         to_faithful_schedules(program, &model.learned, &mut merged)?;
     }
-    let (k, n) = options.search.shard;
-    merged.shard = format!("{k}/{n}");
-    if k == 1 {
-        // The choice points above the split are counted once, by shard 1.
-        merged.states += searched.split_states;
-        merged.transitions += searched.split_transitions;
-    }
-    Ok((merged, searched.memory))
+    Ok((
+        merged,
+        Split { states: searched.split_states, transitions: searched.split_transitions, memory: searched.memory },
+    ))
+}
+
+/// What `search_and_merge` gives besides the exploration: the choice points and transitions
+/// above the split (counted by shard 1 only) and the visited tables' memory.
+struct Split {
+    states: u64,
+    transitions: u64,
+    memory: VisitedMemory,
 }
 
 /// The engine's report as the simulator's exploration report (witnesses as the search met
@@ -724,144 +770,6 @@ fn to_faithful_schedules(
     }
     exploration.outcomes.sort_by(|a, b| (a.witness_choices, &a.witness).cmp(&(b.witness_choices, &b.witness)));
     Ok(())
-}
-
-/// The witnesses, and what the report says of them (`Exploration::witnesses`). Without inert
-/// tasks: the breadth-first pass over the faithful model, as before. With them: the pass over
-/// the faithful model within a budget (`max_states`, at most `FAITHFUL_PASS_MAX_STATES`: inert
-/// tasks do not shrink that model, so its pass can be far bigger than the search; a number
-/// that does not depend on the search's own counts, which vary with thread timing when
-/// several threads share the visited table, so that every `--jobs` shows the same witnesses);
-/// when it does not finish, the pass over the model
-/// the search walked (inert tasks run when queued), each witness then turned into a faithful
-/// schedule, and the report says which it is. `--time-limit` and Ctrl-C stop either pass: the
-/// witnesses are then the search's own.
-fn fewest_choice_witnesses(
-    program: &Program,
-    options: &ExploreOptions,
-    start: Instant,
-    inert: bool,
-    exploration: &mut Exploration,
-) -> Result<String, RunError> {
-    if !inert {
-        return Ok(
-            match shortest_witnesses_in(program, options, start, options.search.max_states, false, exploration)? {
-                Ok(()) => trace::WITNESSES_FEWEST.into(),
-                Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
-            },
-        );
-    }
-    if !exploration.complete {
-        to_faithful_schedules(program, &None, exploration)?;
-        return Ok(format!("{} (the search was incomplete)", trace::WITNESSES_FOUND));
-    }
-    let searched = exploration.clone();
-    let budget = options.search.max_states.min(FAITHFUL_PASS_MAX_STATES);
-    let faithful_why = match shortest_witnesses_in(program, options, start, budget, false, exploration)? {
-        Ok(()) => return Ok(trace::WITNESSES_FEWEST.into()),
-        Err(why) => why,
-    };
-    *exploration = searched;
-    if faithful_why.contains(PASS_STOPPED_BY_TIME) || faithful_why.contains(PASS_STOPPED_BY_CTRL_C) {
-        to_faithful_schedules(program, &None, exploration)?;
-        return Ok(format!("{} ({faithful_why})", trace::WITNESSES_FOUND));
-    }
-    let budget = options.search.max_states.min(INERT_FIRST_PASS_MAX_STATES);
-    let result = shortest_witnesses_in(program, options, start, budget, true, exploration)?;
-    to_faithful_schedules(program, &None, exploration)?;
-    Ok(match result {
-        Ok(()) => format!("{} (over every schedule, {faithful_why})", trace::WITNESSES_FEWEST_INERT_FIRST),
-        Err(why) => {
-            format!("{} (over every schedule, {faithful_why}; inert tasks first, {why})", trace::WITNESSES_FOUND)
-        }
-    })
-}
-
-/// The most choice points the witness pass over the faithful model may visit (with inert tasks):
-/// inert tasks do not shrink that model, so where the search itself was large the pass cannot
-/// finish and only delays the report (five-by-five: 2,000,000 choice points, minutes, for
-/// nothing). A number, not a time, so that the witnesses shown do not depend on the machine;
-/// not a multiple of the search's count (it was 4 times it, at least 20,000, at most 250,000),
-/// which varies with thread timing when threads share the visited table. 50,000: every corpus
-/// scenario's pass needs less; the bench fixtures whose pass needed more (five-executions,
-/// ten-registrations) fall back to inert tasks first, as they did, sooner.
-const FAITHFUL_PASS_MAX_STATES: u64 = 50_000;
-
-/// The most choice points the second witness pass (over the model the search walks, inert
-/// tasks first) may visit. A breadth-first pass copies a state per child and has no sleep sets:
-/// over four-calls-unload's search (1,223,913 states, 2,660 outcomes) it took 34 s to find every
-/// outcome's fewest-choice schedule after a 7 s search (release build). Past this bound the
-/// report keeps the schedules the search met, and says so. A number, not a time, as above.
-const INERT_FIRST_PASS_MAX_STATES: u64 = 100_000;
-
-/// How a witness pass stopped by `--time-limit` or Ctrl-C says so.
-const PASS_STOPPED_BY_TIME: &str = "the breadth-first pass stopped at the time limit";
-const PASS_STOPPED_BY_CTRL_C: &str = "the breadth-first pass was stopped by Ctrl-C";
-
-/// Fewest-choice witnesses for a complete exploration: a breadth-first search over choice
-/// points without reduction, each state expanded once (the first time its fingerprint is met),
-/// children in label order. It stops after the first level at which every outcome of
-/// `exploration` has been reached, and gives each outcome the first schedule, in label order,
-/// among its fewest-choice ones. Leaves the witnesses as they were, and says why, when the
-/// exploration is incomplete (its outcome set is not known) or a bound (`max_states` choice
-/// points, `max_units` per schedule) stops the pass first.
-pub fn shortest_witnesses(
-    program: &Program,
-    options: &ExploreOptions,
-    exploration: &mut Exploration,
-) -> Result<Result<(), String>, RunError> {
-    shortest_witnesses_in(program, options, Instant::now(), options.search.max_states, false, exploration)
-}
-
-/// `shortest_witnesses` with its own bound on choice points, over the faithful model or (with
-/// `inert_first`) the model the search walks, where inert tasks run when queued: the engine's
-/// breadth-first pass (`explore::shortest_witnesses`). Leaves the witnesses as they were, and
-/// says why, when the exploration is incomplete (its outcome set is not known) or a bound stops
-/// the pass first.
-fn shortest_witnesses_in(
-    program: &Program,
-    options: &ExploreOptions,
-    start: Instant,
-    max_states: u64,
-    inert_first: bool,
-    exploration: &mut Exploration,
-) -> Result<Result<(), String>, RunError> {
-    if !exploration.complete {
-        return Ok(Err("the search was incomplete".into()));
-    }
-    let targets: Vec<u128> = exploration.outcomes.iter().map(|class| browser::digest128(&class.outcome)).collect();
-    // The faithful model (no inert task runs early): its schedules are what `replay` runs, and
-    // the fewest choices are counted there.
-    let model = SimModel {
-        program,
-        inert_tasks: inert_first,
-        lifecycles_fixed: false,
-        stateless: false,
-        learned: None,
-        started: AtomicU64::new(0),
-    };
-    let root = ::explore::Model::initial(&model)?;
-    let deadline = options.search.time_limit.map(|limit| start + limit);
-    let stop = || -> Option<String> {
-        if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-            let limit = options.search.time_limit.map_or(0.0, |l| l.as_secs_f64());
-            return Some(format!("{PASS_STOPPED_BY_TIME} ({limit} s)"));
-        }
-        let interrupted =
-            options.search.interrupt.as_ref().is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
-        interrupted.then(|| PASS_STOPPED_BY_CTRL_C.to_string())
-    };
-    let found =
-        match ::explore::shortest_witnesses(&model, root, &targets, max_states, options.search.max_units, &stop)? {
-            Ok(found) => found,
-            Err(why) => return Ok(Err(why)),
-        };
-    for (class, (choices, witness)) in exploration.outcomes.iter_mut().zip(found) {
-        class.witness_choices = choices;
-        class.witness = witness;
-    }
-    exploration.outcomes.sort_by(|a, b| (a.witness_choices, &a.witness).cmp(&(b.witness_choices, &b.witness)));
-    Ok(Ok(()))
 }
 
 impl<'p> ::explore::LaneNumbering<SimModel<'p>> for LaneTable {

@@ -10,6 +10,7 @@ mod shared;
 mod stateless;
 mod traces;
 mod two_phase;
+mod witnesses;
 
 use explore::{LaneOrder, Options, Stateful};
 

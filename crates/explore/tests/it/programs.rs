@@ -153,6 +153,17 @@ fn random_programs_keep_every_outcome_on_one_thread_and_on_several() {
 }
 
 impl Programs {
+    /// Two threads: `t0` one assignment, `t1` two, each to a variable of its own. The choice of
+    /// `t0` first leads to the end state by forced steps alone; `t1` first, to a second choice
+    /// point.
+    pub fn uneven() -> Programs {
+        Programs {
+            threads: vec![vec![Op::Set(0, 1)], vec![Op::Set(1, 1), Op::Set(1, 2)]],
+            vars: 2,
+            labels: vec!["t0".into(), "t1".into()],
+        }
+    }
+
     /// `threads` threads of one assignment each, every one to a variable of its own: every
     /// schedule reaches one end state.
     pub fn independent(threads: usize) -> Programs {
