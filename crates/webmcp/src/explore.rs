@@ -55,6 +55,11 @@ pub struct ExploreOptions {
     /// After a complete search, find each outcome's fewest-choice witness (`shortest_witnesses`:
     /// a breadth-first pass over the states). Off, the witnesses are the shortest the search met.
     pub shortest_witnesses: bool,
+    /// Run those passes on a thread of their own while the search runs (`witnesses::Ahead`);
+    /// off, after it. The report is the same either way; on by default where the machine has a
+    /// second core (on one, the passes would only take turns with the search and hold their
+    /// states while it runs).
+    pub witnesses_beside_search: bool,
     /// With the full reduction: run inert tasks when they are queued (`crate::inert`); the
     /// witnesses are turned back into schedules of the faithful model (`faithful_schedule`).
     pub inert_tasks: bool,
@@ -72,6 +77,7 @@ impl Default for ExploreOptions {
         ExploreOptions {
             search: SearchOptions::default(),
             shortest_witnesses: true,
+            witnesses_beside_search: std::thread::available_parallelism().is_ok_and(|cores| cores.get() > 1),
             inert_tasks: true,
             kind: SearchKind::Stateful,
             kind_given: false,
@@ -332,8 +338,7 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     let cancel = std::sync::atomic::AtomicBool::new(false);
     let inert = options.inert();
     let (searched, ahead) = std::thread::scope(|scope| {
-        let ahead = options
-            .shortest_witnesses
+        let ahead = (options.shortest_witnesses && options.witnesses_beside_search)
             .then(|| scope.spawn(|| witnesses::Ahead::run(program, options, start, inert, &targets, &cancel)));
         let searched = search_and_merge(program, options, start);
         match &searched {

@@ -176,6 +176,7 @@ impl Bounds {
                 always_run_ahead: false,
             },
             shortest_witnesses: !self.witnesses_as_found,
+            witnesses_beside_search: webmcp::ExploreOptions::default().witnesses_beside_search,
             inert_tasks: !self.no_inert_tasks,
             kind,
             kind_given: self.search.is_some(),

@@ -293,6 +293,47 @@ fn every_witness_replays_to_its_outcome() {
     }
 }
 
+/// The witness passes run beside the search (on a thread of their own, answering once the
+/// search's outcomes come) give the report the passes run after the search give: on the corpus;
+/// on ten-registrations, whose pass over the faithful model stops at its budget and falls back
+/// to inert tasks first; and with budgets that stop both passes (ten-registrations at 40 choice
+/// points, four-executions at 1,500) or the search itself (at 30).
+#[test]
+fn witness_passes_beside_the_search_give_the_report_they_give_after_it() {
+    let with = |beside: bool, max_states: u64| ExploreOptions {
+        witnesses_beside_search: beside,
+        search: SearchOptions { max_states, ..Default::default() },
+        ..Default::default()
+    };
+    let default = SearchOptions::default().max_states;
+    let bench = |name: &str| workspace_root().join("fixtures/bench").join(name);
+    let runs = corpus()
+        .into_iter()
+        .map(|file| (file, default))
+        .chain([(bench("ten-registrations.jsonc"), default), (bench("ten-registrations.jsonc"), 40)])
+        .chain([(bench("four-executions.jsonc"), 1_500), (bench("four-executions.jsonc"), 30)]);
+    let mut ends = Vec::new();
+    for (file, max_states) in runs {
+        let program = load_program(&file).unwrap();
+        let one = explore(&program, &with(true, max_states)).unwrap();
+        assert_eq!(one, explore(&program, &with(false, max_states)).unwrap(), "{} at {max_states}", file.display());
+        ends.push(one.witnesses);
+    }
+    // Each way the passes end: fewest choices over every schedule, with inert tasks first,
+    // neither (both passes stopped), and the search incomplete.
+    for end in [
+        trace::WITNESSES_FEWEST.to_string(),
+        format!(
+            "{} (over every schedule, the breadth-first pass stopped at max-states",
+            trace::WITNESSES_FEWEST_INERT_FIRST
+        ),
+        format!("{} (over every schedule, the breadth-first pass stopped at max-states", trace::WITNESSES_FOUND),
+        format!("{} (the search was incomplete)", trace::WITNESSES_FOUND),
+    ] {
+        assert!(ends.iter().any(|e| e.starts_with(&end)), "no run's witnesses line starts with {end:?}");
+    }
+}
+
 #[test]
 fn the_audit_command_reports_each_scenario_and_its_bound() {
     let scenario = workspace_root().join("scenarios/races/navigation-to-exposed-origin-vs-notify.jsonc");
