@@ -40,13 +40,14 @@ bench-jobs reps="3" *only:
     cargo build --release -p cli
     python3 tools/bench-jobs.py --reps {{reps}} {{only}}
 
-# Instructions one exploration executes on its own thread (for comparing builds; needs
-# valgrind). The progress display's thread is counted apart: after 5 s it runs Knuth's estimate,
-# whose share depends on timing (0.6 % of race-N3-U1's total from one run to the next; the
-# search's thread varies by 0.02 %).
+# Instructions one search executes on its own thread (for comparing builds; needs valgrind):
+# with the witnesses the search met, since the fewest-choice passes run on a thread of their
+# own. The progress display's thread is counted apart: after 5 s it runs Knuth's estimate, whose
+# share depends on timing (0.6 % of race-N3-U1's total from one run to the next; the search's
+# thread varies by 0.02 %). Valgrind's messages are printed when it fails.
 bench-instructions fixture="three-executions":
     cargo build --release -p cli
-    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=target/callgrind.out target/release/webmcp-sim explore --split-depth 0 fixtures/bench/{{fixture}}.jsonc > /dev/null 2>&1
+    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=target/callgrind.out target/release/webmcp-sim explore --witnesses-as-found --split-depth 0 fixtures/bench/{{fixture}}.jsonc > /dev/null 2> target/callgrind.err || (cat target/callgrind.err; exit 1)
     grep -h '^summary' target/callgrind.out-01
 
 # The tests that need headless Chromium and the Mermaid parser (`cargo test` reports them as ignored).
