@@ -1,8 +1,8 @@
 //! Fewest-choice witnesses: a breadth-first pass over choice points without reduction.
 
-use crate::table::{Key, KeyMap};
 use std::sync::OnceLock;
 
+use crate::table::{Key, KeyMap};
 use crate::{Failure, Stateful};
 
 /// Each target's fewest choices and schedule text, in the targets' order; or why the pass gave

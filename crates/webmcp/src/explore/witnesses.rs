@@ -90,6 +90,7 @@ impl Ahead {
     }
 }
 
+/// Whether a pass gave up for `--time-limit` or Ctrl-C (then no second pass runs).
 fn stopped_by_time_or_ctrl_c(why: &str) -> bool {
     why.contains(PASS_STOPPED_BY_TIME) || why.contains(PASS_STOPPED_BY_CTRL_C)
 }
