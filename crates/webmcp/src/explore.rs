@@ -77,12 +77,19 @@ impl Default for ExploreOptions {
         ExploreOptions {
             search: SearchOptions::default(),
             shortest_witnesses: true,
-            witnesses_beside_search: std::thread::available_parallelism().is_ok_and(|cores| cores.get() > 1),
+            witnesses_beside_search: has_a_second_core(),
             inert_tasks: true,
             kind: SearchKind::Stateful,
             kind_given: false,
         }
     }
+}
+
+/// Whether the machine has more than one core, asked once per process (the answer reads the
+/// cgroup's CPU limits: about 30 µs, and options are made for every fuzzed scenario).
+fn has_a_second_core() -> bool {
+    static SECOND_CORE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SECOND_CORE.get_or_init(|| std::thread::available_parallelism().is_ok_and(|cores| cores.get() > 1))
 }
 
 impl From<SearchOptions> for ExploreOptions {
