@@ -845,9 +845,10 @@ pub fn with_progress<T>(
                 std::thread::sleep(std::time::Duration::from_millis(100));
             }
         });
-        let result = f(&options);
-        done.store(true, Ordering::Relaxed);
-        result
+        // Done on return, and on a panic's unwinding: the display's thread ends either way, so
+        // the scope can end and the panic reach the user instead of a hang.
+        let _done = scopeguard::guard((), |()| done.store(true, Ordering::Relaxed));
+        f(&options)
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();

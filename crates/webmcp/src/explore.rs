@@ -347,6 +347,9 @@ pub fn explore_measured(program: &Program, options: &ExploreOptions) -> Result<(
     let (searched, ahead) = std::thread::scope(|scope| {
         let ahead = (options.shortest_witnesses && options.witnesses_beside_search)
             .then(|| scope.spawn(|| witnesses::Ahead::run(program, options, start, inert, &targets, &cancel)));
+        // Should the search panic (a simulator bug), the passes stop too instead of waiting for
+        // outcomes that never come, and the panic reaches the caller once they have.
+        let _stop_the_passes = scopeguard::guard((), |()| cancel.store(true, Ordering::Relaxed));
         let searched = search_and_merge(program, options, start);
         match &searched {
             Ok((merged, _)) if merged.complete => {
