@@ -71,9 +71,7 @@ impl Ahead {
         targets: &OnceLock<Vec<u128>>,
         cancel: &AtomicBool,
     ) -> Ahead {
-        let budget =
-            if inert { options.search.max_states.min(FAITHFUL_PASS_MAX_STATES) } else { options.search.max_states };
-        let faithful = pass(program, options, start, budget, false, targets, cancel);
+        let faithful = pass(program, options, start, faithful_budget(options, inert), false, targets, cancel);
         // The second pass runs after the first gave up for a bound, and only then (as in
         // `fewest_choice_witnesses`); with the targets not known yet, it runs in case.
         let needed = inert
@@ -81,13 +79,27 @@ impl Ahead {
             && faithful.gave_up().is_some_and(|why| !stopped_by_time_or_ctrl_c(why))
             && targets.get().is_none_or(|targets| !faithful.met(targets));
         let inert_first = if needed {
-            let budget = options.search.max_states.min(INERT_FIRST_PASS_MAX_STATES);
-            Some(pass(program, options, start, budget, true, targets, cancel))
+            Some(pass(program, options, start, inert_first_budget(options), true, targets, cancel))
         } else {
             None
         };
         Ahead { faithful: Some(faithful), inert_first }
     }
+}
+
+/// The bound on the pass over the faithful model: `max-states`, and with inert tasks at most
+/// `FAITHFUL_PASS_MAX_STATES`.
+fn faithful_budget(options: &ExploreOptions, inert: bool) -> u64 {
+    if inert {
+        options.search.max_states.min(FAITHFUL_PASS_MAX_STATES)
+    } else {
+        options.search.max_states
+    }
+}
+
+/// The bound on the pass over the model the search walks (inert tasks first).
+fn inert_first_budget(options: &ExploreOptions) -> u64 {
+    options.search.max_states.min(INERT_FIRST_PASS_MAX_STATES)
 }
 
 /// Whether a pass gave up for `--time-limit` or Ctrl-C (then no second pass runs).
@@ -122,7 +134,7 @@ pub(super) fn fewest_choice_witnesses(
             }
         };
     if !inert {
-        return Ok(match witness_pass(faithful, options.search.max_states, false, exploration)? {
+        return Ok(match witness_pass(faithful, faithful_budget(options, false), false, exploration)? {
             Ok(()) => trace::WITNESSES_FEWEST.into(),
             Err(why) => format!("{} ({why})", trace::WITNESSES_FOUND),
         });
@@ -132,8 +144,7 @@ pub(super) fn fewest_choice_witnesses(
         return Ok(format!("{} (the search was incomplete)", trace::WITNESSES_FOUND));
     }
     let searched = exploration.clone();
-    let budget = options.search.max_states.min(FAITHFUL_PASS_MAX_STATES);
-    let faithful_why = match witness_pass(faithful, budget, false, exploration)? {
+    let faithful_why = match witness_pass(faithful, faithful_budget(options, true), false, exploration)? {
         Ok(()) => return Ok(trace::WITNESSES_FEWEST.into()),
         Err(why) => why,
     };
@@ -142,8 +153,7 @@ pub(super) fn fewest_choice_witnesses(
         to_faithful_schedules(program, &None, exploration)?;
         return Ok(format!("{} ({faithful_why})", trace::WITNESSES_FOUND));
     }
-    let budget = options.search.max_states.min(INERT_FIRST_PASS_MAX_STATES);
-    let result = witness_pass(inert_first, budget, true, exploration)?;
+    let result = witness_pass(inert_first, inert_first_budget(options), true, exploration)?;
     to_faithful_schedules(program, &None, exploration)?;
     Ok(match result {
         Ok(()) => format!("{} (over every schedule, {faithful_why})", trace::WITNESSES_FEWEST_INERT_FIRST),
@@ -170,8 +180,7 @@ pub fn shortest_witnesses(
 
 /// `shortest_witnesses` with its own bound on choice points, over the faithful model or (with
 /// `inert_first`) the model the search walks, where inert tasks run when queued: the engine's
-/// breadth-first pass (`explore::shortest_witnesses`), run now with the exploration's outcomes
-/// as its targets.
+/// breadth-first pass (`pass`), run now with the exploration's outcomes as its targets.
 fn shortest_witnesses_in(
     program: &Program,
     options: &ExploreOptions,
