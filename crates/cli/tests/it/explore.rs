@@ -665,3 +665,26 @@ fn shards_never_decide_alone() {
     assert!(stdout.is_empty() && stderr.contains("not the file the shards explored"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A search that panics (a simulator bug) ends `with_progress` with that panic: the progress
+/// display's thread is told the search is over as the panic unwinds, so the scope that runs both
+/// can end. Before, the display waited for a flag only a normal return set, and the process hung
+/// until killed. Run on a thread of its own, so that a hang fails the test after a minute instead
+/// of holding up the run.
+#[test]
+fn a_search_that_panics_ends_with_its_panic_instead_of_hanging() {
+    let (sent, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let ended = std::panic::catch_unwind(|| {
+            cli::with_progress(ExploreOptions::default(), |_, _| None, |_| -> () { panic!("a simulator bug") })
+        });
+        let message = ended.err().and_then(|panic| panic.downcast_ref::<&str>().map(|s| s.to_string()));
+        let _ = sent.send(message);
+    });
+    let ended = received.recv_timeout(std::time::Duration::from_secs(60));
+    assert_eq!(
+        ended,
+        Ok(Some("a simulator bug".to_string())),
+        "with_progress should end with the search's panic within a minute"
+    );
+}
